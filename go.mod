@@ -1,0 +1,13 @@
+module surge
+
+go 1.26
+
+require (
+	github.com/dlclark/regexp2/v2 v2.5.1 // indirect
+	github.com/goccy/go-yaml v1.19.2 // indirect
+	github.com/inconshreveable/mousetrap v1.1.0 // indirect
+	github.com/spf13/cobra v1.10.2 // indirect
+	github.com/spf13/pflag v1.0.9 // indirect
+	github.com/tiktoken-go/tokenizer v0.10.0 // indirect
+	gonum.org/v1/gonum v0.17.0 // indirect
+)

@@ -1,0 +1,146 @@
+package trace
+
+import (
+	"bufio"
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"hash"
+	"io"
+)
+
+// MaxLine is the longest trace line a Reader accepts: a 1M-token prompt
+// with room for JSON escaping.
+const MaxLine = 64 << 20
+
+// Writer writes a trace: the header, then sessions, hashing them as it goes.
+// It is not safe for concurrent use.
+type Writer struct {
+	w    *bufio.Writer
+	h    hash.Hash
+	buf  bytes.Buffer
+	enc  *json.Encoder
+	n    int
+	last int64
+}
+
+// NewWriter writes h to w and returns a Writer for the sessions.
+func NewWriter(w io.Writer, h Header) (*Writer, error) {
+	tw := &Writer{w: bufio.NewWriterSize(w, 1<<20), h: sha256.New()}
+	tw.enc = json.NewEncoder(&tw.buf)
+	tw.enc.SetEscapeHTML(false)
+	h.Format = Format
+	if err := tw.enc.Encode(h); err != nil {
+		return nil, fmt.Errorf("encoding trace header: %w", err)
+	}
+	if _, err := tw.w.Write(tw.buf.Bytes()); err != nil {
+		return nil, fmt.Errorf("writing trace header: %w", err)
+	}
+	return tw, nil
+}
+
+// Write appends one session. Sessions must come in non-decreasing start
+// order.
+func (tw *Writer) Write(s *Session) error {
+	if s.AtUS < tw.last {
+		return fmt.Errorf("session %s/%d at %dus written after one at %dus: sessions must be in start order", s.Client, s.Index, s.AtUS, tw.last)
+	}
+	tw.last = s.AtUS
+	tw.buf.Reset()
+	if err := tw.enc.Encode(s); err != nil {
+		return fmt.Errorf("encoding session %s/%d: %w", s.Client, s.Index, err)
+	}
+	tw.h.Write(tw.buf.Bytes())
+	tw.n++
+	if _, err := tw.w.Write(tw.buf.Bytes()); err != nil {
+		return fmt.Errorf("writing session %s/%d: %w", s.Client, s.Index, err)
+	}
+	return nil
+}
+
+// Close flushes the trace and returns the workload hash of what was
+// written.
+func (tw *Writer) Close() (string, error) {
+	if err := tw.w.Flush(); err != nil {
+		return "", fmt.Errorf("flushing trace: %w", err)
+	}
+	return hashString(tw.h), nil
+}
+
+// Sessions is the number of sessions written so far.
+func (tw *Writer) Sessions() int { return tw.n }
+
+func hashString(h hash.Hash) string {
+	return "sha256:" + hex.EncodeToString(h.Sum(nil))
+}
+
+// Reader reads a trace written by Writer.
+type Reader struct {
+	r      *bufio.Reader
+	h      hash.Hash
+	line   int
+	Header Header
+}
+
+// NewReader reads and checks the header of the trace in r.
+func NewReader(r io.Reader) (*Reader, error) {
+	tr := &Reader{r: bufio.NewReaderSize(r, 1<<20), h: sha256.New()}
+	line, err := tr.next()
+	if err == io.EOF {
+		return nil, errors.New("trace is empty: expected a header line")
+	}
+	if err != nil {
+		return nil, err
+	}
+	if err := json.Unmarshal(line, &tr.Header); err != nil {
+		return nil, fmt.Errorf("trace line 1: header: %w", err)
+	}
+	if tr.Header.Format != Format {
+		return nil, fmt.Errorf("trace line 1: format version %d is not supported (this surge reads version %d); is this a surge trace?", tr.Header.Format, Format)
+	}
+	return tr, nil
+}
+
+// Read returns the next session, or io.EOF after the last one.
+func (tr *Reader) Read() (*Session, error) {
+	line, err := tr.next()
+	if err != nil {
+		return nil, err
+	}
+	tr.h.Write(line)
+	var s Session
+	if err := json.Unmarshal(line, &s); err != nil {
+		return nil, fmt.Errorf("trace line %d: %w", tr.line, err)
+	}
+	return &s, nil
+}
+
+// Hash returns the workload hash of the sessions read so far; after Read
+// returned io.EOF it is the hash of the whole trace.
+func (tr *Reader) Hash() string { return hashString(tr.h) }
+
+// next returns the next line including its newline.
+func (tr *Reader) next() ([]byte, error) {
+	var line []byte
+	for {
+		chunk, err := tr.r.ReadSlice('\n')
+		line = append(line, chunk...)
+		if len(line) > MaxLine {
+			return nil, fmt.Errorf("trace line %d: longer than %d bytes", tr.line+1, MaxLine)
+		}
+		if err == bufio.ErrBufferFull {
+			continue
+		}
+		if err == io.EOF && len(line) > 0 {
+			return nil, fmt.Errorf("trace line %d: truncated (no final newline); was the trace cut short?", tr.line+1)
+		}
+		if err != nil {
+			return nil, err
+		}
+		tr.line++
+		return line, nil
+	}
+}
