@@ -1,0 +1,76 @@
+package arrival
+
+import "time"
+
+// Process names the inter-arrival law of a stream at unit rate.
+type Process string
+
+// The arrival processes.
+const (
+	Constant Process = "constant" // evenly spaced arrivals (CV 0)
+	Poisson  Process = "poisson"  // exponential gaps (CV 1)
+	Gamma    Process = "gamma"    // gamma gaps with the given CV
+	Weibull  Process = "weibull"  // Weibull gaps with the given CV
+)
+
+// Config describes an open-loop arrival stream: a renewal process of the
+// given CV whose rate follows Rate, or the curve's absolute rates, over time.
+//
+// CV is required (0.001 ≤ CV ≤ 100) for gamma and weibull; for poisson it
+// may be left 0 or set to 1; for constant it must be left 0. vLLM's
+// burstiness b is the gamma shape, so CV = CVFromBurstiness(b) = 1/√b.
+type Config struct {
+	Process Process // inter-arrival law; "" means Poisson
+	Rate    float64 // mean arrivals per second; must be 0 with Stages or Ramp
+	CV      float64 // coefficient of variation of gaps (gamma, weibull)
+	Curve   Curve   // time-varying rate; the zero Curve is flat
+}
+
+// Curve makes a stream's rate vary with time. Stages or Ramp, when present,
+// give the absolute base rate and replace Config.Rate (they exclude each
+// other); Diurnal and Spikes multiply whatever base rate is in force:
+//
+//	λ(t) = base(t) · diurnal(t) · Π spike factors active at t
+type Curve struct {
+	Stages  []Stage  // piecewise-linear absolute rate, by offset
+	Ramp    *Ramp    // linear change of absolute rate over a duration
+	Diurnal *Diurnal // sinusoidal daily (or any period) modulation
+	Spikes  []Spike  // short multiplicative bursts
+}
+
+// Stage sets the absolute rate at an offset; the rate is linear between
+// stages, equal to the first stage's rate before it and constant after the
+// last one. Two stages at the same offset make a step: the later one holds
+// from that offset on.
+type Stage struct {
+	At   time.Duration
+	Rate float64 // arrivals per second
+}
+
+// Ramp moves the absolute rate linearly from From to To over Over, then holds
+// To. It replaces Config.Rate; a ramp ending at 0 ends the stream.
+type Ramp struct {
+	From, To float64 // arrivals per second
+	Over     time.Duration
+}
+
+// Diurnal modulates the rate by a sine of the given period whose peak is
+// PeakToTrough times its trough, keeping the mean rate equal to the base:
+//
+//	diurnal(t) = 1 + a·cos(2π(t − PeakAt)/Period),  a = (r − 1)/(r + 1)
+//
+// for r = PeakToTrough, so peak/trough = (1 + a)/(1 − a) = r and the mean
+// over a period is 1.
+type Diurnal struct {
+	Period       time.Duration
+	PeakToTrough float64
+	PeakAt       time.Duration // offset of the first peak
+}
+
+// Spike multiplies the rate by Factor during [At, At+For). Overlapping
+// spikes multiply.
+type Spike struct {
+	At     time.Duration
+	Factor float64
+	For    time.Duration
+}

@@ -1,0 +1,127 @@
+package arrival
+
+import (
+	"math"
+	"math/rand/v2"
+)
+
+// Bounds on CV for gamma and weibull gaps. Below minCV the Weibull shape
+// solve loses precision (use constant instead); above maxCV almost every gap
+// underflows to zero and the mean is carried by a handful of huge gaps.
+const (
+	minCV = 1e-3
+	maxCV = 100.0
+)
+
+// CVFromBurstiness converts vLLM's burstiness b — the shape of its gamma
+// inter-arrival law, 1 meaning Poisson — to the gap CV that Config takes:
+// a gamma law of shape b has CV = 1/√b. It returns NaN for b ≤ 0 (or NaN),
+// which Validate rejects.
+func CVFromBurstiness(b float64) float64 {
+	if !(b > 0) {
+		return math.NaN()
+	}
+	return 1 / math.Sqrt(b)
+}
+
+// BurstinessFromCV is the inverse of CVFromBurstiness: b = 1/CV².
+func BurstinessFromCV(cv float64) float64 {
+	if !(cv > 0) {
+		return math.NaN()
+	}
+	return 1 / (cv * cv)
+}
+
+// law samples the gaps of a unit-rate renewal process: E[G] = 1 and
+// sd(G)/E[G] = CV.
+//
+//	constant  G = 1
+//	poisson   G ~ Exp(1)
+//	gamma     G ~ Gamma(k, θ), k = 1/CV², θ = CV² (mean kθ = 1, CV = 1/√k)
+//	weibull   G = λ·E^(1/k), E ~ Exp(1), with k solving
+//	          CV² = Γ(1 + 2/k)/Γ(1 + 1/k)² − 1 and λ = 1/Γ(1 + 1/k)
+type law struct {
+	kind  Process
+	shape float64 // gamma or Weibull shape k
+	scale float64 // gamma θ or Weibull λ
+	inv   float64 // 1/k for Weibull
+	gam   gammaSampler
+}
+
+// newLaw returns the unit-mean gap law of process p with the given CV.
+func newLaw(p Process, cv float64) law {
+	switch p {
+	case Constant:
+		return law{kind: Constant}
+	case Gamma:
+		k := 1 / (cv * cv)
+		return law{kind: Gamma, shape: k, scale: cv * cv, gam: newGammaSampler(k)}
+	case Weibull:
+		k := weibullShape(cv)
+		lg, _ := math.Lgamma(1 + 1/k)
+		return law{kind: Weibull, shape: k, scale: math.Exp(-lg), inv: 1 / k}
+	}
+	return law{kind: Poisson}
+}
+
+// gap draws one gap.
+func (l *law) gap(r *rand.Rand) float64 {
+	switch l.kind {
+	case Constant:
+		return 1
+	case Gamma:
+		return l.scale * l.gam.sample(r)
+	case Weibull:
+		return l.scale * math.Pow(r.ExpFloat64(), l.inv)
+	}
+	return r.ExpFloat64()
+}
+
+// first draws the first epoch from the equilibrium (forward-recurrence) law
+// of the renewal process, which makes it stationary: Y = U·L with U uniform
+// on [0, 1) and L the length-biased gap, of density x·f(x)/E[G]. For the
+// laws here L is again simple:
+//
+//	constant  L = 1, so Y ~ U(0, 1)
+//	poisson   Y ~ Exp(1) (memorylessness)
+//	gamma     L ~ Gamma(k + 1, θ)
+//	weibull   L = λ·V^(1/k), V ~ Gamma(1 + 1/k, 1) (weighting E by E^(1/k))
+//
+// E[Y] = E[G²]/(2E[G]) = (1 + CV²)/2.
+func (l *law) first(r *rand.Rand) float64 {
+	switch l.kind {
+	case Constant:
+		return r.Float64()
+	case Gamma:
+		g := newGammaSampler(l.shape + 1)
+		return l.scale * g.sample(r) * r.Float64()
+	case Weibull:
+		g := newGammaSampler(1 + l.inv)
+		return l.scale * math.Pow(g.sample(r), l.inv) * r.Float64()
+	}
+	return r.ExpFloat64()
+}
+
+// weibullCV returns the CV of a Weibull law of shape k:
+// √(Γ(1 + 2/k)/Γ(1 + 1/k)² − 1), in logs so that small k cannot overflow.
+func weibullCV(k float64) float64 {
+	l2, _ := math.Lgamma(1 + 2/k)
+	l1, _ := math.Lgamma(1 + 1/k)
+	return math.Sqrt(math.Expm1(l2 - 2*l1))
+}
+
+// weibullShape solves weibullCV(k) = cv for k by bisection on log k. The CV
+// falls strictly as k grows, from 3·10¹⁴ at k = 0.02 to about 1.3·10⁻⁸ at
+// k = 10⁸, which brackets every cv in [minCV, maxCV].
+func weibullShape(cv float64) float64 {
+	lo, hi := math.Log(0.02), math.Log(1e8)
+	for range 100 {
+		mid := (lo + hi) / 2
+		if weibullCV(math.Exp(mid)) > cv {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	return math.Exp((lo + hi) / 2)
+}

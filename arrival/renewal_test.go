@@ -1,0 +1,154 @@
+package arrival
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+func TestCVFromBurstiness(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		b, want float64
+		reason  string
+	}{
+		{1, 1, "burstiness 1 is Poisson"},
+		{4, 0.5, "smoother than Poisson"},
+		{0.25, 2, "burstier than Poisson"},
+		{0, math.NaN(), "no gamma law has shape 0"},
+		{-1, math.NaN(), "negative shape"},
+	}
+	for _, tt := range tests {
+		got := CVFromBurstiness(tt.b)
+		if !(math.Abs(got-tt.want) < 1e-12 || math.IsNaN(got) && math.IsNaN(tt.want)) {
+			t.Errorf("CVFromBurstiness(%v) = %v; want %v (%s)", tt.b, got, tt.want, tt.reason)
+		}
+		if back := BurstinessFromCV(got); !math.IsNaN(got) && math.Abs(back-tt.b) > 1e-12 {
+			t.Errorf("BurstinessFromCV(%v) = %v; want %v", got, back, tt.b)
+		}
+	}
+}
+
+func TestWeibullShape(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		k, cv  float64
+		reason string
+	}{
+		{1, 1, "shape 1 is the exponential"},
+		{0.5, math.Sqrt(5), "Γ(5)/Γ(3)² − 1 = 24/4 − 1 = 5"},
+		{2, math.Sqrt(4/math.Pi - 1), "Rayleigh: Γ(2)/Γ(3/2)² − 1 = 4/π − 1"},
+		{1.0 / 3, math.Sqrt(19), "Γ(7)/Γ(4)² − 1 = 720/36 − 1 = 19"},
+	}
+	for _, tt := range tests {
+		if got := weibullCV(tt.k); math.Abs(got-tt.cv) > 1e-12*tt.cv {
+			t.Errorf("weibullCV(%v) = %v; want %v (%s)", tt.k, got, tt.cv, tt.reason)
+		}
+		if got := weibullShape(tt.cv); math.Abs(got-tt.k) > 1e-9*tt.k {
+			t.Errorf("weibullShape(%v) = %v; want %v (%s)", tt.cv, got, tt.k, tt.reason)
+		}
+	}
+	for _, cv := range []float64{minCV, 0.01, 0.3, 3, 30, maxCV} {
+		if got := weibullCV(weibullShape(cv)); math.Abs(got-cv) > 1e-9*cv {
+			t.Errorf("weibullCV(weibullShape(%v)) = %v", cv, got)
+		}
+	}
+}
+
+// moments returns the sample mean and CV of n draws.
+func moments(n int, draw func() float64) (mean, cv float64) {
+	var s, s2 float64
+	for range n {
+		x := draw()
+		s += x
+		s2 += x * x
+	}
+	mean = s / float64(n)
+	return mean, math.Sqrt(s2/float64(n)-mean*mean) / mean
+}
+
+// TestLawMoments draws 400,000 unit-rate gaps per law. The tolerances are at
+// least 4 standard errors: the mean's is CV/√n (0.3% at CV 2); the CV's grows
+// with the kurtosis and is about 1% for gamma CV 2 and 2% for weibull CV 2.
+func TestLawMoments(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		p              Process
+		cv             float64
+		tolMean, tolCV float64 // relative
+		reason         string
+	}{
+		{Constant, 0, 0, 0, "exactly 1"},
+		{Poisson, 1, 0.01, 0.01, "exponential"},
+		{Gamma, 0.5, 0.005, 0.01, "shape 4, the Marsaglia–Tsang core"},
+		{Gamma, 1, 0.01, 0.01, "shape 1 equals the exponential"},
+		{Gamma, 2, 0.015, 0.04, "shape 1/4, the boosted small-shape path"},
+		{Weibull, 0.5, 0.005, 0.01, "shape above 1"},
+		{Weibull, 2, 0.015, 0.08, "shape about 0.54, a heavy tail"},
+	}
+	for _, tt := range tests {
+		l := newLaw(tt.p, tt.cv)
+		r := rand.New(rand.NewPCG(7, 11))
+		mean, cv := moments(400000, func() float64 { return l.gap(r) })
+		bad := math.Abs(mean-1) > tt.tolMean
+		if tt.cv == 0 {
+			bad = bad || cv != 0
+		} else {
+			bad = bad || math.Abs(cv/tt.cv-1) > tt.tolCV
+		}
+		if bad {
+			t.Errorf("%s cv %v: gap mean %v, cv %v (%s)", tt.p, tt.cv, mean, cv, tt.reason)
+		}
+	}
+}
+
+// TestFirstIsEquilibrium checks the first epoch's law by its mean, which for
+// the forward-recurrence time is E[G²]/(2E[G]) = (1 + CV²)/2.
+func TestFirstIsEquilibrium(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		p      Process
+		cv     float64
+		tol    float64 // relative, ≥ 4 standard errors over 200,000 draws
+		reason string
+	}{
+		{Constant, 0, 0.005, "uniform on [0, 1): mean 1/2"},
+		{Poisson, 1, 0.01, "memoryless: mean 1"},
+		{Gamma, 0.5, 0.01, "mean 5/8"},
+		{Gamma, 4, 0.02, "mean 17/2"},
+		{Weibull, 2, 0.03, "mean 5/2"},
+	}
+	for _, tt := range tests {
+		l := newLaw(tt.p, tt.cv)
+		r := rand.New(rand.NewPCG(3, 5))
+		mean, _ := moments(200000, func() float64 { return l.first(r) })
+		if want := (1 + tt.cv*tt.cv) / 2; math.Abs(mean/want-1) > tt.tol {
+			t.Errorf("%s cv %v: first epoch mean %v; want %v (%s)", tt.p, tt.cv, mean, want, tt.reason)
+		}
+	}
+}
+
+func TestGammaSampler(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		alpha, tolCV float64 // tolCV is relative, about 4 standard errors
+		reason       string
+	}{
+		{0.05, 0.1, "tiny shape: the U^(1/α) boost dominates"},
+		{0.3, 0.03, "small shape, boosted"},
+		{1, 0.02, "the exponential"},
+		{2.5, 0.02, "the Marsaglia–Tsang core"},
+		{40, 0.02, "nearly normal"},
+	}
+	for _, tt := range tests {
+		g := newGammaSampler(tt.alpha)
+		r := rand.New(rand.NewPCG(1, uint64(tt.alpha*100)))
+		const n = 300000
+		mean, cv := moments(n, func() float64 { return g.sample(r) })
+		// Gamma(α, 1) has mean α and CV 1/√α; the mean's standard error is
+		// α·CV/√n = √(α/n).
+		if math.Abs(mean-tt.alpha) > 4*math.Sqrt(tt.alpha/n) || math.Abs(cv*math.Sqrt(tt.alpha)-1) > tt.tolCV {
+			t.Errorf("Gamma(%v): mean %v, cv %v; want %v, %v (%s)", tt.alpha, mean, cv, tt.alpha, 1/math.Sqrt(tt.alpha), tt.reason)
+		}
+	}
+}

@@ -1,0 +1,162 @@
+package arrival
+
+import (
+	"errors"
+	"fmt"
+	"math"
+)
+
+// Validate reports every problem with c, joined with errors.Join, naming
+// each field as the spec writes it (arrival.cv, arrival.stages[2].at). The
+// rules:
+//
+//   - process is "", constant, poisson, gamma or weibull;
+//   - rate is positive and finite unless stages or a ramp give the rate, in
+//     which case it must be 0 (stages and ramp replace it; they also exclude
+//     each other);
+//   - cv is required in [0.001, 100] for gamma and weibull, may be 0 or 1 for
+//     poisson, and must be 0 for constant;
+//   - stages have offsets ≥ 0 in non-decreasing order (equal offsets make a
+//     step) and finite rates ≥ 0, not all 0;
+//   - a ramp has finite rates ≥ 0, not both 0, over a positive duration;
+//   - a diurnal curve has a positive period, a finite peak_to_trough ≥ 1 and
+//     a peak_at ≥ 0;
+//   - spikes start at offsets ≥ 0, last a positive time and have finite
+//     factors > 0.
+func (c Config) Validate() error {
+	errs := c.validateProcess()
+	errs = append(errs, c.validateRate()...)
+	errs = append(errs, validateStages(c.Curve.Stages)...)
+	errs = append(errs, validateRamp(c.Curve.Ramp)...)
+	errs = append(errs, validateDiurnal(c.Curve.Diurnal)...)
+	errs = append(errs, validateSpikes(c.Curve.Spikes)...)
+	return errors.Join(errs...)
+}
+
+// validateProcess checks the process name and its cv.
+func (c Config) validateProcess() []error {
+	cv := c.CV
+	switch c.Process {
+	case "", Poisson:
+		if cv != 0 && cv != 1 {
+			return []error{fmt.Errorf("arrival.cv: poisson gaps have cv 1, got %g (use gamma or weibull for another cv)", cv)}
+		}
+	case Constant:
+		if cv != 0 {
+			return []error{fmt.Errorf("arrival.cv: constant gaps have cv 0, got %g", cv)}
+		}
+	case Gamma, Weibull:
+		if !(cv >= minCV && cv <= maxCV) {
+			return []error{fmt.Errorf("arrival.cv: %s needs a cv between %g and %g, got %g", c.Process, minCV, maxCV, cv)}
+		}
+	default:
+		return []error{fmt.Errorf("arrival.process: unknown process %q (want constant, poisson, gamma or weibull)", c.Process)}
+	}
+	return nil
+}
+
+// validateRate checks the base rate against stages and ramp.
+func (c Config) validateRate() []error {
+	stages, ramp := len(c.Curve.Stages) > 0, c.Curve.Ramp != nil
+	var errs []error
+	switch {
+	case stages && ramp:
+		errs = append(errs, errors.New("arrival.ramp: cannot be combined with arrival.stages (both set the absolute rate)"))
+	case (stages || ramp) && c.Rate != 0:
+		errs = append(errs, fmt.Errorf("arrival.rate: must be unset when arrival.%s gives the rate, got %g", pick(stages, "stages", "ramp"), c.Rate))
+	case !stages && !ramp && !(c.Rate > 0 && !math.IsInf(c.Rate, 1)):
+		errs = append(errs, fmt.Errorf("arrival.rate: must be positive and finite, got %g", c.Rate))
+	}
+	return errs
+}
+
+// validateStages checks offsets, order and rates of the stages.
+func validateStages(st []Stage) []error {
+	var errs []error
+	positive := false
+	for i, s := range st {
+		if s.At < 0 {
+			errs = append(errs, fmt.Errorf("arrival.stages[%d].at: must be >= 0, got %v", i, s.At))
+		}
+		if i > 0 && s.At < st[i-1].At {
+			errs = append(errs, fmt.Errorf("arrival.stages[%d].at: %v is before arrival.stages[%d].at %v; stages must be sorted by at", i, s.At, i-1, st[i-1].At))
+		}
+		if !finiteNonNeg(s.Rate) {
+			errs = append(errs, fmt.Errorf("arrival.stages[%d].rate: must be finite and >= 0, got %g", i, s.Rate))
+		}
+		positive = positive || s.Rate > 0
+	}
+	if len(st) > 0 && !positive {
+		errs = append(errs, errors.New("arrival.stages: every rate is 0, so the stream has no arrivals"))
+	}
+	return errs
+}
+
+// validateRamp checks a ramp's rates and duration.
+func validateRamp(rp *Ramp) []error {
+	if rp == nil {
+		return nil
+	}
+	var errs []error
+	if !finiteNonNeg(rp.From) {
+		errs = append(errs, fmt.Errorf("arrival.ramp.from: must be finite and >= 0, got %g", rp.From))
+	}
+	if !finiteNonNeg(rp.To) {
+		errs = append(errs, fmt.Errorf("arrival.ramp.to: must be finite and >= 0, got %g", rp.To))
+	}
+	if rp.From == 0 && rp.To == 0 {
+		errs = append(errs, errors.New("arrival.ramp: from and to are both 0, so the stream has no arrivals"))
+	}
+	if rp.Over <= 0 {
+		errs = append(errs, fmt.Errorf("arrival.ramp.over: must be positive, got %v", rp.Over))
+	}
+	return errs
+}
+
+// validateDiurnal checks the period, peak-to-trough ratio and phase.
+func validateDiurnal(d *Diurnal) []error {
+	if d == nil {
+		return nil
+	}
+	var errs []error
+	if d.Period <= 0 {
+		errs = append(errs, fmt.Errorf("arrival.diurnal.period: must be positive, got %v", d.Period))
+	}
+	if !(d.PeakToTrough >= 1 && !math.IsInf(d.PeakToTrough, 1)) {
+		errs = append(errs, fmt.Errorf("arrival.diurnal.peak_to_trough: must be finite and >= 1, got %g", d.PeakToTrough))
+	}
+	if d.PeakAt < 0 {
+		errs = append(errs, fmt.Errorf("arrival.diurnal.peak_at: must be >= 0, got %v", d.PeakAt))
+	}
+	return errs
+}
+
+// validateSpikes checks each spike's start, length and factor.
+func validateSpikes(sp []Spike) []error {
+	var errs []error
+	for i, s := range sp {
+		if s.At < 0 {
+			errs = append(errs, fmt.Errorf("arrival.spikes[%d].at: must be >= 0, got %v", i, s.At))
+		}
+		if s.For <= 0 {
+			errs = append(errs, fmt.Errorf("arrival.spikes[%d].for: must be positive, got %v", i, s.For))
+		}
+		if !(s.Factor > 0 && !math.IsInf(s.Factor, 1)) {
+			errs = append(errs, fmt.Errorf("arrival.spikes[%d].factor: must be finite and > 0, got %g", i, s.Factor))
+		}
+	}
+	return errs
+}
+
+// finiteNonNeg reports whether x is a finite number ≥ 0.
+func finiteNonNeg(x float64) bool {
+	return x >= 0 && !math.IsInf(x, 1)
+}
+
+// pick returns a if cond, else b.
+func pick(cond bool, a, b string) string {
+	if cond {
+		return a
+	}
+	return b
+}
