@@ -1,0 +1,149 @@
+package spec
+
+import (
+	"bytes"
+	"cmp"
+	"fmt"
+	"slices"
+	"strconv"
+
+	"surge/arrival"
+)
+
+// Canonical renders the resolved spec as YAML in a fixed form: defaults
+// filled in, every key in a fixed order, numbers in their shortest exact
+// form, durations like 1h30m, rates per second, distributions by their
+// String, strings double-quoted. Equal specs give equal bytes, so its hash
+// identifies the workload however the file was written.
+//
+// The output is itself a spec that Parse reads back to an equal Spec, with
+// one normalisation: a top-level rate shared by weight is already folded
+// into each client's rate, so neither it nor the open-loop weights appear.
+func (s *Spec) Canonical() []byte {
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "version: %d\n", s.Version)
+	if s.Name != "" {
+		fmt.Fprintf(&b, "name: %s\n", strconv.Quote(s.Name))
+	}
+	fmt.Fprintf(&b, "seed: %d\n", s.Seed)
+	fmt.Fprintf(&b, "tokenizer: %s\n", strconv.Quote(s.Tokenizer))
+	if s.Corpus != "" {
+		fmt.Fprintf(&b, "corpus: %s\n", strconv.Quote(s.Corpus))
+	}
+	if s.Duration > 0 {
+		fmt.Fprintf(&b, "duration: %s\n", FormatDuration(s.Duration))
+	}
+	if s.Requests > 0 {
+		fmt.Fprintf(&b, "requests: %d\n", s.Requests)
+	}
+	fmt.Fprintf(&b, "warmup: %s\n", FormatDuration(s.Warmup))
+	b.WriteString("clients:\n")
+	for _, c := range s.Clients {
+		writeClient(&b, c)
+	}
+	writeSLO(&b, s.SLO)
+	return b.Bytes()
+}
+
+// num prints a number in the shortest form that reads back exactly.
+func num(v float64) string {
+	return strconv.FormatFloat(v, 'g', -1, 64)
+}
+
+// writeClient renders one client as a list item.
+func writeClient(b *bytes.Buffer, c Client) {
+	fmt.Fprintf(b, "  - name: %s\n", strconv.Quote(c.Name))
+	fmt.Fprintf(b, "    model: %s\n", strconv.Quote(c.Model))
+	fmt.Fprintf(b, "    api: %s\n", c.API)
+	if c.Concurrency > 0 {
+		fmt.Fprintf(b, "    concurrency: %d\n", c.Concurrency)
+		fmt.Fprintf(b, "    weight: %s\n", num(c.Weight))
+	} else {
+		if c.Arrival.Rate > 0 {
+			fmt.Fprintf(b, "    rate: %s\n", FormatRate(c.Arrival.Rate))
+		}
+		writeArrival(b, c.Arrival)
+	}
+	if c.Input != nil {
+		fmt.Fprintf(b, "    input: %s\n", strconv.Quote(c.Input.String()))
+	}
+	if c.Output != nil {
+		fmt.Fprintf(b, "    output: %s\n", strconv.Quote(c.Output.String()))
+	}
+	fmt.Fprintf(b, "    prompt: %s\n", c.Prompt)
+	b.WriteString("    sampling:\n")
+	sp := c.Sampling
+	if sp.Temperature != nil {
+		fmt.Fprintf(b, "      temperature: %s\n", num(*sp.Temperature))
+	}
+	if sp.TopP != nil {
+		fmt.Fprintf(b, "      top_p: %s\n", num(*sp.TopP))
+	}
+	fmt.Fprintf(b, "      max_tokens: %s\n", cmp.Or(sp.MaxTokens, "output"))
+	fmt.Fprintf(b, "      exact_output: %t\n", sp.ExactOutput)
+}
+
+// writeArrival renders an open-loop client's arrival block.
+func writeArrival(b *bytes.Buffer, a arrival.Config) {
+	b.WriteString("    arrival:\n")
+	fmt.Fprintf(b, "      process: %s\n", cmp.Or(a.Process, arrival.Poisson))
+	if a.Process == arrival.Gamma || a.Process == arrival.Weibull {
+		fmt.Fprintf(b, "      cv: %s\n", num(a.CV))
+	}
+	cv := a.Curve
+	if len(cv.Stages) > 0 {
+		b.WriteString("      stages:\n")
+		for _, st := range cv.Stages {
+			fmt.Fprintf(b, "        - {at: %s, rate: %s}\n", FormatDuration(st.At), FormatRate(st.Rate))
+		}
+	}
+	if r := cv.Ramp; r != nil {
+		fmt.Fprintf(b, "      ramp: {from: %s, to: %s, over: %s}\n", FormatRate(r.From), FormatRate(r.To), FormatDuration(r.Over))
+	}
+	if w := cv.Diurnal; w != nil {
+		fmt.Fprintf(b, "      diurnal: {period: %s, peak_to_trough: %s, peak_at: %s}\n",
+			FormatDuration(w.Period), num(w.PeakToTrough), FormatDuration(w.PeakAt))
+	}
+	if len(cv.Spikes) > 0 {
+		b.WriteString("      spikes:\n")
+		for _, sp := range cv.Spikes {
+			fmt.Fprintf(b, "        - {at: %s, factor: %s, for: %s}\n", FormatDuration(sp.At), num(sp.Factor), FormatDuration(sp.For))
+		}
+	}
+}
+
+// writeSLO renders the objectives grouped by metric, in the order of metrics and
+// then by percentile.
+func writeSLO(b *bytes.Buffer, slo []SLO) {
+	if len(slo) == 0 {
+		return
+	}
+	sorted := slices.Clone(slo)
+	slices.SortStableFunc(sorted, func(a, b SLO) int {
+		return cmp.Or(
+			cmp.Compare(metricRank(a.Metric), metricRank(b.Metric)),
+			cmp.Compare(a.Metric, b.Metric),
+			cmp.Compare(a.Percentile, b.Percentile))
+	})
+	b.WriteString("slo:\n")
+	for i, o := range sorted {
+		if i == 0 || o.Metric != sorted[i-1].Metric {
+			if i > 0 {
+				b.WriteString("}\n")
+			}
+			fmt.Fprintf(b, "  %s: {", o.Metric)
+		} else {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(b, "%s: %s", statKey(o.Percentile), FormatDuration(o.Bound))
+	}
+	b.WriteString("}\n")
+}
+
+// metricRank orders metrics as the metrics list does, unknown ones last.
+func metricRank(m string) int {
+	if i := slices.Index(metrics, m); i >= 0 {
+		return i
+	}
+	return len(metrics)
+}

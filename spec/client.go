@@ -1,0 +1,162 @@
+package spec
+
+import (
+	"fmt"
+	"maps"
+	"regexp"
+	"slices"
+	"strconv"
+
+	"github.com/goccy/go-yaml/ast"
+
+	"surge/arrival"
+)
+
+// clientKeys are the keys of a client.
+var clientKeys = []string{
+	"name", "model", "api", "weight", "rate", "concurrency", "arrival",
+	"input", "output", "prompt", "sampling",
+}
+
+// planned holds the client keys reserved for later spec versions and what
+// each says when used now.
+var planned = map[string]string{
+	"session": "session kinds are not supported yet in spec version 1",
+	"faults":  "fault injection is not supported yet in spec version 1",
+	"prefix":  "shared prefixes are not supported yet in spec version 1",
+}
+
+// apis are the request kinds a client can send.
+var apis = []string{"chat", "completions"}
+
+// prompts are the content styles of synthetic prompts.
+var prompts = []string{"mixed", "question", "instruction", "summarize", "code"}
+
+// clientName is the form of a client name: it appears in traces, records
+// and report columns.
+var clientName = regexp.MustCompile(`^[a-z0-9_.-]+$`)
+
+// clientSource remembers where a client's parts were written.
+type clientSource struct {
+	obj     *object
+	arrival *object  // nil when the client has no arrival block
+	name    ast.Node // the name's value
+	item    ast.Node // the list item as written (perhaps an alias)
+}
+
+// client reads one client and applies its defaults.
+func (d *decoder) client(n ast.Node, path string) (Client, *clientSource) {
+	c := Client{API: "chat", Weight: 1, Prompt: "mixed", Sampling: Sampling{MaxTokens: "output"}}
+	o, ok := d.object(n, path)
+	if !ok {
+		return c, nil
+	}
+	src := &clientSource{obj: o, item: n}
+	d.known(o, slices.Concat(clientKeys, slices.Sorted(maps.Keys(planned))), "client")
+	for _, k := range o.keys {
+		if msg, ok := planned[k]; ok {
+			d.errorf(o.kpos[k], join(path, k), "%s", msg)
+		}
+	}
+	if field(o, "name", d.str, &c.Name) {
+		src.name = o.vals["name"]
+		d.check(o, "name", !clientName.MatchString(c.Name),
+			"client name %s may only hold a-z, 0-9, _, . and -", show(c.Name))
+	} else if !o.has("name") {
+		d.errorf(o.node, path, "missing key name (a short label like chat)")
+	}
+	if !field(o, "model", d.str, &c.Model) && !o.has("model") {
+		d.errorf(o.node, path, "missing key model (the model name sent in each request)")
+	}
+	d.check(o, "model", o.has("model") && c.Model == "", "model is empty")
+	field(o, "api", d.choice("api", apis), &c.API)
+	if field(o, "weight", d.number, &c.Weight) {
+		d.check(o, "weight", c.Weight <= 0, "weight must be > 0, got %g", c.Weight)
+	}
+	d.clientLoad(o, &c, src)
+	c.Input = d.lengths(o, "input", "the prompt length in tokens, like input: 1k")
+	c.Output = d.lengths(o, "output", "the output length in tokens, like output: 256")
+	field(o, "prompt", d.choice("prompt", prompts), &c.Prompt)
+	if n, p, ok := o.get("sampling"); ok {
+		c.Sampling = d.sampling(n, p)
+	}
+	return c, src
+}
+
+// clientLoad reads how a client loads the target: rate, concurrency and
+// arrival. Their combinations are checked later, in validate.
+func (d *decoder) clientLoad(o *object, c *Client, src *clientSource) {
+	if field(o, "rate", d.rate, &c.Arrival.Rate) {
+		d.check(o, "rate", c.Arrival.Rate <= 0, "rate must be > 0")
+	}
+	if field(o, "concurrency", d.count, &c.Concurrency) {
+		d.check(o, "concurrency", c.Concurrency < 1, "concurrency must be at least 1")
+	}
+	if n, p, ok := o.get("arrival"); ok {
+		rate := c.Arrival.Rate
+		c.Arrival, src.arrival = d.arrival(n, p)
+		c.Arrival.Rate = rate
+	}
+	if c.Arrival.Process == "" && !o.has("concurrency") {
+		c.Arrival.Process = arrival.Poisson
+	}
+}
+
+// choice returns a reader of a string that must be one of choices.
+func (d *decoder) choice(what string, choices []string) func(ast.Node, string) (string, bool) {
+	return func(n ast.Node, path string) (string, bool) {
+		return d.oneOf(n, path, what, choices)
+	}
+}
+
+// samplingKeys are the keys of a client's sampling block.
+var samplingKeys = []string{"temperature", "top_p", "max_tokens", "exact_output"}
+
+// sampling reads a client's generation settings.
+func (d *decoder) sampling(n ast.Node, path string) Sampling {
+	s := Sampling{MaxTokens: "output"}
+	o, ok := d.object(n, path)
+	if !ok {
+		return s
+	}
+	d.known(o, samplingKeys, "sampling")
+	var t, p float64
+	if field(o, "temperature", d.number, &t) && d.check(o, "temperature", t < 0, "temperature must be ≥ 0, got %g", t) {
+		s.Temperature = &t
+	}
+	if field(o, "top_p", d.number, &p) && d.check(o, "top_p", p <= 0 || p > 1, "top_p must be in (0, 1], got %g", p) {
+		s.TopP = &p
+	}
+	field(o, "max_tokens", d.maxTokens, &s.MaxTokens)
+	field(o, "exact_output", d.boolean, &s.ExactOutput)
+	if s.ExactOutput && s.MaxTokens == "none" {
+		d.errorf(o.at("exact_output"), join(path, "exact_output"),
+			"conflicts with max_tokens: none (exact output sends min_tokens = max_tokens)")
+	}
+	return s
+}
+
+// maxTokens reads max_tokens: output, none, or a whole number of tokens.
+func (d *decoder) maxTokens(n ast.Node, path string) (string, bool) {
+	s, ok := d.scalar(n, path, "output, none or a number of tokens")
+	if !ok {
+		return "", false
+	}
+	if s == "output" || s == "none" {
+		return s, true
+	}
+	v, err := ParseCount(s)
+	switch {
+	case err != nil:
+		hint := ""
+		if c := closest(s, []string{"output", "none"}); c != "" {
+			hint = fmt.Sprintf(" (did you mean %q?)", c)
+		}
+		d.errorf(d.value(n, path), path, "expected output, none or a number of tokens, got %s%s", show(s), hint)
+		return "", false
+	case v < 1:
+		d.errorf(d.value(n, path), path, "max_tokens must be at least 1")
+		return "", false
+	}
+	return strconv.Itoa(v), true
+}
