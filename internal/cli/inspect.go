@@ -1,0 +1,138 @@
+package cli
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"surge/trace"
+)
+
+func newInspect() *cobra.Command {
+	var asJSON bool
+	c := &cobra.Command{
+		Use:   "inspect TRACE",
+		Short: "Summarise a trace: rates, burstiness, lengths, hashes",
+		Args:  exactArgs(1),
+		RunE: func(c *cobra.Command, args []string) error {
+			sum, err := summarizeFile(args[0], c.InOrStdin())
+			if err != nil {
+				return err
+			}
+			if asJSON {
+				enc := json.NewEncoder(c.OutOrStdout())
+				enc.SetIndent("", "  ")
+				return enc.Encode(sum)
+			}
+			writeSummary(c.OutOrStdout(), args[0], sum)
+			return nil
+		},
+	}
+	c.Flags().BoolVar(&asJSON, "json", false, "print the summary as JSON")
+	return c
+}
+
+func summarizeFile(path string, stdin io.Reader) (*trace.Summary, error) {
+	r := stdin
+	if path != "-" {
+		f, err := os.Open(path)
+		if err != nil {
+			return nil, fmt.Errorf("reading trace: %w", err)
+		}
+		defer f.Close()
+		r = f
+	}
+	tr, err := trace.NewReader(r)
+	if err != nil {
+		return nil, fmt.Errorf("trace %s: %w", path, err)
+	}
+	sum, err := trace.Summarize(tr)
+	if err != nil {
+		return nil, fmt.Errorf("trace %s: %w", path, err)
+	}
+	return sum, nil
+}
+
+// writeSummary prints a trace summary for people.
+func writeSummary(w io.Writer, path string, s *trace.Summary) {
+	h := s.Header
+	fmt.Fprintf(w, "trace      %s (format %d)\n", path, h.Format)
+	fmt.Fprintf(w, "workload   %s\n", s.WorkloadHash)
+	fmt.Fprintf(w, "spec       %s  seed %d\n", h.SpecHash, h.Seed)
+	fmt.Fprintf(w, "tokenizer  %s  %s\n", h.Tokenizer, h.TokenizerHash)
+	fmt.Fprintf(w, "content    %s  text %v\n", h.ContentHash, h.Text)
+	all := s.All
+	span := time.Duration(all.Span * float64(time.Second)).Round(time.Millisecond)
+	fmt.Fprintf(w, "sessions   %d (%d requests) over %v\n", sumSessions(s), sumRequests(s), span)
+	fmt.Fprintf(w, "tokens     %d input, %d output\n\n", sumTokens(s, true), sumTokens(s, false))
+
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "client\tsessions\trate/s\tIAT cv\tinput p1\tp10\tp50\tp90\tp99\tmax\toutput p50\tp99\tmax\t")
+	for _, c := range s.Clients {
+		writeStreamRow(tw, c)
+	}
+	if len(s.Clients) > 1 {
+		writeStreamRow(tw, all)
+	}
+	tw.Flush()
+	writeHistogram(w, "input tokens", all, true)
+	writeHistogram(w, "output tokens", all, false)
+}
+
+func writeStreamRow(w io.Writer, c trace.StreamSummary) {
+	rate, cv := fmt.Sprintf("%.3g", c.Rate), fmt.Sprintf("%.3f", c.CV)
+	if c.Closed {
+		rate, cv = "closed", "-"
+	}
+	in, out := c.InputTokens, c.OutputTokens
+	fmt.Fprintf(w, "%s\t%d\t%s\t%s\t%.0f\t%.0f\t%.0f\t%.0f\t%.0f\t%.0f\t%.0f\t%.0f\t%.0f\t\n",
+		c.Name, c.Sessions, rate, cv, in.P1, in.P10, in.P50, in.P90, in.P99, in.Max, out.P50, out.P99, out.Max)
+}
+
+// writeHistogram draws a log-binned text histogram of lengths.
+func writeHistogram(w io.Writer, title string, st trace.StreamSummary, input bool) {
+	edges, counts := st.Histogram(input, 12)
+	if len(counts) == 0 {
+		return
+	}
+	peak := 0
+	for _, n := range counts {
+		peak = max(peak, n)
+	}
+	fmt.Fprintf(w, "\n%s (log bins)\n", title)
+	for i, n := range counts {
+		bar := strings.Repeat("█", (n*40+peak-1)/max(peak, 1))
+		fmt.Fprintf(w, "  %8.0f – %-8.0f %-40s %d\n", edges[i], edges[i+1], bar, n)
+	}
+}
+
+func sumSessions(s *trace.Summary) (n int) {
+	for _, c := range s.Clients {
+		n += c.Sessions
+	}
+	return n
+}
+
+func sumRequests(s *trace.Summary) (n int) {
+	for _, c := range s.Clients {
+		n += c.Requests
+	}
+	return n
+}
+
+func sumTokens(s *trace.Summary, input bool) (n int64) {
+	for _, c := range s.Clients {
+		if input {
+			n += c.TotalInput
+		} else {
+			n += c.TotalOutput
+		}
+	}
+	return n
+}

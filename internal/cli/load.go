@@ -1,0 +1,72 @@
+package cli
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"surge/content"
+	"surge/spec"
+)
+
+// loadSpec reads and parses the spec at path ("-" for stdin).
+func loadSpec(path string, stdin io.Reader) (*spec.Spec, error) {
+	var data []byte
+	var err error
+	if path == "-" {
+		data, err = io.ReadAll(stdin)
+		path = "<stdin>"
+	} else {
+		data, err = os.ReadFile(path)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("reading spec: %w", err)
+	}
+	return spec.Parse(path, data)
+}
+
+// specHash identifies a resolved spec: SHA-256 of its canonical form.
+func specHash(s *spec.Spec) string {
+	sum := sha256.Sum256(s.Canonical())
+	return "sha256:" + hex.EncodeToString(sum[:])
+}
+
+// relTo resolves a path written in the spec at specPath relative to the
+// spec's directory, so a spec works from any working directory.
+func relTo(specPath, p string) string {
+	if p == "" || filepath.IsAbs(p) || specPath == "-" {
+		return p
+	}
+	return filepath.Join(filepath.Dir(specPath), p)
+}
+
+// openContent loads the spec's tokenizer and prompt synthesiser.
+func openContent(specPath string, s *spec.Spec) (content.Tokenizer, *content.Synth, error) {
+	name := s.Tokenizer
+	if !isBuiltinTokenizer(name) {
+		name = relTo(specPath, name)
+	}
+	tok, err := content.Open(name)
+	if err != nil {
+		return nil, nil, fmt.Errorf("spec %s: tokenizer: %w", specPath, err)
+	}
+	var cfg content.SynthConfig
+	if s.Corpus != "" {
+		path := relTo(specPath, s.Corpus)
+		if cfg.Corpus, err = os.ReadFile(path); err != nil {
+			return nil, nil, fmt.Errorf("spec %s: corpus: %w", specPath, err)
+		}
+	}
+	synth, err := content.NewSynth(tok, cfg)
+	if err != nil {
+		return nil, nil, fmt.Errorf("spec %s: preparing prompt text: %w", specPath, err)
+	}
+	return tok, synth, nil
+}
+
+func isBuiltinTokenizer(name string) bool {
+	return name == "o200k_base" || name == "cl100k_base"
+}

@@ -1,0 +1,78 @@
+// Package cli is surge's command line: one file per verb over the library
+// packages. Exit codes are decided here only.
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/spf13/cobra"
+)
+
+// Exit codes.
+const (
+	exitOK      = 0
+	exitFailure = 1 // the command ran and found a problem (bad spec, failed run)
+	exitUsage   = 2 // the command line itself is wrong
+)
+
+// usageError marks an error in how surge was invoked.
+type usageError struct{ error }
+
+// Main runs surge with args (without the program name) and returns the
+// process exit code.
+func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	root := newRoot(stdin, stdout, stderr)
+	root.SetArgs(args)
+	err := root.ExecuteContext(ctx)
+	if err == nil {
+		return exitOK
+	}
+	var silent silentError
+	if !errors.As(err, &silent) {
+		fmt.Fprintf(stderr, "surge: %v\n", err)
+	}
+	var usage usageError
+	if errors.As(err, &usage) {
+		return exitUsage
+	}
+	return exitFailure
+}
+
+// silentError is a failure the command has already explained on stderr.
+type silentError struct{ error }
+
+func newRoot(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
+	root := &cobra.Command{
+		Use:   "surge",
+		Short: "Realistic, reproducible load for LLM inference servers",
+		Long: `surge turns a statistical description of traffic (a YAML spec) into a
+deterministic trace, and reports what a trace contains.
+
+  surge validate spec.yaml        check a spec, listing every mistake
+  surge gen spec.yaml -o t.jsonl  compile spec + seed into a trace
+  surge inspect t.jsonl           rates, burstiness and lengths of a trace`,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.SetIn(stdin)
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
+		return usageError{fmt.Errorf("%w (see surge %s --help)", err, c.Name())}
+	})
+	root.AddCommand(newGen(), newValidate(), newInspect(), newVersion())
+	return root
+}
+
+// exactArgs is cobra.ExactArgs returning a usage error.
+func exactArgs(n int) cobra.PositionalArgs {
+	return func(c *cobra.Command, args []string) error {
+		if err := cobra.ExactArgs(n)(c, args); err != nil {
+			return usageError{fmt.Errorf("%s: %w (usage: %s)", c.Name(), err, c.UseLine())}
+		}
+		return nil
+	}
+}
