@@ -42,7 +42,7 @@ type Generator struct {
 type client struct {
 	*spec.Client
 	key      uint64
-	sessions int     // closed loop: number of sessions to generate
+	sessions int // closed loop: number of sessions to generate
 	style    content.Style
 	maxFixed int // a fixed max_tokens, or 0
 	maxNone  bool
