@@ -1,0 +1,71 @@
+package content
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestOpen(t *testing.T) {
+	t.Parallel()
+	dir := filepath.Join(t.TempDir(), "Tiny-Model")
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(tinyPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "tokenizer.json"), data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		arg, reason, wantName string
+	}{
+		{"o200k_base", "a built-in name", "o200k_base"},
+		{"cl100k_base", "the other built-in", "cl100k_base"},
+		{tinyPath, "a tokenizer.json file, named after the file", "hf:tiny"},
+		{filepath.Join(dir, "tokenizer.json"), "a file in a model directory, named after the directory", "hf:Tiny-Model"},
+		{dir, "a model directory holding tokenizer.json", "hf:Tiny-Model"},
+	}
+	for _, tc := range tests {
+		tok, err := Open(tc.arg)
+		if err != nil {
+			t.Errorf("%s: Open(%q): %v", tc.reason, tc.arg, err)
+			continue
+		}
+		if tok.Name() != tc.wantName {
+			t.Errorf("%s: Open(%q).Name() = %q, want %q", tc.reason, tc.arg, tok.Name(), tc.wantName)
+		}
+	}
+}
+
+func TestOpenErrors(t *testing.T) {
+	t.Parallel()
+	empty := t.TempDir()
+	tests := []struct {
+		arg, reason, want string
+	}{
+		{"llama3", "neither a built-in nor a file",
+			`tokenizer "llama3": not a built-in (o200k_base, cl100k_base) and no file at that path`},
+		{empty, "a directory without tokenizer.json", "not a built-in (o200k_base, cl100k_base) and no file at that path"},
+		{filepath.Join("testdata", "hf", "gen_vectors.mjs"), "a file that is not JSON", "tokenizer.json: invalid character"},
+	}
+	for _, tc := range tests {
+		_, err := Open(tc.arg)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: Open(%q) error %v, want one containing %q", tc.reason, tc.arg, err, tc.want)
+		}
+	}
+}
+
+func TestBuiltinNamesLoad(t *testing.T) {
+	t.Parallel()
+	// builtinNames must stay in step with Builtin's switch.
+	for _, name := range builtinNames() {
+		if _, err := Builtin(name); err != nil {
+			t.Errorf("builtinNames lists %q but Builtin fails: %v", name, err)
+		}
+	}
+}

@@ -1,0 +1,173 @@
+package content
+
+import (
+	"fmt"
+	"math/rand/v2"
+)
+
+// Style is the kind of text a synthetic prompt holds.
+type Style string
+
+// The styles of synthetic prompts. Each but StyleMixed reads like a real
+// request: a task on a line of its own, the material it is about, and a
+// closing question or constraint.
+const (
+	// StyleMixed picks one of the other styles for each prompt.
+	StyleMixed Style = "mixed"
+	// StyleQuestion is background paragraphs ending in a question.
+	StyleQuestion Style = "question"
+	// StyleInstruction is a writing task, notes to work from, and a constraint.
+	StyleInstruction Style = "instruction"
+	// StyleSummarize is a request for a summary, the passage, and a focus.
+	StyleSummarize Style = "summarize"
+	// StyleCode is a request about code, fenced code blocks in Python, Go,
+	// JavaScript or SQL with notes between them, and a question.
+	StyleCode Style = "code"
+)
+
+// styles lists the concrete styles in the order of the Synth's per-style
+// tables; StyleMixed chooses among them.
+func styles() []Style {
+	return []Style{StyleQuestion, StyleInstruction, StyleSummarize, StyleCode}
+}
+
+// The indexes of styles().
+const (
+	iQuestion = iota
+	iInstruction
+	iSummarize
+	iCode
+	numStyles
+)
+
+// String returns the style's name, which ParseStyle reads back.
+func (s Style) String() string { return string(s) }
+
+// ParseStyle returns the style named s: mixed, question, instruction,
+// summarize or code.
+func ParseStyle(s string) (Style, error) {
+	if Style(s) == StyleMixed || styleIndex(Style(s)) >= 0 {
+		return Style(s), nil
+	}
+	return "", fmt.Errorf("unknown prompt style %q (want mixed, question, instruction, summarize or code)", s)
+}
+
+// styleIndex returns the index of s in styles(), or -1.
+func styleIndex(s Style) int {
+	for i, x := range styles() {
+		if x == s {
+			return i
+		}
+	}
+	return -1
+}
+
+// SynthConfig configures NewSynth. The zero value uses the built-in text.
+type SynthConfig struct {
+	// Corpus, when not empty, replaces the built-in text. It is UTF-8 text,
+	// or JSON Lines with a string field "text" on every non-blank line; it
+	// is read as JSON Lines when its first non-blank line begins with '{'.
+	// Documents (the lines' texts, or the whole text) are trimmed and
+	// joined with single spaces, and prompts are consecutive runs of that
+	// text, wrapping at its end, that begin at a sentence. Runs are cut at
+	// word boundaries and topped up to the exact length with short built-in
+	// sentences or other corpus sentences. Styles are ignored: a corpus is
+	// taken to hold the kind of text wanted. NewSynth encodes each distinct
+	// word once and then the whole corpus about twice to verify the counts,
+	// so a corpus of megabytes takes seconds.
+	Corpus []byte
+}
+
+// Synth builds prompts of an exact token length for one tokenizer. It is
+// immutable after NewSynth and safe for concurrent use.
+type Synth struct {
+	hash   string
+	pool   pool
+	breaks []int // tokens added by a paragraph break after each ending class
+	sepMax int   // the largest break cost, at least 0
+
+	topics   []topicTables
+	code     codeTables
+	shorts   [numStyles]countTable // whole short prompts, start form
+	one      countTable            // one-token prompts
+	fillBody countTable            // generic fillers, body form
+	fillHead countTable            // generic fillers, start form
+	corpus   *corpusTables         // nil for the built-in text
+}
+
+// topicTables are the pieces of one topic.
+type topicTables struct {
+	start, body countTable        // statements (and fillers where counts lack)
+	heads       [iCode]countTable // per prose style, start form
+	closes      [iCode]countTable // per prose style, body form
+}
+
+// codeTables are the pieces of code prompts.
+type codeTables struct {
+	start, body countTable   // notes about the code
+	closes      countTable   // questions, body form
+	heads       []countTable // per language, start form
+	blocks      []countTable // per language, start form
+	min         []int        // per language: the shortest prompt with a head and a block
+}
+
+// NewSynth pre-tokenizes the built-in text, or cfg.Corpus, with tok once,
+// verifies that the counts of its pieces add up when joined, and returns a
+// Synth that assembles prompts without encoding. It fails if tok does not
+// split text at word boundaries as the BPE tokenizers it was built for do
+// (see pieces_count.go), or if the corpus cannot be read.
+func NewSynth(tok Tokenizer, cfg SynthConfig) (*Synth, error) {
+	b := newBuilder(tok)
+	if len(cfg.Corpus) > 0 {
+		docs, err := corpusDocs(cfg.Corpus)
+		if err != nil {
+			return nil, err
+		}
+		b.addCorpus(docs)
+	} else {
+		b.addBuiltin()
+	}
+	b.addSmall()
+	s, err := b.finish()
+	if err != nil {
+		return nil, fmt.Errorf("building prompt text for tokenizer %s: %w", tok.Name(), err)
+	}
+	return s, nil
+}
+
+// Hash identifies the text prompts are drawn from: "sha256:" and the hex
+// digest of every candidate piece's text in pool order, which is the
+// built-in templates and vocabulary as expanded, or the corpus as read
+// (plus the short built-in sentences that top runs up). It does not depend
+// on the tokenizer.
+func (s *Synth) Hash() string { return s.hash }
+
+// Prompt appends to dst a prompt of exactly n tokens in the given style and
+// returns the extended slice. Pieces are chosen with r only, so the same r
+// state gives the same bytes. n <= 0 appends nothing. It panics if style is
+// not one ParseStyle accepts. Reusing dst avoids allocation.
+func (s *Synth) Prompt(dst []byte, r *rand.Rand, style Style, n int) []byte {
+	if n <= 0 {
+		return dst
+	}
+	st := styleIndex(style)
+	if st < 0 {
+		if style != StyleMixed {
+			panic(fmt.Sprintf("content: unknown prompt style %q", style))
+		}
+		st = r.IntN(numStyles)
+	}
+	w := writer{p: &s.pool, breaks: s.breaks, dst: dst, left: n}
+	switch {
+	case s.corpus != nil:
+		s.corpusPrompt(&w, r)
+	case st == iCode:
+		s.codePrompt(&w, r)
+	default:
+		s.prosePrompt(&w, r, st)
+	}
+	if w.left != 0 {
+		panic(fmt.Sprintf("content: prompt of %d tokens came out %d short", n, w.left))
+	}
+	return w.dst
+}
