@@ -102,7 +102,7 @@ func New(kind string, p Params) (Dist, error) {
 			return nil, fmt.Errorf("%s: unknown parameter %q; allowed: %s", kind, k, strings.Join(allowed, ", "))
 		}
 		if v := p[k]; math.IsNaN(v) || math.IsInf(v, 0) {
-			return nil, fmt.Errorf("%s: %s must be finite, got %s", kind, k, fmtNum(v))
+			return nil, &ParamError{Kind: kind, Param: k, Msg: "must be finite, got " + fmtNum(v)}
 		}
 	}
 	form, err := matchForm(def, p)
@@ -158,8 +158,18 @@ func positive(kind, name string, v float64) error {
 	if v > 0 {
 		return nil
 	}
-	return fmt.Errorf("%s: %s must be > 0, got %s", kind, name, fmtNum(v))
+	return &ParamError{Kind: kind, Param: name, Msg: "must be > 0, got " + fmtNum(v)}
 }
+
+// ParamError is a bad value of one named parameter, so that a caller can
+// point at the parameter it came from.
+type ParamError struct {
+	Kind  string // distribution kind, e.g. "lognormal"
+	Param string // parameter name, e.g. "sigma"
+	Msg   string // what is wrong, e.g. "must be > 0, got -1"
+}
+
+func (e *ParamError) Error() string { return e.Kind + ": " + e.Param + " " + e.Msg }
 
 // positives checks pairs of (name, value) with positive.
 func positives(kind string, names []string, v []float64) error {

@@ -64,7 +64,7 @@ func (d *decoder) dist(n ast.Node, path string, depth int) dist.Dist {
 		return d.compact(v, path, s)
 	}
 	if c, err := ParseCount(s); err == nil {
-		return d.build(v, path, "fixed", dist.Params{"value": float64(c)})
+		return d.build(&object{node: v}, path, "fixed", dist.Params{"value": float64(c)})
 	}
 	if slices.Contains(distKinds(), s) {
 		d.errorf(v, path, "%s needs parameters, like %s(...) or {dist: %s, ...}", s, s, s)
@@ -157,17 +157,25 @@ func (d *decoder) distMapping(m *ast.MappingNode, path string, depth int) dist.D
 	if !good || len(d.errsUnder(path)) > 0 {
 		return nil
 	}
-	return d.build(o.node, path, kind, p)
+	return d.build(o, path, kind, p)
 }
 
-// build calls dist.New, reporting its error at n.
-func (d *decoder) build(n ast.Node, path, kind string, p dist.Params) dist.Dist {
+// build calls dist.New, reporting its error at the offending parameter's
+// value when the error names one, else at the mapping.
+func (d *decoder) build(o *object, path, kind string, p dist.Params) dist.Dist {
 	dd, err := dist.New(kind, p)
-	if err != nil {
-		d.errorf(n, path, "%v", err)
-		return nil
+	if err == nil {
+		return dd
 	}
-	return dd
+	var pe *dist.ParamError
+	if errors.As(err, &pe) {
+		if v, ok := o.vals[pe.Param]; ok {
+			d.errorf(v, path+"."+pe.Param, "%v", err)
+			return nil
+		}
+	}
+	d.errorf(o.node, path, "%v", err)
+	return nil
 }
 
 // errsUnder returns the problems found so far at path or below it.
