@@ -29,16 +29,16 @@ var _ Tokenizer = (*hfTokenizer)(nil)
 // Supported: model.type BPE with merges as "a b" strings or [a, b] pairs
 // and ignore_merges; a pre_tokenizer that is ByteLevel alone (use_regex
 // true: the GPT-2 split pattern) or a Sequence of Split (Isolated, not
-// inverted) steps ending in ByteLevel; normalizer null or NFC (see the
-// caveat on buildNormalizer); decoder null or ByteLevel; added_tokens
-// without single_word. Anything else is an error naming the field.
+// inverted) steps ending in ByteLevel; normalizer null or NFC; decoder
+// null or ByteLevel; added_tokens without single_word. Anything else is an
+// error naming the field.
 //
 // Encode matches added tokens in text as the Hugging Face library does with
 // add_special_tokens=False: the text "<|begin_of_text|>" becomes its single
 // special id, and no BOS or EOS is added. Text that is not valid UTF-8 is
 // split as if each bad byte were U+FFFD but encoded byte for byte, so
 // Decode(Encode(s)) == s for every s unless the pre-tokenizer adds a prefix
-// space.
+// space or the normalizer changes s (NFC: only text not already in NFC).
 //
 // Name is "hf:" followed by the name of the directory holding the file when
 // the file is called tokenizer.json (the layout of a model repository), or

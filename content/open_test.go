@@ -62,10 +62,13 @@ func TestOpenErrors(t *testing.T) {
 
 func TestBuiltinNamesLoad(t *testing.T) {
 	t.Parallel()
-	// builtinNames must stay in step with Builtin's switch.
+	// builtinNames must stay in step with Builtin's table.
 	for _, name := range builtinNames() {
 		if _, err := Builtin(name); err != nil {
 			t.Errorf("builtinNames lists %q but Builtin fails: %v", name, err)
 		}
+	}
+	if len(builtins) != len(builtinNames()) {
+		t.Errorf("Builtin knows %d encodings, builtinNames lists %d", len(builtins), len(builtinNames()))
 	}
 }

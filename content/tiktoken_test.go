@@ -1,21 +1,107 @@
 package content
 
-import "testing"
+import (
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+)
 
 func TestBuiltinRoundTrip(t *testing.T) {
 	t.Parallel()
-	for _, name := range []string{"o200k_base", "cl100k_base"} {
+	tests := []struct {
+		text, reason string
+	}{
+		{"Hello, world! Summarise the passage below in 3 sentences.", "prose"},
+		{"", "empty text has no tokens"},
+		{"a\n \nb\r\n\r\n  \t x", "newlines and spaces that \\s*[\\r\\n]+ and \\s+(?!\\S) split"},
+		{"<|endoftext|> is ordinary text here", "special tokens are not matched"},
+		{"\xff\xfe a\xc3 b\xe2\x82", "invalid UTF-8 is encoded byte for byte"},
+		{strings.Repeat("xyz", 400), "a piece longer than the cache takes"},
+		{strings.Repeat(" ", 500) + "x", "a long run of spaces that \\s+(?!\\S) backtracks over"},
+	}
+	for _, name := range builtinNames() {
 		tok, err := Builtin(name)
 		if err != nil {
 			t.Fatal(err)
 		}
-		text := "Hello, world! Summarise the passage below in 3 sentences."
-		ids := tok.Encode(text)
-		if len(ids) == 0 || tok.Decode(ids) != text {
-			t.Errorf("%s: round trip of %q gave %v -> %q", name, text, ids, tok.Decode(ids))
+		if tok.Name() != name {
+			t.Errorf("Builtin(%q).Name() = %q", name, tok.Name())
+		}
+		for _, tc := range tests {
+			ids := tok.Encode(tc.text)
+			if back := tok.Decode(ids); back != tc.text {
+				t.Errorf("%s: %s: Decode(Encode(%q)) = %q (ids %v)", name, tc.reason, tc.text, back, ids)
+			}
+			if (len(ids) == 0) != (tc.text == "") {
+				t.Errorf("%s: %s: Encode(%q) = %v", name, tc.reason, tc.text, ids)
+			}
 		}
 	}
-	if _, err := Builtin("nope"); err == nil {
-		t.Error("Builtin(nope) succeeded")
+}
+
+func TestBuiltinDecodeSkipsUnknownIDs(t *testing.T) {
+	t.Parallel()
+	tok, err := Builtin("cl100k_base")
+	if err != nil {
+		t.Fatal(err)
+	}
+	hi := tok.Encode("hi")
+	// -1 and 1<<30 name nothing; 100257 is <|endoftext|>, a special token.
+	ids := append([]int{-1, 1 << 30, 100257}, hi...)
+	if got := tok.Decode(ids); got != "hi" {
+		t.Errorf("Decode(%v) = %q, want %q", ids, got, "hi")
+	}
+}
+
+func TestBuiltinErrors(t *testing.T) {
+	t.Parallel()
+	_, err := Builtin("p50k_base")
+	want := `unknown built-in tokenizer "p50k_base" (built in: o200k_base, cl100k_base)`
+	if err == nil || err.Error() != want {
+		t.Errorf("Builtin(p50k_base) error %v, want %q", err, want)
+	}
+}
+
+func TestBuiltinShared(t *testing.T) {
+	t.Parallel()
+	a, errA := Builtin("o200k_base")
+	b, errB := Builtin("o200k_base")
+	if errA != nil || errB != nil {
+		t.Fatal(errA, errB)
+	}
+	if a != b {
+		t.Error("two calls of Builtin(o200k_base) built the tables twice")
+	}
+}
+
+func TestBuiltinConcurrentEncode(t *testing.T) {
+	t.Parallel()
+	tok, err := Builtin("o200k_base")
+	if err != nil {
+		t.Fatal(err)
+	}
+	vectors := readVectors(t, filepath.Join("..", "tiktoken", "o200k_vectors.jsonl"))
+	const workers = 4
+	errs := make(chan string, workers)
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Go(func() {
+			// Each worker walks the vectors from a different start, so the
+			// shared piece cache is filled and read in different orders.
+			for i := range vectors {
+				v := vectors[(i+w*len(vectors)/workers)%len(vectors)]
+				if got := tok.Encode(v.Text); !slices.Equal(got, v.IDs) {
+					errs <- v.Text
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for text := range errs {
+		t.Errorf("concurrent Encode(%q) differs from the reference", text)
 	}
 }

