@@ -14,12 +14,15 @@ import (
 // messages give them.
 func builtinNames() []string { return []string{"o200k_base", "cl100k_base"} }
 
+// IsBuiltin reports whether name is a built-in encoding rather than a path.
+func IsBuiltin(name string) bool { return slices.Contains(builtinNames(), name) }
+
 // Open returns the tokenizer nameOrPath names: a built-in encoding
 // (o200k_base, cl100k_base), a Hugging Face tokenizer.json file, or a
 // directory holding one (a model repository). A built-in name wins over a
 // file of the same name.
 func Open(nameOrPath string) (Tokenizer, error) {
-	if slices.Contains(builtinNames(), nameOrPath) {
+	if IsBuiltin(nameOrPath) {
 		return Builtin(nameOrPath)
 	}
 	path := nameOrPath

@@ -18,7 +18,13 @@ import (
 //
 // The output is itself a spec that Parse reads back to an equal Spec, with
 // one normalisation: a top-level rate shared by weight is already folded
-// into each client's rate, so neither it nor the open-loop weights appear.
+// into each client's rate, so the top-level rate does not appear. Weights
+// appear where they change the workload. With a closed-loop client, every
+// client's weight is printed, since the closed-loop clients' sessions are
+// their weights' share of requests, summed over all clients; Parse accepts a
+// weight beside a rate in such a spec. Without one, weights only split the
+// top-level rate, which the folded rates already say, and are left out: a
+// rate shared by weight and the same rates written per client print alike.
 func (s *Spec) Canonical() []byte {
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "version: %d\n", s.Version)
@@ -38,8 +44,9 @@ func (s *Spec) Canonical() []byte {
 	}
 	fmt.Fprintf(&b, "warmup: %s\n", FormatDuration(s.Warmup))
 	b.WriteString("clients:\n")
+	weights := slices.ContainsFunc(s.Clients, func(c Client) bool { return c.Concurrency > 0 })
 	for _, c := range s.Clients {
-		writeClient(&b, c)
+		writeClient(&b, c, weights)
 	}
 	writeSLO(&b, s.SLO)
 	return b.Bytes()
@@ -50,18 +57,21 @@ func num(v float64) string {
 	return strconv.FormatFloat(v, 'g', -1, 64)
 }
 
-// writeClient renders one client as a list item.
-func writeClient(b *bytes.Buffer, c Client) {
+// writeClient renders one client as a list item, with its weight when
+// weights is set.
+func writeClient(b *bytes.Buffer, c Client, weights bool) {
 	fmt.Fprintf(b, "  - name: %s\n", strconv.Quote(c.Name))
 	fmt.Fprintf(b, "    model: %s\n", strconv.Quote(c.Model))
 	fmt.Fprintf(b, "    api: %s\n", c.API)
 	if c.Concurrency > 0 {
 		fmt.Fprintf(b, "    concurrency: %d\n", c.Concurrency)
+	} else if c.Arrival.Rate > 0 {
+		fmt.Fprintf(b, "    rate: %s\n", FormatRate(c.Arrival.Rate))
+	}
+	if weights {
 		fmt.Fprintf(b, "    weight: %s\n", num(c.Weight))
-	} else {
-		if c.Arrival.Rate > 0 {
-			fmt.Fprintf(b, "    rate: %s\n", FormatRate(c.Arrival.Rate))
-		}
+	}
+	if c.Concurrency == 0 {
 		writeArrival(b, c.Arrival)
 	}
 	if c.Input != nil {
@@ -79,8 +89,19 @@ func writeClient(b *bytes.Buffer, c Client) {
 	if sp.TopP != nil {
 		fmt.Fprintf(b, "      top_p: %s\n", num(*sp.TopP))
 	}
-	fmt.Fprintf(b, "      max_tokens: %s\n", cmp.Or(sp.MaxTokens, "output"))
+	fmt.Fprintf(b, "      max_tokens: %s\n", formatMaxTokens(sp.MaxTokens))
 	fmt.Fprintf(b, "      exact_output: %t\n", sp.ExactOutput)
+}
+
+// formatMaxTokens prints a max_tokens policy as the spec writes it.
+func formatMaxTokens(n int) string {
+	switch n {
+	case MaxTokensOutput:
+		return "output"
+	case MaxTokensNone:
+		return "none"
+	}
+	return strconv.Itoa(n)
 }
 
 // writeArrival renders an open-loop client's arrival block.

@@ -3,6 +3,7 @@ package spec
 import (
 	"bytes"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -111,5 +112,51 @@ version: 1
 	sb.Clients[1].Prompt = "code"
 	if bytes.Equal(sa.Canonical(), sb.Canonical()) {
 		t.Errorf("a different prompt style gave the same canonical form")
+	}
+}
+
+// TestCanonicalKeepsWeights checks that open-loop weights reach the
+// canonical form exactly when they change the workload. Clients a and b
+// share the top-level rate with equal weights w, so each gets 10/s whatever
+// w is; but a closed-loop client c gets requests × 1 / (2w + 1) sessions, so
+// with c present w changes the trace and must change the bytes.
+func TestCanonicalKeepsWeights(t *testing.T) {
+	t.Parallel()
+	const spec = `version: 1
+requests: 1000
+rate: 20/s
+clients:
+  - {name: a, model: m, weight: %[1]s, input: 1, output: 1}
+  - {name: b, model: m, weight: %[1]s, input: 1, output: 1}
+%[2]s`
+	const closed = "  - {name: c, model: m, concurrency: 4, input: 1, output: 1}\n"
+	tests := []struct {
+		reason        string
+		w1, w2, extra string
+		wantSame      bool
+	}{
+		{"with a closed-loop client, w = 1 vs 2 gives c 333 vs 200 sessions at the same rates", "1", "2", closed, false},
+		{"without one, w = 1 vs 2 is the same workload: 10/s each", "1", "2", "", true},
+		{"the same weights give the same bytes", "3", "3", closed, true},
+	}
+	for _, tt := range tests {
+		var forms [2][]byte
+		for i, w := range []string{tt.w1, tt.w2} {
+			s, err := Parse("t.yaml", []byte(fmt.Sprintf(spec, w, tt.extra)))
+			if err != nil {
+				t.Fatalf("%s: %v", tt.reason, err)
+			}
+			forms[i] = s.Canonical()
+			again, err := Parse("canonical", forms[i])
+			if err != nil {
+				t.Fatalf("%s: canonical form does not parse: %v\n%s", tt.reason, err, forms[i])
+			}
+			if !bytes.Equal(again.Canonical(), forms[i]) {
+				t.Errorf("%s: canonical form is not a fixed point:\n%s", tt.reason, forms[i])
+			}
+		}
+		if same := bytes.Equal(forms[0], forms[1]); same != tt.wantSame {
+			t.Errorf("%s: equal canonical bytes = %t, want %t:\n%s\nvs\n%s", tt.reason, same, tt.wantSame, forms[0], forms[1])
+		}
 	}
 }

@@ -5,7 +5,6 @@ import (
 	"maps"
 	"regexp"
 	"slices"
-	"strconv"
 
 	"github.com/goccy/go-yaml/ast"
 
@@ -46,7 +45,7 @@ type clientSource struct {
 
 // client reads one client and applies its defaults.
 func (d *decoder) client(n ast.Node, path string) (Client, *clientSource) {
-	c := Client{API: "chat", Weight: 1, Prompt: "mixed", Sampling: Sampling{MaxTokens: "output"}}
+	c := Client{API: "chat", Weight: 1, Prompt: "mixed"}
 	o, ok := d.object(n, path)
 	if !ok {
 		return c, nil
@@ -114,7 +113,7 @@ var samplingKeys = []string{"temperature", "top_p", "max_tokens", "exact_output"
 
 // sampling reads a client's generation settings.
 func (d *decoder) sampling(n ast.Node, path string) Sampling {
-	s := Sampling{MaxTokens: "output"}
+	var s Sampling
 	o, ok := d.object(n, path)
 	if !ok {
 		return s
@@ -129,21 +128,25 @@ func (d *decoder) sampling(n ast.Node, path string) Sampling {
 	}
 	field(o, "max_tokens", d.maxTokens, &s.MaxTokens)
 	field(o, "exact_output", d.boolean, &s.ExactOutput)
-	if s.ExactOutput && s.MaxTokens == "none" {
-		d.errorf(o.at("exact_output"), join(path, "exact_output"),
-			"conflicts with max_tokens: none (exact output sends min_tokens = max_tokens)")
-	}
+	// exact_output sends max_tokens = min_tokens = the sampled length, so any
+	// other max_tokens contradicts it.
+	d.check(o, "max_tokens", s.ExactOutput && s.MaxTokens != MaxTokensOutput,
+		"exact_output sends max_tokens equal to the sampled output length; remove max_tokens or exact_output")
 	return s
 }
 
-// maxTokens reads max_tokens: output, none, or a whole number of tokens.
-func (d *decoder) maxTokens(n ast.Node, path string) (string, bool) {
+// maxTokens reads max_tokens: output, none, or a whole number of tokens, as
+// MaxTokensOutput, MaxTokensNone or the number.
+func (d *decoder) maxTokens(n ast.Node, path string) (int, bool) {
 	s, ok := d.scalar(n, path, "output, none or a number of tokens")
 	if !ok {
-		return "", false
+		return 0, false
 	}
-	if s == "output" || s == "none" {
-		return s, true
+	switch s {
+	case "output":
+		return MaxTokensOutput, true
+	case "none":
+		return MaxTokensNone, true
 	}
 	v, err := ParseCount(s)
 	switch {
@@ -153,10 +156,10 @@ func (d *decoder) maxTokens(n ast.Node, path string) (string, bool) {
 			hint = fmt.Sprintf(" (did you mean %q?)", c)
 		}
 		d.errorf(d.value(n, path), path, "expected output, none or a number of tokens, got %s%s", show(s), hint)
-		return "", false
+		return 0, false
 	case v < 1:
 		d.errorf(d.value(n, path), path, "max_tokens must be at least 1")
-		return "", false
+		return 0, false
 	}
-	return strconv.Itoa(v), true
+	return v, true
 }

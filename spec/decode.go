@@ -8,8 +8,6 @@ import (
 	"github.com/goccy/go-yaml/ast"
 	"github.com/goccy/go-yaml/parser"
 	"github.com/goccy/go-yaml/token"
-
-	"surge/arrival"
 )
 
 // Parse decodes and validates a spec and fills in its defaults; name is used
@@ -202,6 +200,3 @@ func (d *decoder) clients(n ast.Node, path string) ([]Client, []*clientSource) {
 	}
 	return cs, srcs
 }
-
-// defaultArrival is the arrival of an open-loop client that gives none.
-var defaultArrival = arrival.Config{Process: arrival.Poisson}

@@ -60,7 +60,7 @@ clients:
     input: 1k
     output: 256
 `,
-		want{"6:11: clients[0].rate", "the unit after / is s, m or h"},
+		want{"6:11: clients[0].rate", "the unit after / is s, sec, m, min, h, hr or d"},
 		want{"9:7: clients[0].arrival.cvv", `unknown key (did you mean "cv"?)`},
 		want{"10:11: clients[0].arrival.cv", "cv must be > 0, got -1"},
 	)
@@ -156,8 +156,26 @@ x-notes: anything
 `, []want{{"4:12: clients[0].name", `client name "Chat Bot" may only hold a-z, 0-9, _, . and -`}}},
 		{"yes is not a boolean", head + `  - {name: a, model: m, rate: 1/s, input: 1, output: 1, sampling: {exact_output: yes}}
 `, []want{{"4:82: clients[0].sampling.exact_output", "expected true or false, got yes (write true)"}}},
-		{"exact output needs max_tokens", head + `  - {name: a, model: m, rate: 1/s, input: 1, output: 1, sampling: {max_tokens: none, exact_output: true}}
-`, []want{{"4:86: clients[0].sampling.exact_output", "conflicts with max_tokens: none"}}},
+		{"exact_output with max_tokens none: exact output sends max_tokens", head + `  - {name: a, model: m, rate: 1/s, input: 1, output: 1, sampling: {max_tokens: none, exact_output: true}}
+`, []want{{"4:80: clients[0].sampling.max_tokens", "exact_output sends max_tokens equal to the sampled output length; remove max_tokens or exact_output"}}},
+		{"exact_output with a fixed max_tokens: it would send two different max_tokens", head + `  - {name: a, model: m, rate: 1/s, input: 1, output: 1, sampling: {exact_output: true, max_tokens: 512}}
+`, []want{{"4:100: clients[0].sampling.max_tokens", "remove max_tokens or exact_output"}}},
+		{"exact_output with max_tokens output says the same thing twice: fine", head + `  - {name: a, model: m, rate: 1/s, input: 1, output: 1, sampling: {exact_output: true, max_tokens: output}}
+`, nil},
+		{"a fixed max_tokens without exact_output is a plain cap: fine", head + `  - {name: a, model: m, rate: 1/s, input: 1, output: 1, sampling: {exact_output: false, max_tokens: 4k}}
+`, nil},
+		{"a max_tokens that fails to read is not also reported as a conflict", head + `  - {name: a, model: m, rate: 1/s, input: 1, output: 1, sampling: {exact_output: true, max_tokens: lots}}
+`, []want{{"4:100: clients[0].sampling.max_tokens", "expected output, none or a number of tokens, got lots"}}},
+		{"input that can never fit in MaxLength", head + `  - {name: a, model: m, rate: 1/s, input: 2M, output: 1}
+`, []want{{"4:43: clients[0].input", "input is always longer than 1000000 tokens"}}},
+		{"output whose min is past MaxLength", head + `  - {name: a, model: m, rate: 1/s, input: 1, output: {dist: lognormal, median: 1k, sigma: 1, min: 1.5M}}
+`, []want{{"4:54: clients[0].output", "bring it, or its min, down to at most 1000000"}}},
+		{"a pareto whose scale starts past MaxLength", head + `  - {name: a, model: m, rate: 1/s, input: "pareto(alpha=2, xm=3M)", output: 1}
+`, []want{{"4:43: clients[0].input", "always longer than"}}},
+		{"exactly MaxLength is allowed", head + `  - {name: a, model: m, rate: 1/s, input: 1M, output: 1}
+`, nil},
+		{"a tail past MaxLength is allowed: samples are clamped", head + `  - {name: a, model: m, rate: 1/s, input: "pareto(alpha=1.1, xm=1k)", output: {dist: uniform, min: 1, max: 5M}}
+`, nil},
 		{"sampling ranges", head + `  - {name: a, model: m, rate: 1/s, input: 1, output: 1, sampling: {temperature: -1, top_p: 0, max_tokens: 0}}
 `, []want{
 			{"4:81: clients[0].sampling.temperature", "temperature must be ≥ 0, got -1"},
@@ -242,13 +260,13 @@ clients:
 		{"api", s.Clients[0].API, "chat"},
 		{"prompt", s.Clients[0].Prompt, "mixed"},
 		{"weight", s.Clients[0].Weight, 1.0},
-		{"max_tokens", s.Clients[0].Sampling.MaxTokens, "output"},
+		{"max_tokens", s.Clients[0].Sampling.MaxTokens, MaxTokensOutput},
 		{"exact_output", s.Clients[0].Sampling.ExactOutput, false},
 		{"open-loop process", s.Clients[0].Arrival.Process, arrival.Poisson},
 		{"open-loop rate", s.Clients[0].Arrival.Rate, 2.0},
 		{"closed-loop process is unset", s.Clients[1].Arrival.Process, arrival.Process("")},
 		{"closed-loop concurrency", s.Clients[1].Concurrency, 4},
-		{"closed-loop max_tokens", s.Clients[1].Sampling.MaxTokens, "output"},
+		{"closed-loop max_tokens", s.Clients[1].Sampling.MaxTokens, MaxTokensOutput},
 		{"input", s.Clients[0].Input.String(), "fixed(value=10)"},
 	}
 	for _, c := range checks {

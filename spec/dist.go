@@ -40,8 +40,17 @@ func (d *decoder) lengths(o *object, key, hint string) dist.Dist {
 	}
 	// Lengths are rounded and clamped to ≥ 1 when sampled, but a distribution
 	// that never reaches 1 is surely a mistake (output: 0, max: 0.5).
-	if q, ok := dd.(dist.Quantiler); ok && q.Quantile(1) < 1 {
+	q, ok := dd.(dist.Quantiler)
+	switch {
+	case !ok:
+	case q.Quantile(1) < 1:
 		d.errorf(d.value(n, path), path, "%s never reaches 1 token (%s)", key, dd)
+		return nil
+	case q.Quantile(0) > MaxLength:
+		// Samples above MaxLength are clamped to it; one that is always
+		// above would make every length MaxLength.
+		d.errorf(d.value(n, path), path, "%s is always longer than %d tokens, the longest a prompt or output may be (%s); bring it, or its min, down to at most %d",
+			key, MaxLength, dd, MaxLength)
 		return nil
 	}
 	return dd

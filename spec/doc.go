@@ -6,7 +6,7 @@
 // all of them are reported at once, each with a hint where one helps:
 //
 //	chat.yaml:7:5: clients[0].arrival.cvv: unknown key (did you mean "cv"?)
-//	chat.yaml:9:11: clients[0].rate: expected a rate like 5/s, 300/m or 1200/h, got 5/x (the unit after / is s, m or h)
+//	chat.yaml:9:11: clients[0].rate: expected a rate like 5/s, 300/m or 1200/h, got 5/x (the unit after / is s, sec, m, min, h, hr or d)
 //
 // A parsed Spec has its defaults filled in and each client's rate resolved;
 // Canonical prints it in a fixed form whose hash identifies the workload.

@@ -36,7 +36,7 @@ clients:
 	fmt.Println(err)
 	// Output:
 	// 10m0s poisson 20 lognormal(median=1000,sigma=0.9,max=16000) fixed(value=256)
-	// chat.yaml:6:11: clients[0].rate: expected a rate like 5/s, 300/m or 1200/h, got 5/x (the unit after / is s, m or h)
+	// chat.yaml:6:11: clients[0].rate: expected a rate like 5/s, 300/m or 1200/h, got 5/x (the unit after / is s, sec, m, min, h, hr or d)
 	// chat.yaml:7:15: clients[0].arrival.process: gamma gaps need cv (the coefficient of variation of the gaps, 1 for Poisson-like)
 	// chat.yaml:7:31: clients[0].arrival.cvv: unknown key (did you mean "cv"?)
 }

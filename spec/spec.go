@@ -10,13 +10,25 @@ import (
 // Version is the spec format version this package reads.
 const Version = 1
 
+// MaxLength is the longest prompt or output, in tokens, that a workload
+// holds. A longer one is beyond the context of any served model and would
+// make trace lines of tens of megabytes. Parse refuses a length distribution
+// that never samples a length ≤ MaxLength (input: 2M); one whose tail goes
+// past it is accepted, and the workload compiler clamps each sample to
+// MaxLength.
+const MaxLength = 1_000_000
+
 // Spec is a workload described statistically.
 type Spec struct {
-	Version   int
-	Name      string
-	Seed      uint64
-	Tokenizer string // built-in name (o200k_base, cl100k_base) or path to tokenizer.json
-	Corpus    string // optional path to a plain-text or JSONL corpus
+	Version int
+	Name    string
+	Seed    uint64
+	// Tokenizer is a built-in name (o200k_base, cl100k_base) or the path of
+	// a tokenizer.json, and Corpus the optional path of a plain-text or
+	// JSONL corpus. Paths are kept as written; the CLI reads them relative
+	// to the spec file's folder.
+	Tokenizer string
+	Corpus    string
 	Duration  time.Duration
 	Requests  int
 	Warmup    time.Duration
@@ -27,11 +39,15 @@ type Spec struct {
 
 // Client is an independent stream of sessions: a tenant, an app, a model.
 type Client struct {
-	Name        string
-	Model       string
-	API         string  // "chat" (default) or "completions"
-	Weight      float64 // share of Spec.Rate, or of Spec.Requests in closed loop
-	Concurrency int     // closed loop: keep this many sessions in flight; no schedule
+	Name  string
+	Model string
+	API   string // "chat" (default) or "completions"
+	// Weight is the client's share of Spec.Rate when it takes one, and its
+	// share of Spec.Requests when the spec has closed-loop clients: a
+	// closed-loop client gets Requests × Weight / Σ Weight sessions, rounded,
+	// the sum taken over every client, open-loop ones included.
+	Weight      float64
+	Concurrency int // closed loop: keep this many sessions in flight; no schedule
 	// Arrival is the open-loop arrival stream. After Parse, Arrival.Rate is
 	// the client's own rate or its weighted share of Spec.Rate, and 0 when
 	// stages or a ramp give the rate. A closed-loop client has the zero
@@ -47,13 +63,25 @@ type Client struct {
 type Sampling struct {
 	Temperature *float64
 	TopP        *float64
-	// MaxTokens is "output" (the sampled output length, the default), "none",
-	// or a fixed number written as its decimal string.
-	MaxTokens string
+	// MaxTokens is the max_tokens policy: MaxTokensOutput (0, the default)
+	// sends the sampled output length, MaxTokensNone (-1) sends none, n > 0
+	// sends n.
+	MaxTokens int
 	// ExactOutput asks the server for exactly the sampled output length:
 	// ignore_eos and min_tokens equal to max_tokens (vLLM, SGLang extensions).
 	ExactOutput bool
 }
+
+// The max_tokens policies other than a fixed number, as Sampling.MaxTokens
+// holds them.
+const (
+	// MaxTokensOutput sends max_tokens equal to the sampled output length
+	// (max_tokens: output, the default).
+	MaxTokensOutput = 0
+	// MaxTokensNone sends no max_tokens (max_tokens: none): the server
+	// stops at its own limit or the end of the answer.
+	MaxTokensNone = -1
+)
 
 // SLO is one service-level objective: a percentile of a latency metric and
 // its bound.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/big"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -88,23 +89,39 @@ func FormatDuration(d time.Duration) string {
 	return s
 }
 
-// rateUnits maps the unit after the slash of a rate to its length.
-var rateUnits = map[string]float64{
-	"s": 1, "sec": 1, "m": 60, "min": 60, "h": 3600, "hr": 3600, "d": 86400,
+// rateUnit is a unit a rate may give after its slash.
+type rateUnit struct {
+	name    string
+	seconds float64 // its length
+}
+
+// rateUnits are the rate units, in the order messages and docs list them.
+var rateUnits = []rateUnit{
+	{"s", 1}, {"sec", 1}, {"m", 60}, {"min", 60}, {"h", 3600}, {"hr", 3600}, {"d", 86400},
+}
+
+// rateUnitList names the rate units for messages: "s, sec, …, hr or d".
+func rateUnitList() string {
+	names := make([]string, len(rateUnits))
+	for i, u := range rateUnits {
+		names[i] = u.name
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
 }
 
 // ParseRate reads a non-negative rate and returns it per second: "5/s",
-// "300/m", "1200/h", "2.5k/s". A bare number is per second.
+// "300/m", "1200/h", "2.5k/s", "100/d", also with sec, min or hr after the
+// slash. A bare number is per second.
 func ParseRate(s string) (float64, error) {
 	t := strings.TrimSpace(s)
 	num, unit, found := strings.Cut(t, "/")
 	per := 1.0
 	if found {
-		u, ok := rateUnits[strings.TrimSpace(unit)]
-		if !ok {
-			return 0, fmt.Errorf("expected a rate like 5/s, 300/m or 1200/h, got %s (the unit after / is s, m or h)", show(t))
+		i := slices.IndexFunc(rateUnits, func(u rateUnit) bool { return u.name == strings.TrimSpace(unit) })
+		if i < 0 {
+			return 0, fmt.Errorf("expected a rate like 5/s, 300/m or 1200/h, got %s (the unit after / is %s)", show(t), rateUnitList())
 		}
-		per = u
+		per = rateUnits[i].seconds
 	}
 	n, err := ParseNumber(strings.TrimSpace(num))
 	if err != nil {

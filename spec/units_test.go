@@ -1,9 +1,12 @@
 package spec
 
 import (
+	"os"
+	"slices"
 	"strings"
 	"testing"
 	"time"
+	"unicode"
 )
 
 func TestParseDuration(t *testing.T) {
@@ -92,7 +95,10 @@ func TestParseRate(t *testing.T) {
 		{"6 / min", 0.1, "", "spaces around the slash"},
 		{"0", 0, "", "zero is a valid rate (a paused stage)"},
 		{"-1/s", 0, "negative", "negative"},
-		{"5/x", 0, "unit after /", "unknown unit"},
+		{"7200/hr", 2, "", "hr is h"},
+		{"5/x", 0, "the unit after / is s, sec, m, min, h, hr or d)", "unknown unit: the message lists every unit"},
+		{"1/w", 0, "unit after /", "no week unit: a week is 7d"},
+		{"1/S", 0, "unit after /", "units are lower case"},
 		{"/s", 0, "expected a rate", "no number"},
 		{"fast", 0, "expected a rate", "not a number"},
 		{"1e999/s", 0, "expected a rate", "overflow"},
@@ -103,6 +109,32 @@ func TestParseRate(t *testing.T) {
 			got, err := ParseRate(tt.in)
 			checkParse(t, tt.reason, got, err, tt.want, tt.wantErr)
 		})
+	}
+}
+
+// TestRateUnitsListed checks that every rate unit ParseRate accepts is
+// named in its error message and in docs/spec.md's units table.
+func TestRateUnitsListed(t *testing.T) {
+	t.Parallel()
+	_, err := ParseRate("1/fortnight")
+	if err == nil {
+		t.Fatal("ParseRate accepted an unknown unit")
+	}
+	doc, rerr := os.ReadFile("../docs/spec.md")
+	if rerr != nil {
+		t.Fatal(rerr)
+	}
+	_, units, _ := strings.Cut(err.Error(), "the unit after / is ")
+	for _, u := range rateUnits {
+		if _, perr := ParseRate("1/" + u.name); perr != nil {
+			t.Errorf("unit %s: %v", u.name, perr)
+		}
+		if !slices.Contains(strings.FieldsFunc(units, func(r rune) bool { return !unicode.IsLetter(r) }), u.name) {
+			t.Errorf("unit %s is missing from the message %q", u.name, err)
+		}
+		if !strings.Contains(string(doc), "`/"+u.name+"`") {
+			t.Errorf("unit %s is missing from docs/spec.md (as `/%s`)", u.name, u.name)
+		}
 	}
 }
 

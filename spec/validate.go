@@ -1,6 +1,7 @@
 package spec
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -60,34 +61,30 @@ func (d *decoder) validateNames(s *Spec, src *source) {
 //
 // A client is closed-loop (concurrency) or open-loop; an open-loop client
 // gets its rate from exactly one of its own rate, arrival.stages or
-// arrival.ramp, or a weighted share of the top-level rate.
+// arrival.ramp, or a weighted share of the top-level rate. A closed-loop
+// client needs the top-level requests, which the closed-loop clients split
+// by weight with every other client; so in a spec with a closed-loop client
+// every weight counts, and only without one is a weight beside a rate, stages
+// or a ramp a mistake.
 func (d *decoder) validateLoad(src *source) []int {
+	closed := slices.ContainsFunc(src.clients, func(cs *clientSource) bool {
+		return cs != nil && cs.obj.has("concurrency")
+	})
 	var sharers []int
 	for i, cs := range src.clients {
 		if cs == nil {
 			continue
 		}
 		o, path := cs.obj, index("clients", i)
-		curve := ""
-		if a := cs.arrival; a != nil && (a.has("stages") || a.has("ramp")) {
-			curve = "stages"
-			if !a.has("stages") {
-				curve = "ramp"
-			}
-		}
+		curve := curveKey(cs.arrival)
 		switch {
 		case o.has("concurrency"):
-			for _, k := range []string{"rate", "arrival"} {
-				if o.has(k) {
-					d.errorf(o.at("concurrency"), join(path, "concurrency"),
-						"conflicts with %s: a closed-loop client keeps N requests in flight and has no schedule", k)
-				}
-			}
-		case o.has("rate") && o.has("weight"):
+			d.validateClosed(src.root, o, path)
+		case o.has("rate") && o.has("weight") && !closed:
 			d.errorf(o.at("weight"), join(path, "weight"), "conflicts with rate: weight splits the top-level rate; give one")
 		case o.has("rate") && curve != "":
 			d.errorf(cs.arrival.at(curve), join(path, "arrival."+curve), "conflicts with rate: %s set the rate; drop one", curve)
-		case curve != "" && o.has("weight"):
+		case curve != "" && o.has("weight") && !closed:
 			d.errorf(o.at("weight"), join(path, "weight"), "has no effect: arrival.%s sets this client's rate", curve)
 		case o.has("rate") || curve != "":
 		case !src.root.has("rate"):
@@ -97,6 +94,35 @@ func (d *decoder) validateLoad(src *source) []int {
 		}
 	}
 	return sharers
+}
+
+// curveKey returns "stages" or "ramp" when an arrival block sets the rate
+// over time, and "" otherwise.
+func curveKey(a *object) string {
+	switch {
+	case a == nil:
+		return ""
+	case a.has("stages"):
+		return "stages"
+	case a.has("ramp"):
+		return "ramp"
+	}
+	return ""
+}
+
+// validateClosed checks a closed-loop client: it has no schedule, and its
+// sessions are its weight's share of the top-level requests.
+func (d *decoder) validateClosed(root, o *object, path string) {
+	for _, k := range []string{"rate", "arrival"} {
+		if o.has(k) {
+			d.errorf(o.at("concurrency"), join(path, "concurrency"),
+				"conflicts with %s: a closed-loop client keeps N requests in flight and has no schedule", k)
+		}
+	}
+	if !root.has("requests") {
+		d.errorf(o.at("concurrency"), join(path, "concurrency"),
+			"a closed-loop client needs requests: the number of sessions to generate (top-level requests)")
+	}
 }
 
 // shareRate splits the top-level rate across the sharers by weight:

@@ -15,9 +15,9 @@ func TestLoadRules(t *testing.T) {
 		src    string
 		wants  []want
 	}{
-		{"rate and concurrency", head + "  - {name: a, model: m, rate: 1/s, concurrency: 2, input: 1, output: 1}\n",
+		{"rate and concurrency", closedHead + "  - {name: a, model: m, rate: 1/s, concurrency: 2, input: 1, output: 1}\n",
 			[]want{{"4:36: clients[0].concurrency", "conflicts with rate: a closed-loop client"}}},
-		{"arrival and concurrency", head + "  - {name: a, model: m, concurrency: 2, arrival: {process: poisson}, input: 1, output: 1}\n",
+		{"arrival and concurrency", closedHead + "  - {name: a, model: m, concurrency: 2, arrival: {process: poisson}, input: 1, output: 1}\n",
 			[]want{{"4:25: clients[0].concurrency", "conflicts with arrival"}}},
 		{"rate and weight", head + "  - {name: a, model: m, rate: 1/s, weight: 2, input: 1, output: 1}\n",
 			[]want{{"4:36: clients[0].weight", "conflicts with rate: weight splits the top-level rate"}}},
@@ -25,7 +25,7 @@ func TestLoadRules(t *testing.T) {
 			[]want{{"4:25: clients[0].weight", "has no effect: arrival.ramp sets this client's rate"}}},
 		{"no rate at all", head + "  - {name: a, model: m, input: 1, output: 1}\n",
 			[]want{{"4:5: clients[0]", "no rate: give rate, concurrency, arrival.stages or arrival.ramp, or a top-level rate to share"}}},
-		{"top-level rate nobody shares", "version: 1\nduration: 1m\nrate: 5/s\nclients:\n  - {name: a, model: m, concurrency: 1, input: 1, output: 1}\n",
+		{"top-level rate nobody shares", "version: 1\nrequests: 10\nrate: 5/s\nclients:\n  - {name: a, model: m, concurrency: 1, input: 1, output: 1}\n",
 			[]want{{"3:1: rate", "no client takes a share of it"}}},
 		{"top-level rate of zero", "version: 1\nduration: 1m\nrate: 0\nclients:\n  - {name: a, model: m, input: 1, output: 1}\n",
 			[]want{{"3:7: rate", "rate must be > 0"}}},
@@ -34,16 +34,36 @@ func TestLoadRules(t *testing.T) {
 		{"closed and open clients together", "version: 1\nrequests: 10\nclients:\n" +
 			"  - {name: a, model: m, concurrency: 1, weight: 3, input: 1, output: 1}\n" +
 			"  - {name: b, model: m, rate: 2/s, input: 1, output: 1}\n", nil},
+		{"closed loop without requests: validate must catch what gen would refuse", head +
+			"  - {name: a, model: m, concurrency: 4, input: 1, output: 1}\n",
+			[]want{{"4:25: clients[0].concurrency", "a closed-loop client needs requests: the number of sessions to generate (top-level requests)"}}},
+		{"--requests on gen cannot stand in for requests: validate sees the spec alone", "version: 1\nduration: 1m\nrate: 2/s\nclients:\n" +
+			"  - {name: a, model: m, input: 1, output: 1}\n" +
+			"  - {name: b, model: m, concurrency: 4, input: 1, output: 1}\n",
+			[]want{{"6:25: clients[1].concurrency", "needs requests"}}},
+		{"a requests value that fails to decode is not also reported missing", "version: 1\nrequests: lots\nclients:\n" +
+			"  - {name: a, model: m, concurrency: 4, input: 1, output: 1}\n",
+			[]want{{"2:11: requests", "expected a count"}}},
+		{"with a closed-loop client, a weight beside a rate is its share of requests", closedHead +
+			"  - {name: a, model: m, rate: 2/s, weight: 3, input: 1, output: 1}\n" +
+			"  - {name: b, model: m, concurrency: 1, input: 1, output: 1}\n", nil},
+		{"with a closed-loop client, a weight beside stages counts too", closedHead +
+			"  - {name: a, model: m, weight: 3, arrival: {stages: [{at: 0s, rate: 1/s}]}, input: 1, output: 1}\n" +
+			"  - {name: b, model: m, concurrency: 1, input: 1, output: 1}\n", nil},
 	}
 	for _, tt := range tests {
 		checkErrs(t, tt.reason, tt.src, tt.wants...)
 	}
 }
 
+// closedHead is head for specs with a closed-loop client, which need
+// requests; its line numbers match head's.
+const closedHead = "version: 1\nrequests: 10\nclients:\n"
+
 func TestRateShares(t *testing.T) {
 	t.Parallel()
 	s, err := Parse("t.yaml", []byte(`version: 1
-duration: 1m
+requests: 100
 rate: 20/s
 clients:
   - {name: a, model: m, weight: 3, input: 1, output: 1}

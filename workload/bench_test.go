@@ -24,7 +24,8 @@ clients:
     output: {dist: lognormal, median: 200, sigma: 0.7}
 `, input))
 	tok, synth := o200k(b)
-	g, err := New(s, tok, synth, "", Options{Requests: b.N, NoText: noText})
+	s.Requests = b.N
+	g, err := New(s, tok, synth, Options{NoText: noText})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -34,7 +35,7 @@ clients:
 	}
 	b.ReportAllocs()
 	b.ResetTimer()
-	if err := g.Generate(context.Background(), w.Write); err != nil {
+	if _, err := g.Generate(context.Background(), w.Write); err != nil {
 		b.Fatal(err)
 	}
 	if _, err := w.Close(); err != nil {

@@ -1,13 +1,15 @@
 package workload
 
 import (
+	"cmp"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"strconv"
-	"time"
+	"slices"
 
 	"surge/content"
 	"surge/spec"
@@ -16,11 +18,9 @@ import (
 
 // Options adjust one compilation of a spec.
 type Options struct {
-	Seed     *uint64       // overrides the spec's seed
-	Requests int           // overrides the spec's request count when > 0
-	Duration time.Duration // overrides the spec's duration when > 0
-	// NoText leaves the prompt text out of the trace, keeping only its
-	// exact length; a driver then synthesises it from the same recipe.
+	// NoText leaves the prompt text out of the trace, keeping only each
+	// prompt's exact length: for analysis and simulation, or for a driver
+	// that brings its own text.
 	NoText bool
 }
 
@@ -30,12 +30,10 @@ type Generator struct {
 	spec     *spec.Spec
 	synth    *content.Synth
 	tok      content.Tokenizer
-	seed     uint64
-	requests int
-	duration time.Duration
 	noText   bool
 	clients  []client
 	specHash string
+	closed   int // sessions of closed-loop clients
 }
 
 // client is a spec client resolved for generation.
@@ -44,27 +42,18 @@ type client struct {
 	key      uint64
 	sessions int // closed loop: number of sessions to generate
 	style    content.Style
-	maxFixed int // a fixed max_tokens, or 0
-	maxNone  bool
 }
 
-// New prepares the compilation of s. The synthesiser must be built for the
-// spec's tokenizer; specHash identifies s in the trace header.
-func New(s *spec.Spec, tok content.Tokenizer, synth *content.Synth, specHash string, opts Options) (*Generator, error) {
+// New prepares the compilation of s, which must have come from spec.Parse
+// (with any command-line overrides applied to it). The synthesiser must be
+// built for tok, the spec's tokenizer.
+func New(s *spec.Spec, tok content.Tokenizer, synth *content.Synth, opts Options) (*Generator, error) {
+	sum := sha256.Sum256(s.Canonical())
 	g := &Generator{
-		spec: s, synth: synth, tok: tok, seed: s.Seed, specHash: specHash,
-		requests: s.Requests, duration: s.Duration, noText: opts.NoText,
+		spec: s, synth: synth, tok: tok, noText: opts.NoText,
+		specHash: "sha256:" + hex.EncodeToString(sum[:]),
 	}
-	if opts.Seed != nil {
-		g.seed = *opts.Seed
-	}
-	if opts.Requests > 0 {
-		g.requests = opts.Requests
-	}
-	if opts.Duration > 0 {
-		g.duration = opts.Duration
-	}
-	if g.requests <= 0 && g.duration <= 0 {
+	if s.Requests <= 0 && s.Duration <= 0 {
 		return nil, errors.New("the run has no end: give duration or requests in the spec, or --duration or --requests")
 	}
 	if err := g.resolveClients(); err != nil {
@@ -73,54 +62,66 @@ func New(s *spec.Spec, tok content.Tokenizer, synth *content.Synth, specHash str
 	return g, nil
 }
 
-// resolveClients gives each open-loop client its rate (spec.Parse has
-// already split a total rate by weight) and each closed-loop client its
-// weight's share of the request count.
+// resolveClients checks each client's load and gives each closed-loop
+// client its share of the request count. Open-loop rates come from
+// spec.Parse, which has already split a total rate by weight.
 func (g *Generator) resolveClients() error {
-	var allWeight float64
-	for i := range g.spec.Clients {
-		allWeight += g.spec.Clients[i].Weight
-	}
+	shares := shareRequests(g.spec)
 	var errs []error
 	for i := range g.spec.Clients {
 		c := &g.spec.Clients[i]
 		rc := client{Client: c, key: nameKey(c.Name), style: content.Style(c.Prompt)}
 		switch {
-		case c.Concurrency > 0 && g.requests <= 0:
+		case c.Concurrency > 0 && g.spec.Requests <= 0:
 			errs = append(errs, fmt.Errorf("client %q: closed loop (concurrency %d) needs requests: the number of sessions to generate", c.Name, c.Concurrency))
 		case c.Concurrency > 0:
-			rc.sessions = int(math.Round(float64(g.requests) * c.Weight / allWeight))
+			rc.sessions = shares[i]
+			g.closed += shares[i]
 		case c.Arrival.Rate <= 0 && len(c.Arrival.Curve.Stages) == 0 && c.Arrival.Curve.Ramp == nil:
 			errs = append(errs, fmt.Errorf("client %q: no rate: give the client a rate, a concurrency, or the spec a total rate", c.Name))
-		}
-		if err := rc.parseMaxTokens(); err != nil {
-			errs = append(errs, err)
 		}
 		g.clients = append(g.clients, rc)
 	}
 	return errors.Join(errs...)
 }
 
-func (c *client) parseMaxTokens() error {
-	switch c.Sampling.MaxTokens {
-	case "", "output":
-	case "none":
-		c.maxNone = true
-	default:
-		n, err := strconv.Atoi(c.Sampling.MaxTokens)
-		if err != nil || n <= 0 {
-			return fmt.Errorf("client %q: max_tokens %q: want output, none or a positive number", c.Name, c.Sampling.MaxTokens)
-		}
-		c.maxFixed = n
+// shareRequests splits the spec's request count across all clients by
+// weight, rounding by largest remainder so the shares add up exactly (ties
+// to the client listed first). Closed-loop clients take their share; the
+// open-loop clients' shares pool into the open-loop stream.
+func shareRequests(s *spec.Spec) []int {
+	shares := make([]int, len(s.Clients))
+	var total float64
+	for _, c := range s.Clients {
+		total += c.Weight
 	}
-	return nil
+	if s.Requests <= 0 || total <= 0 {
+		return shares
+	}
+	rem := make([]float64, len(s.Clients))
+	left := s.Requests
+	for i, c := range s.Clients {
+		exact := float64(s.Requests) * c.Weight / total
+		shares[i] = int(exact)
+		rem[i] = exact - float64(shares[i])
+		left -= shares[i]
+	}
+	order := make([]int, len(shares))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(rem[b], rem[a]) })
+	for _, i := range order[:left] {
+		shares[i]++
+	}
+	return shares
 }
 
 // Header returns the trace header of this compilation.
 func (g *Generator) Header() trace.Header {
 	h := trace.Header{
-		Name: g.spec.Name, SpecHash: g.specHash, Seed: g.seed,
-		Tokenizer: g.tok.Name(), TokenizerHash: content.Fingerprint(g.tok),
+		Name: g.spec.Name, SpecHash: g.specHash, Seed: g.spec.Seed,
+		Tokenizer: g.spec.Tokenizer, TokenizerHash: content.Fingerprint(g.tok),
 		ContentHash: g.synth.Hash(), WarmupUS: g.spec.Warmup.Microseconds(),
 		Text: !g.noText,
 	}
@@ -130,46 +131,67 @@ func (g *Generator) Header() trace.Header {
 	return h
 }
 
+// Result describes a finished compilation.
+type Result struct {
+	Sessions int // sessions emitted
+	// Warnings are reasons to doubt the trace is what the spec's author
+	// meant, such as fewer sessions than the requests asked for.
+	Warnings []error
+}
+
 // Generate emits every session in start order: closed-loop sessions first
-// (they have no schedule), then the open-loop streams merged by offset.
-// It stops early with ctx's error when ctx is done.
-func (g *Generator) Generate(ctx context.Context, emit func(*trace.Session) error) error {
+// (they have no schedule), then the open-loop streams merged by offset until
+// the request count or the duration is reached. It stops early with ctx's
+// error when ctx is done.
+func (g *Generator) Generate(ctx context.Context, emit func(*trace.Session) error) (Result, error) {
+	var res Result
+	counted := func(s *trace.Session) error {
+		if res.Sessions%1024 == 0 && ctx.Err() != nil {
+			return ctx.Err()
+		}
+		res.Sessions++
+		return emit(s)
+	}
 	b := newBuilder(g)
-	open := g.requests
 	for ci, c := range g.clients {
 		for i := 0; i < c.sessions; i++ {
-			if err := emit(b.session(ci, i, 0)); err != nil {
-				return err
+			if err := counted(b.session(ci, i, 0)); err != nil {
+				return res, err
 			}
 		}
-		open -= c.sessions
 	}
-	if g.requests > 0 && open <= 0 {
-		return nil
+	open := g.spec.Requests - g.closed
+	if g.spec.Requests > 0 && open <= 0 {
+		return res, nil
 	}
-	return g.mergeOpen(ctx, b, open, emit)
+	timedOut, err := g.mergeOpen(b, open, counted)
+	if err == nil && g.spec.Requests > 0 && res.Sessions < g.spec.Requests && !timedOut {
+		res.Warnings = append(res.Warnings, fmt.Errorf("only %d of the %d requested sessions: the open-loop arrival streams ran out (a rate curve that ends at 0, or a rate too low to reach the count)", res.Sessions, g.spec.Requests))
+	}
+	return res, err
 }
 
 // mergeOpen merges the open-loop clients' arrival streams in offset order
-// until the request count (if n > 0) or the duration is reached.
-func (g *Generator) mergeOpen(ctx context.Context, b *builder, n int, emit func(*trace.Session) error) error {
+// until n sessions (if n > 0) or the duration is reached, reporting whether
+// the duration ended it.
+func (g *Generator) mergeOpen(b *builder, n int, emit func(*trace.Session) error) (timedOut bool, err error) {
 	m, err := newMerger(g)
 	if err != nil {
-		return err
+		return false, err
 	}
 	for emitted := 0; n <= 0 || emitted < n; emitted++ {
-		if emitted%1024 == 0 && ctx.Err() != nil {
-			return ctx.Err()
-		}
 		ci, index, at, ok := m.next()
-		if !ok || (g.duration > 0 && at >= g.duration) {
-			return nil
+		if !ok {
+			return false, nil
+		}
+		if g.spec.Duration > 0 && at >= g.spec.Duration {
+			return true, nil
 		}
 		if err := emit(b.session(ci, index, at.Microseconds())); err != nil {
-			return err
+			return false, err
 		}
 	}
-	return nil
+	return false, nil
 }
 
 // builder fills sessions, reusing its generator and buffers.
@@ -189,19 +211,20 @@ func newBuilder(g *Generator) *builder {
 // depends only on (seed, client name, index).
 func (b *builder) session(ci, index int, atUS int64) *trace.Session {
 	c := &b.g.clients[ci]
-	seedSession(b.pcg, b.g.seed, c.key, index)
+	seedSession(b.pcg, b.g.spec.Seed, c.key, index)
 	in := tokens(c.Input.Sample(b.rng))
 	out := tokens(c.Output.Sample(b.rng))
 	t := trace.Turn{
 		InputTokens: in, OutputTokens: out, Style: string(c.style),
 		Temperature: c.Sampling.Temperature, TopP: c.Sampling.TopP,
 	}
-	switch {
+	switch m := c.Sampling.MaxTokens; {
 	case c.Sampling.ExactOutput:
 		t.MaxTokens, t.MinTokens, t.IgnoreEOS = out, out, true
-	case c.maxFixed > 0:
-		t.MaxTokens = c.maxFixed
-	case !c.maxNone:
+	case m > 0:
+		// The server stops at the cap, so the expected output is the smaller.
+		t.MaxTokens, t.OutputTokens = m, min(out, m)
+	case m == spec.MaxTokensOutput:
 		t.MaxTokens = out
 	}
 	if !b.g.noText {
@@ -214,13 +237,11 @@ func (b *builder) session(ci, index int, atUS int64) *trace.Session {
 	}
 }
 
-// tokens rounds a sampled length to a whole number of tokens, at least 1.
+// tokens rounds a sampled length to a whole number of tokens in
+// [1, spec.MaxLength].
 func tokens(x float64) int {
 	if math.IsNaN(x) || x < 1 {
 		return 1
 	}
-	if x > math.MaxInt32 {
-		return math.MaxInt32
-	}
-	return int(math.Round(x))
+	return int(math.Round(min(x, spec.MaxLength)))
 }

@@ -3,10 +3,14 @@ package workload
 import (
 	"bytes"
 	"context"
+	"errors"
 	"math"
 	"runtime"
+	"slices"
+	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"surge/content"
 	"surge/spec"
@@ -48,7 +52,7 @@ func parse(t testing.TB, yaml string) *spec.Spec {
 func generate(t testing.TB, s *spec.Spec, opts Options) ([]byte, []*trace.Session) {
 	t.Helper()
 	tok, synth := o200k(t)
-	g, err := New(s, tok, synth, "sha256:test", opts)
+	g, err := New(s, tok, synth, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -58,7 +62,7 @@ func generate(t testing.TB, s *spec.Spec, opts Options) ([]byte, []*trace.Sessio
 		t.Fatal(err)
 	}
 	var ss []*trace.Session
-	err = g.Generate(context.Background(), func(s *trace.Session) error {
+	_, err = g.Generate(context.Background(), func(s *trace.Session) error {
 		ss = append(ss, s)
 		return w.Write(s)
 	})
@@ -103,8 +107,8 @@ func TestDeterministicAcrossGOMAXPROCS(t *testing.T) {
 	if !bytes.Equal(one, eight) {
 		t.Fatal("traces differ between GOMAXPROCS=1 and 8")
 	}
-	other := uint64(10)
-	diff, _ := generate(t, s, Options{Seed: &other})
+	s.Seed = 10
+	diff, _ := generate(t, s, Options{})
 	if bytes.Equal(one, diff) {
 		t.Fatal("seed 10 gave the same trace as seed 9")
 	}
@@ -115,8 +119,10 @@ func TestSessionsDependOnlyOnSeedClientIndex(t *testing.T) {
 	// Session i of client chat must not change when the run is longer or
 	// when another client is added with its own rate.
 	base := parse(t, twoClients)
-	_, short := generate(t, base, Options{Requests: 50})
-	_, long := generate(t, base, Options{Requests: 300})
+	base.Requests = 50
+	_, short := generate(t, base, Options{})
+	base.Requests = 300
+	_, long := generate(t, base, Options{})
 	byKey := map[[2]any]*trace.Session{}
 	for _, s := range long {
 		byKey[[2]any{s.Client, s.Index}] = s
@@ -205,11 +211,154 @@ func TestNewErrors(t *testing.T) {
 	tok, synth := o200k(t)
 	s := parse(t, `
 version: 1
-duration: 10s
+requests: 10
 clients:
   - {name: closed, model: m, concurrency: 4, input: 5, output: 5}
 `)
-	if _, err := New(s, tok, synth, "", Options{}); err == nil {
-		t.Error("closed loop without a request count was accepted")
+	s.Requests, s.Duration = 0, 10*time.Second // as if a caller removed the count
+	if _, err := New(s, tok, synth, Options{}); err == nil || !strings.Contains(err.Error(), "needs requests") {
+		t.Errorf("closed loop without a request count: %v", err)
+	}
+	s.Duration = 0
+	if _, err := New(s, tok, synth, Options{}); err == nil || !strings.Contains(err.Error(), "no end") {
+		t.Errorf("no duration and no requests: %v", err)
+	}
+}
+
+func TestShareRequests(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		reason   string
+		requests int
+		weights  []float64
+		want     []int
+	}{
+		{"equal weights divide evenly", 12, []float64{1, 1, 1}, []int{4, 4, 4}},
+		{"10 over 3: largest remainder, ties to the first listed", 10, []float64{1, 1, 1}, []int{4, 3, 3}},
+		{"10 over 4 must still add up to 10", 10, []float64{1, 1, 1, 1}, []int{3, 3, 2, 2}},
+		{"weights are relative", 100, []float64{3, 1}, []int{75, 25}},
+		{"largest remainder wins the spare", 10, []float64{0.55, 0.45}, []int{6, 4}},
+		{"no requests, no shares", 0, []float64{1, 2}, []int{0, 0}},
+	}
+	for _, tt := range tests {
+		s := &spec.Spec{Requests: tt.requests}
+		for _, w := range tt.weights {
+			s.Clients = append(s.Clients, spec.Client{Weight: w})
+		}
+		if got := shareRequests(s); !slices.Equal(got, tt.want) {
+			t.Errorf("%s: shareRequests(%d, %v) = %v, want %v", tt.reason, tt.requests, tt.weights, got, tt.want)
+		}
+	}
+}
+
+func TestGenerateWarnsWhenShort(t *testing.T) {
+	t.Parallel()
+	// The stages end at rate 0 after about 10 arrivals, far short of 1000.
+	s := parse(t, `
+version: 1
+requests: 1000
+clients:
+  - name: c
+    model: m
+    arrival: {stages: [{at: 0s, rate: 1/s}, {at: 10s, rate: 1/s}, {at: 10s, rate: 0/s}]}
+    input: 5
+    output: 5
+`)
+	tok, synth := o200k(t)
+	g, err := New(s, tok, synth, Options{NoText: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := g.Generate(context.Background(), func(*trace.Session) error { return nil })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Sessions >= 100 || len(res.Warnings) != 1 || !strings.Contains(res.Warnings[0].Error(), "ran out") {
+		t.Errorf("got %d sessions, warnings %v; want few sessions and one warning", res.Sessions, res.Warnings)
+	}
+}
+
+func TestGenerateStopsOnCancel(t *testing.T) {
+	t.Parallel()
+	s := parse(t, twoClients)
+	s.Requests = 1_000_000
+	tok, synth := o200k(t)
+	g, err := New(s, tok, synth, Options{NoText: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	res, err := g.Generate(ctx, func(*trace.Session) error {
+		cancel()
+		return nil
+	})
+	if !errors.Is(err, context.Canceled) || res.Sessions > 1024 {
+		t.Errorf("after cancel: %d sessions, err %v", res.Sessions, err)
+	}
+}
+
+// TestGoldenWorkloadHash pins the bytes of one trace. It fails when any
+// machine, Go version or change produces other bytes for the same spec and
+// seed; if a change of generation is intended, update the hash and say so
+// in the commit, since old traces can no longer be regenerated.
+func TestGoldenWorkloadHash(t *testing.T) {
+	t.Parallel()
+	const want = "sha256:ae14064bfc0baff9424c2447536d2ca895f60e6780a18e73e0f89a779f172033"
+	data, _ := generate(t, parse(t, twoClients), Options{})
+	r, err := trace.NewReader(bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum, err := trace.Summarize(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.WorkloadHash != want {
+		t.Errorf("workload hash %s, want %s", sum.WorkloadHash, want)
+	}
+}
+
+func TestTokens(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		reason string
+		x      float64
+		want   int
+	}{
+		{"rounds to nearest", 10.5, 11},
+		{"at least one token", 0.2, 1},
+		{"negative samples become one token", -5, 1},
+		{"NaN becomes one token", math.NaN(), 1},
+		{"a heavy tail is capped at MaxLength", 1e12, spec.MaxLength},
+		{"+Inf is capped too", math.Inf(1), spec.MaxLength},
+	}
+	for _, tt := range tests {
+		if got := tokens(tt.x); got != tt.want {
+			t.Errorf("%s: tokens(%v) = %d, want %d", tt.reason, tt.x, got, tt.want)
+		}
+	}
+}
+
+func TestFixedMaxTokensCapsExpectedOutput(t *testing.T) {
+	t.Parallel()
+	s := parse(t, `
+version: 1
+requests: 200
+clients:
+  - {name: c, model: m, rate: 10/s, input: 5, output: "uniform(min=10,max=100)", sampling: {max_tokens: 50}}
+`)
+	_, ss := generate(t, s, Options{NoText: true})
+	capped := 0
+	for _, x := range ss {
+		turn := x.Turns[0]
+		if turn.MaxTokens != 50 || turn.OutputTokens > 50 || turn.MinTokens != 0 || turn.IgnoreEOS {
+			t.Fatalf("turn %+v: want max_tokens 50 and output_tokens at most 50", turn)
+		}
+		if turn.OutputTokens == 50 {
+			capped++
+		}
+	}
+	if capped < 80 {
+		t.Errorf("%d of 200 outputs at the cap, want about 111 (uniform 10..100 above 50)", capped)
 	}
 }

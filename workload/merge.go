@@ -31,7 +31,7 @@ func newMerger(g *Generator) (*merger, error) {
 		if err := cfg.Validate(); err != nil {
 			return nil, fmt.Errorf("client %q: %w", c.Name, err)
 		}
-		h := &head{client: ci, stream: cfg.Stream(arrivalRNG(g.seed, c.key))}
+		h := &head{client: ci, stream: cfg.Stream(arrivalRNG(g.spec.Seed, c.key))}
 		if at, ok := h.stream.Next(); ok {
 			h.at = at
 			m.heads = append(m.heads, h)

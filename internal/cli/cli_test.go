@@ -116,23 +116,41 @@ func TestGenOverrides(t *testing.T) {
 func TestUsageErrors(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
-		args []string
-		code int
-		want string
+		reason string
+		args   []string
+		code   int
+		want   string
 	}{
-		{[]string{"gen"}, exitUsage, "accepts 1 arg"},
-		{[]string{"gen", "x.yaml", "--requests", "lots"}, exitUsage, "--requests"},
-		{[]string{"gen", "x.yaml", "--bogus"}, exitUsage, "unknown flag"},
-		{[]string{"validate"}, exitUsage, "at least one spec"},
-		{[]string{"gen", "testdata/does-not-exist.yaml"}, exitFailure, "no such file"},
-		{[]string{"inspect", "testdata/small.yaml"}, exitFailure, "trace testdata/small.yaml: trace line 1"},
+		{"gen needs a spec", []string{"gen"}, exitUsage, "accepts 1 arg"},
+		{"counts are numbers", []string{"gen", "testdata/small.yaml", "--requests", "lots"}, exitUsage, "--requests"},
+		{"a zero count would silently keep the spec's", []string{"gen", "testdata/small.yaml", "--requests", "0"}, exitUsage, "positive count"},
+		{"a zero duration likewise", []string{"gen", "testdata/small.yaml", "--duration", "0s"}, exitUsage, "positive duration"},
+		{"unknown flags are usage errors", []string{"gen", "x.yaml", "--bogus"}, exitUsage, "unknown flag"},
+		{"validate needs a spec", []string{"validate"}, exitUsage, "at least one spec"},
+		{"a missing spec names the file", []string{"gen", "testdata/does-not-exist.yaml"}, exitFailure, "no such file"},
+		{"a missing output folder names the folder, not a temp file", []string{"gen", "testdata/small.yaml", "-o", "no/such/dir/t.jsonl"}, exitFailure, "folder no/such/dir does not exist"},
+		{"a spec is not a trace", []string{"inspect", "testdata/small.yaml"}, exitFailure, "trace testdata/small.yaml: trace line 1"},
 	}
 	for _, tt := range tests {
 		code, _, errOut := run(t, tt.args...)
 		if code != tt.code || !strings.Contains(errOut, tt.want) {
-			t.Errorf("surge %v: exit %d, stderr %q; want exit %d and %q", tt.args, code, errOut, tt.code, tt.want)
+			t.Errorf("%s: surge %v: exit %d, stderr %q; want exit %d and %q", tt.reason, tt.args, code, errOut, tt.code, tt.want)
 		}
 	}
+}
+
+// TestInspectGolden pins inspect's text output for a small trace.
+func TestInspectGolden(t *testing.T) {
+	t.Parallel()
+	out := filepath.Join(t.TempDir(), "small.jsonl")
+	if code, _, e := run(t, "gen", "testdata/small.yaml", "-o", out); code != exitOK {
+		t.Fatalf("gen exit %d: %s", code, e)
+	}
+	code, text, e := run(t, "inspect", out)
+	if code != exitOK {
+		t.Fatalf("inspect exit %d: %s", code, e)
+	}
+	golden(t, "small.inspect", strings.Replace(text, out, "small.jsonl", 1))
 }
 
 func TestVersion(t *testing.T) {

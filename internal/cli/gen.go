@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -42,43 +43,43 @@ hash printed at the end identifies them.`,
 	return c
 }
 
-func (f genFlags) options(c *cobra.Command) (workload.Options, error) {
-	opts := workload.Options{NoText: f.noText}
+// apply writes the command-line overrides into the spec, so that the
+// spec hash in the trace header covers them.
+func (f genFlags) apply(c *cobra.Command, s *spec.Spec) error {
 	if c.Flags().Changed("seed") {
-		opts.Seed = &f.seed
+		s.Seed = f.seed
 	}
 	if f.requests != "" {
 		n, err := spec.ParseCount(f.requests)
-		if err != nil {
-			return opts, usageError{fmt.Errorf("--requests %q: %w", f.requests, err)}
+		if err != nil || n <= 0 {
+			return usageError{fmt.Errorf("--requests %q: want a positive count like 500 or 10k", f.requests)}
 		}
-		opts.Requests = int(n)
+		s.Requests = int(n)
 	}
 	if f.duration != "" {
 		d, err := spec.ParseDuration(f.duration)
-		if err != nil {
-			return opts, usageError{fmt.Errorf("--duration %q: %w", f.duration, err)}
+		if err != nil || d <= 0 {
+			return usageError{fmt.Errorf("--duration %q: want a positive duration like 90s or 10m", f.duration)}
 		}
-		opts.Duration = d
+		s.Duration = d
 	}
-	return opts, nil
+	return nil
 }
 
 func runGen(c *cobra.Command, path string, f genFlags) error {
-	opts, err := f.options(c)
-	if err != nil {
-		return err
-	}
 	s, err := loadSpec(path, c.InOrStdin())
 	if err != nil {
 		printSpecErrors(c, path, err)
 		return silentError{err}
 	}
+	if err := f.apply(c, s); err != nil {
+		return err
+	}
 	tok, synth, err := openContent(path, s)
 	if err != nil {
 		return err
 	}
-	g, err := workload.New(s, tok, synth, specHash(s), opts)
+	g, err := workload.New(s, tok, synth, workload.Options{NoText: f.noText})
 	if err != nil {
 		return fmt.Errorf("spec %s: %w", path, err)
 	}
@@ -86,35 +87,54 @@ func runGen(c *cobra.Command, path string, f genFlags) error {
 	if err != nil {
 		return err
 	}
-	tw, err := trace.NewWriter(out, g.Header())
-	if err != nil {
-		return err
+	res, hash, err := writeTrace(c, g, out)
+	if cerr := commit(err == nil); err == nil {
+		err = cerr
 	}
-	if err := g.Generate(c.Context(), tw.Write); err != nil {
-		commit(false)
-		return fmt.Errorf("generating %s: %w", path, err)
-	}
-	hash, err := tw.Close()
-	if err == nil {
-		err = commit(true)
+	if errors.Is(err, context.Canceled) {
+		return fmt.Errorf("gen %s: interrupted after %d sessions; no trace written", path, res.Sessions)
 	}
 	if err != nil {
-		return err
+		return fmt.Errorf("gen %s: %w", path, err)
 	}
-	fmt.Fprintf(c.ErrOrStderr(), "surge gen: %d sessions to %s\nworkload %s\n", tw.Sessions(), f.out, hash)
+	for _, w := range res.Warnings {
+		fmt.Fprintf(c.ErrOrStderr(), "surge gen: warning: %v\n", w)
+	}
+	dest := f.out
+	if dest == "-" {
+		dest = "stdout"
+	}
+	fmt.Fprintf(c.ErrOrStderr(), "surge gen: %d sessions to %s\nworkload %s\n", res.Sessions, dest, hash)
 	return nil
 }
 
+// writeTrace generates g's sessions into out and returns the workload hash.
+func writeTrace(c *cobra.Command, g *workload.Generator, out io.Writer) (workload.Result, string, error) {
+	tw, err := trace.NewWriter(out, g.Header())
+	if err != nil {
+		return workload.Result{}, "", err
+	}
+	res, err := g.Generate(c.Context(), tw.Write)
+	if err != nil {
+		return res, "", err
+	}
+	hash, err := tw.Close()
+	return res, hash, err
+}
+
 // createOutput opens the trace destination. A file is written beside its
-// final name and renamed into place by commit(true), so an interrupted gen
-// never leaves a truncated trace behind.
+// final name and renamed into place by commit(true); commit(false) removes
+// it, so a failed or interrupted gen never leaves a truncated trace behind.
 func createOutput(c *cobra.Command, path string) (io.Writer, func(ok bool) error, error) {
 	if path == "-" {
 		return c.OutOrStdout(), func(bool) error { return nil }, nil
 	}
+	if info, err := os.Stat(filepath.Dir(path)); err != nil || !info.IsDir() {
+		return nil, nil, fmt.Errorf("cannot write %s: folder %s does not exist", path, filepath.Dir(path))
+	}
 	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
 	if err != nil {
-		return nil, nil, fmt.Errorf("creating trace file: %w", err)
+		return nil, nil, fmt.Errorf("creating %s: %w", path, err)
 	}
 	commit := func(ok bool) error {
 		cerr := errors.Join(tmp.Chmod(0o644), tmp.Close())
@@ -124,7 +144,7 @@ func createOutput(c *cobra.Command, path string) (io.Writer, func(ok bool) error
 		}
 		if err := os.Rename(tmp.Name(), path); err != nil {
 			os.Remove(tmp.Name())
-			return fmt.Errorf("writing trace file: %w", err)
+			return fmt.Errorf("writing %s: %w", path, err)
 		}
 		return nil
 	}

@@ -1,8 +1,6 @@
 package cli
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
 	"io"
 	"os"
@@ -28,12 +26,6 @@ func loadSpec(path string, stdin io.Reader) (*spec.Spec, error) {
 	return spec.Parse(path, data)
 }
 
-// specHash identifies a resolved spec: SHA-256 of its canonical form.
-func specHash(s *spec.Spec) string {
-	sum := sha256.Sum256(s.Canonical())
-	return "sha256:" + hex.EncodeToString(sum[:])
-}
-
 // relTo resolves a path written in the spec at specPath relative to the
 // spec's directory, so a spec works from any working directory.
 func relTo(specPath, p string) string {
@@ -46,7 +38,7 @@ func relTo(specPath, p string) string {
 // openContent loads the spec's tokenizer and prompt synthesiser.
 func openContent(specPath string, s *spec.Spec) (content.Tokenizer, *content.Synth, error) {
 	name := s.Tokenizer
-	if !isBuiltinTokenizer(name) {
+	if !content.IsBuiltin(name) {
 		name = relTo(specPath, name)
 	}
 	tok, err := content.Open(name)
@@ -65,8 +57,4 @@ func openContent(specPath string, s *spec.Spec) (content.Tokenizer, *content.Syn
 		return nil, nil, fmt.Errorf("spec %s: preparing prompt text: %w", specPath, err)
 	}
 	return tok, synth, nil
-}
-
-func isBuiltinTokenizer(name string) bool {
-	return name == "o200k_base" || name == "cl100k_base"
 }
