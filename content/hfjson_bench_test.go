@@ -34,20 +34,6 @@ func BenchmarkHFEncode(b *testing.B) {
 	}
 }
 
-// BenchmarkBuiltinEncode is BenchmarkHFEncode for the tiktoken encodings,
-// as a point of comparison.
-func BenchmarkBuiltinEncode(b *testing.B) {
-	tok, err := Builtin("cl100k_base")
-	if err != nil {
-		b.Fatal(err)
-	}
-	text := strings.Repeat(benchProse, 64)
-	b.SetBytes(int64(len(text)))
-	for b.Loop() {
-		tok.Encode(text)
-	}
-}
-
 // BenchmarkLoadHF measures reading Llama 3's tokenizer.json.
 func BenchmarkLoadHF(b *testing.B) {
 	path := llama3Path(b)
