@@ -3,6 +3,7 @@ package arrival
 import (
 	"math"
 	"math/rand/v2"
+	"surge/dist"
 )
 
 // Bounds on CV for gamma and weibull gaps. Below minCV the Weibull shape
@@ -57,7 +58,9 @@ func newLaw(p Process, cv float64) law {
 		k := 1 / (cv * cv)
 		return law{kind: Gamma, shape: k, scale: cv * cv, gam: newGammaSampler(k)}
 	case Weibull:
-		k := weibullShape(cv)
+		// Validate keeps cv within [minCV, maxCV], inside the range
+		// WeibullShape solves, so it cannot fail here.
+		k, _ := dist.WeibullShape(cv)
 		lg, _ := math.Lgamma(1 + 1/k)
 		return law{kind: Weibull, shape: k, scale: math.Exp(-lg), inv: 1 / k}
 	}
@@ -100,28 +103,4 @@ func (l *law) first(r *rand.Rand) float64 {
 		return l.scale * math.Pow(g.sample(r), l.inv) * r.Float64()
 	}
 	return r.ExpFloat64()
-}
-
-// weibullCV returns the CV of a Weibull law of shape k:
-// √(Γ(1 + 2/k)/Γ(1 + 1/k)² − 1), in logs so that small k cannot overflow.
-func weibullCV(k float64) float64 {
-	l2, _ := math.Lgamma(1 + 2/k)
-	l1, _ := math.Lgamma(1 + 1/k)
-	return math.Sqrt(math.Expm1(l2 - 2*l1))
-}
-
-// weibullShape solves weibullCV(k) = cv for k by bisection on log k. The CV
-// falls strictly as k grows, from 3·10¹⁴ at k = 0.02 to about 1.3·10⁻⁸ at
-// k = 10⁸, which brackets every cv in [minCV, maxCV].
-func weibullShape(cv float64) float64 {
-	lo, hi := math.Log(0.02), math.Log(1e8)
-	for range 100 {
-		mid := (lo + hi) / 2
-		if weibullCV(math.Exp(mid)) > cv {
-			lo = mid
-		} else {
-			hi = mid
-		}
-	}
-	return math.Exp((lo + hi) / 2)
 }

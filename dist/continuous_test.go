@@ -70,9 +70,21 @@ func TestWeibullShape(t *testing.T) {
 		{math.Sqrt(5), 0.5},
 	}
 	for _, tt := range tests {
-		k, err := weibullShape(tt.cv)
+		k, err := WeibullShape(tt.cv)
 		if err != nil || math.Abs(k-tt.k) > 1e-9*tt.k {
-			t.Errorf("weibullShape(%g) = %g, %v; want %g", tt.cv, k, err, tt.k)
+			t.Errorf("WeibullShape(%g) = %g, %v; want %g", tt.cv, k, err, tt.k)
+		}
+	}
+	// Across the solvable range, the solved shape reproduces its cv.
+	for _, cv := range []float64{2e-4, 1e-3, 0.01, 0.3, 3, 30, 100, 1e6} {
+		k, err := WeibullShape(cv)
+		if got := math.Sqrt(math.Expm1(weibullLogCV2(k))); err != nil || math.Abs(got-cv) > 1e-8*cv {
+			t.Errorf("cv of WeibullShape(%g) = %g, %v", cv, got, err)
+		}
+	}
+	for _, cv := range []float64{1e-5, 1e15} {
+		if _, err := WeibullShape(cv); err == nil {
+			t.Errorf("WeibullShape(%g) succeeded outside the solvable range", cv)
 		}
 	}
 }
