@@ -1,0 +1,39 @@
+// Package client sends requests to OpenAI-compatible servers and times
+// every event of the response with the monotonic clock, as bytes arrive.
+package client
+
+import "time"
+
+// Request is one request to send.
+type Request struct {
+	API         string // "chat" (/v1/chat/completions) or "completions" (/v1/completions)
+	Model       string
+	Prompt      string // the user message (chat) or the prompt (completions)
+	MaxTokens   int    // 0: not sent
+	MinTokens   int    // 0: not sent (vLLM/SGLang extension)
+	IgnoreEOS   bool   // false: not sent (vLLM/SGLang extension)
+	Temperature *float64
+	TopP        *float64
+	Stream      bool // stream with SSE and stream_options.include_usage
+}
+
+// Result is what happened to one request. Times are monotonic clock
+// readings (time.Now); a zero time means the event did not happen.
+type Result struct {
+	Sent        time.Time   // request fully written to the connection
+	FirstByte   time.Time   // first byte of the response body
+	FirstToken  time.Time   // first token-bearing event (reasoning or content)
+	FirstAnswer time.Time   // first content (answer) token, after any reasoning
+	Last        time.Time   // last byte of the response
+	TokenTimes  []time.Time // arrival of each token-bearing event, in order
+	Chunks      int         // token-bearing events
+
+	Status           int // HTTP status; 0 if no response
+	PromptTokens     int // usage.prompt_tokens, 0 if absent
+	CompletionTokens int // usage.completion_tokens, 0 if absent
+	FinishReason     string
+	// ErrClass is "" on success, else one of the trace.Err* classes:
+	// "http", "stream", "timeout", "connection", "cancelled".
+	ErrClass string
+	Err      string // what went wrong, for people
+}

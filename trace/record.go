@@ -1,0 +1,89 @@
+package trace
+
+import "time"
+
+// RecordsFormat is the records format version written in every header.
+const RecordsFormat = 1
+
+// RunHeader is the first line of a records file: what was run, where, and
+// from which instant every offset counts.
+type RunHeader struct {
+	Format       int       `json:"surge_records"`
+	Tool         string    `json:"tool,omitempty"` // surge version that ran it
+	WorkloadHash string    `json:"workload_hash"`
+	SpecHash     string    `json:"spec_hash,omitempty"`
+	Seed         uint64    `json:"seed"`
+	Tokenizer    string    `json:"tokenizer,omitempty"`
+	Target       string    `json:"target"` // base URL, credentials removed
+	API          string    `json:"api,omitempty"`
+	Start        time.Time `json:"start"` // wall-clock time of the run's start instant
+	WarmupUS     int64     `json:"warmup_us,omitempty"`
+	SLO          []SLO     `json:"slo,omitempty"`
+}
+
+// SLO is a latency objective carried from the spec into the records, so a
+// report of the records alone can judge goodput.
+type SLO struct {
+	Metric     string  `json:"metric"`     // ttft, ttfo, itl, tpot, e2e
+	Percentile float64 `json:"percentile"` // 50, 90, 95, 99, 99.9; 0 means mean
+	BoundUS    int64   `json:"bound_us"`
+}
+
+// RunEnd is the last line of a complete records file. A file without one
+// comes from a run that died before it could write it.
+type RunEnd struct {
+	End         time.Time `json:"surge_end"`
+	DurationUS  int64     `json:"duration_us"` // start instant to end of drain
+	Interrupted bool      `json:"interrupted,omitempty"`
+	Scheduled   int       `json:"scheduled"` // requests the run meant to send
+	Sent        int       `json:"sent"`
+	Dropped     int       `json:"dropped,omitempty"` // shed at the concurrency cap
+}
+
+// Record is one request actually sent (or dropped), written as soon as it
+// finished. Offsets count from the run's start instant; latencies from the
+// moment the request was written to the connection. All times are whole
+// microseconds from the monotonic clock.
+type Record struct {
+	Client  string `json:"client"`
+	Session int    `json:"session"` // session index within the client
+	Turn    int    `json:"turn"`
+	Model   string `json:"model,omitempty"`
+	Warmup  bool   `json:"warmup,omitempty"` // intended within the warmup window
+
+	IntendedUS int64 `json:"intended_us"`        // when the schedule meant to send it
+	QueueUS    int64 `json:"queue_us,omitempty"` // waiting for a concurrency slot
+	SentUS     int64 `json:"sent_us"`            // request written
+
+	FirstByteUS int64   `json:"first_byte_us,omitempty"`
+	TTFTUS      int64   `json:"ttft_us,omitempty"` // first token of any kind
+	TTFOUS      int64   `json:"ttfo_us,omitempty"` // first answer token (after reasoning)
+	E2EUS       int64   `json:"e2e_us"`            // last byte
+	ITLUS       []int64 `json:"itl_us,omitempty"`  // gaps between token-bearing chunks
+
+	InputTokens        int `json:"input_tokens"`                   // requested: the trace's count
+	ClientInputTokens  int `json:"client_input_tokens"`            // counted by surge in the text sent
+	ServerInputTokens  int `json:"server_input_tokens,omitempty"`  // usage.prompt_tokens
+	OutputTokens       int `json:"output_tokens"`                  // requested
+	ServerOutputTokens int `json:"server_output_tokens,omitempty"` // usage.completion_tokens
+	Chunks             int `json:"chunks"`                         // token-bearing stream events
+
+	Status       int    `json:"status,omitempty"` // HTTP status
+	FinishReason string `json:"finish_reason,omitempty"`
+	ErrorClass   string `json:"error_class,omitempty"` // see the Err constants
+	Error        string `json:"error,omitempty"`
+}
+
+// Error classes of a failed request. A record with an error class is
+// counted but excluded from latency figures.
+const (
+	ErrHTTP       = "http"       // non-2xx status
+	ErrStream     = "stream"     // error event or malformed data inside a 2xx stream
+	ErrTimeout    = "timeout"    // per-request deadline passed
+	ErrConnection = "connection" // could not connect, or the connection broke
+	ErrCancelled  = "cancelled"  // cancelled by surge (interrupt, or end of drain)
+	ErrDropped    = "dropped"    // never sent: shed at the concurrency cap
+)
+
+// OK reports whether the request succeeded.
+func (r *Record) OK() bool { return r.ErrorClass == "" }

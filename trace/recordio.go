@@ -1,0 +1,142 @@
+package trace
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+	"time"
+)
+
+// flushEvery bounds how long a finished record may sit in the buffer, so an
+// interrupted or killed run loses at most this much of what it saw.
+const flushEvery = 100 * time.Millisecond
+
+// RecordWriter streams records to a file as requests finish. It is safe for
+// concurrent use.
+type RecordWriter struct {
+	mu    sync.Mutex // guards everything below
+	w     *bufio.Writer
+	buf   bytes.Buffer
+	enc   *json.Encoder
+	flush time.Time
+	err   error
+}
+
+// NewRecordWriter writes h and returns a writer for the records.
+func NewRecordWriter(w io.Writer, h RunHeader) (*RecordWriter, error) {
+	rw := &RecordWriter{w: bufio.NewWriterSize(w, 256<<10)}
+	rw.enc = json.NewEncoder(&rw.buf)
+	rw.enc.SetEscapeHTML(false)
+	h.Format = RecordsFormat
+	if err := rw.line(h); err != nil {
+		return nil, err
+	}
+	return rw, rw.Flush()
+}
+
+// Write appends one record, flushing to w at least every 100 ms.
+func (rw *RecordWriter) Write(r *Record) error {
+	rw.mu.Lock()
+	defer rw.mu.Unlock()
+	if err := rw.line(r); err != nil {
+		return err
+	}
+	if now := time.Now(); now.Sub(rw.flush) >= flushEvery {
+		rw.flush = now
+		rw.err = rw.w.Flush()
+	}
+	return rw.err
+}
+
+// Close writes the end line and flushes.
+func (rw *RecordWriter) Close(end RunEnd) error {
+	rw.mu.Lock()
+	defer rw.mu.Unlock()
+	if err := rw.line(end); err != nil {
+		return err
+	}
+	return rw.w.Flush()
+}
+
+// Flush writes buffered records to the underlying writer.
+func (rw *RecordWriter) Flush() error {
+	rw.mu.Lock()
+	defer rw.mu.Unlock()
+	rw.flush = time.Now()
+	return rw.w.Flush()
+}
+
+// line encodes v as one line; rw.mu must be held.
+func (rw *RecordWriter) line(v any) error {
+	if rw.err != nil {
+		return rw.err
+	}
+	rw.buf.Reset()
+	if err := rw.enc.Encode(v); err != nil {
+		return fmt.Errorf("encoding record: %w", err)
+	}
+	_, rw.err = rw.w.Write(rw.buf.Bytes())
+	return rw.err
+}
+
+// Records is a whole records file read back.
+type Records struct {
+	Header  RunHeader
+	Records []Record
+	End     *RunEnd // nil when the run died before writing its end line
+}
+
+// ReadRecords reads a records file. A missing end line is not an error (the
+// run was killed); a truncated last line is dropped and counted in the
+// returned warning.
+func ReadRecords(r io.Reader) (*Records, error) {
+	br := bufio.NewReaderSize(r, 1<<20)
+	out := &Records{}
+	for n := 1; ; n++ {
+		line, err := br.ReadBytes('\n')
+		if err == io.EOF && len(line) > 0 {
+			return out, fmt.Errorf("records line %d: truncated; the %d complete records before it were read", n, len(out.Records))
+		}
+		if err == io.EOF {
+			if n == 1 {
+				return nil, errors.New("records file is empty: expected a header line")
+			}
+			return out, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		if err := out.decode(n, line); err != nil {
+			return nil, err
+		}
+	}
+}
+
+// decode reads line n into the header, a record or the end line.
+func (rs *Records) decode(n int, line []byte) error {
+	switch {
+	case n == 1:
+		if err := json.Unmarshal(line, &rs.Header); err != nil {
+			return fmt.Errorf("records line 1: header: %w", err)
+		}
+		if rs.Header.Format != RecordsFormat {
+			return fmt.Errorf("records line 1: format version %d is not supported (this surge reads version %d); is this a surge records file?", rs.Header.Format, RecordsFormat)
+		}
+	case bytes.HasPrefix(line, []byte(`{"surge_end"`)):
+		rs.End = new(RunEnd)
+		if err := json.Unmarshal(line, rs.End); err != nil {
+			return fmt.Errorf("records line %d: end: %w", n, err)
+		}
+	default:
+		var r Record
+		if err := json.Unmarshal(line, &r); err != nil {
+			return fmt.Errorf("records line %d: %w", n, err)
+		}
+		rs.Records = append(rs.Records, r)
+	}
+	return nil
+}
