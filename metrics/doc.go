@@ -1,0 +1,43 @@
+// Package metrics turns the records of a run into the figures a report
+// shows: latency distributions with confidence intervals, throughput,
+// goodput under SLOs, errors and a token audit. It does no I/O.
+//
+// Percentiles are exact: every raw value is kept and sorted (shards merge
+// raw records, so merged percentiles stay exact). The p-th percentile of n
+// sorted values x_(1) ≤ … ≤ x_(n) is the nearest rank x_(k), k = ⌈p/100·n⌉:
+// always a value some request actually had. Its confidence interval is
+// distribution-free, from order statistics: the number of values below the
+// true percentile is Binomial(n, p/100), which gives ranks l and u with
+// P(x_(l) ≤ ξ_p ≤ x_(u)) ≥ level (CIRanks). For small n no such ranks exist
+// (p99 needs n ≥ 368 at 95%, p99.9 needs 3688); the interval is then
+// absent and a warning says so.
+//
+// Records marked Warmup are excluded from everything but the concurrency
+// sweep (a warmup request still in flight loads the server); the summary
+// counts them. Latencies are over successful requests (no error class);
+// failures and drops are counted in Errors. Definitions, in microseconds:
+//
+//	TTFT      TTFTUS: sent → first token of any kind; undefined (counted
+//	          in Undefined) for a success without any token
+//	TTFO      TTFOUS: sent → first answer token; only records with TTFOUS > 0
+//	ITL       every gap of every successful request, pooled (not per-request
+//	          means); a server that puts several tokens in one event makes
+//	          one gap per event. No intervals: gaps of one request are
+//	          correlated, so binomial intervals would be too narrow
+//	TPOT      (E2E − TTFT) / (tokens − 1), tokens = usage.completion_tokens
+//	          when the server reported it, else token-bearing chunks (which
+//	          undercount a coalescing server); undefined below two tokens
+//	E2E       E2EUS: sent → last byte
+//	ttft+lag  TTFT + lag and E2E + lag: latency from the intended send
+//	e2e+lag   time, which includes any queueing (no coordinated omission)
+//	lag       SentUS − IntendedUS over all sent requests, failures
+//	          included; it includes the queue time
+//	queue     QueueUS over all sent requests: waiting for a concurrency slot
+//
+// The measurement window runs from the earliest intended or sent time of a
+// measured record to the latest completion (SentUS + E2EUS) of a measured
+// sent one; request and token rates divide counts of successful requests
+// by it (see Window and Throughput). Goodput counts successful requests
+// that meet every SLO bound on their own (see Goodput); each SLO also gets
+// a verdict on the scope's percentile (SLOCheck).
+package metrics

@@ -1,0 +1,156 @@
+package metrics
+
+import (
+	"slices"
+
+	"surge/trace"
+)
+
+// Goodput is the rate of successful requests that met every SLO of the
+// header on their own. A request meets "metric pP ≤ bound" when its own
+// value is within bound: its TTFT, TTFO, TPOT or E2E, or for ITL the
+// nearest-rank pP of its own gaps (their mean when P is 0). A request
+// without a first token (for ttft) or an answer token (for ttfo) fails
+// that bound; one too short to have a TPOT or any ITL gap meets it.
+type Goodput struct {
+	Requests int     `json:"requests"`
+	PerS     float64 `json:"per_s"`    // Requests / window
+	Fraction float64 `json:"fraction"` // Requests / measured sent requests
+}
+
+// SLOCheck is the verdict on one SLO for a scope: Observed is the scope's
+// nearest-rank percentile of the metric (its mean when Percentile is 0),
+// and the SLO passes when Observed ≤ BoundUS. Conclusive is true when the
+// percentile's confidence interval lies wholly on the verdict's side of
+// the bound; it is false when there is no interval.
+type SLOCheck struct {
+	trace.SLO
+	N          int       `json:"n"`
+	Observed   float64   `json:"observed"`
+	CI         *Interval `json:"ci,omitempty"`
+	Pass       bool      `json:"pass"`
+	Conclusive bool      `json:"conclusive"`
+	Met        int       `json:"met"` // successful requests within this bound on their own
+}
+
+// goodput judges every SLO on sc's distributions and counts the
+// successful requests of recs that met all of them. It returns nil
+// goodput when there is no SLO.
+func (c *calc) goodput(sc *Scope, recs []*trace.Record) ([]SLOCheck, *Goodput) {
+	if len(c.slos) == 0 {
+		return nil, nil
+	}
+	var checks []SLOCheck
+	var slos []trace.SLO
+	for _, slo := range c.slos {
+		m := sc.Latency.Named(slo.Metric)
+		if m == nil {
+			continue // warned about once, by newCalc
+		}
+		checks = append(checks, c.check(sc.Client, slo, m))
+		slos = append(slos, slo)
+	}
+	g := &Goodput{}
+	var gaps []float64
+	for _, r := range recs {
+		if !succeeded(r) {
+			continue
+		}
+		good := true
+		for i, slo := range slos {
+			var ok bool
+			ok, gaps = meets(r, slo, gaps)
+			if ok {
+				checks[i].Met++
+			}
+			good = good && ok
+		}
+		if good {
+			g.Requests++
+		}
+	}
+	if secs := c.window.Seconds(); secs > 0 {
+		g.PerS = float64(g.Requests) / secs
+	}
+	if sc.Sent > 0 {
+		g.Fraction = float64(g.Requests) / float64(sc.Sent)
+	}
+	return checks, g
+}
+
+// check judges slo against the scope's distribution m.
+func (c *calc) check(client string, slo trace.SLO, m *Metric) SLOCheck {
+	ch := SLOCheck{SLO: slo, N: m.N}
+	if m.N == 0 {
+		c.warn(WarnSLO, client, 0, "slo %s: no %s values to judge it", sloName(slo), slo.Metric)
+		return ch
+	}
+	bound := float64(slo.BoundUS)
+	if slo.Percentile == 0 {
+		ch.Observed = m.Mean
+		ch.Pass = m.Mean <= bound
+		return ch
+	}
+	q, _ := m.At(slo.Percentile)
+	ch.Observed, ch.CI = q.Value, q.CI
+	ch.Pass = q.Value <= bound
+	if q.CI != nil {
+		ch.Conclusive = q.CI.Hi <= bound || q.CI.Lo > bound
+	}
+	return ch
+}
+
+// sloName writes slo the way a spec does: "ttft p99 ≤ 2000000us".
+func sloName(slo trace.SLO) string {
+	return slo.Metric + " " + PercentileName(slo.Percentile)
+}
+
+// PercentileName names percentile p as reports do: "p99", "p99.9", or
+// "mean" for 0.
+func PercentileName(p float64) string {
+	if p == 0 {
+		return "mean"
+	}
+	return "p" + trimFloat(p)
+}
+
+// meets reports whether the successful request r met slo on its own;
+// gaps is scratch space for its ITL gaps, returned for reuse.
+func meets(r *trace.Record, slo trace.SLO, gaps []float64) (bool, []float64) {
+	bound := float64(slo.BoundUS)
+	switch slo.Metric {
+	case "ttft":
+		return r.TTFTUS > 0 && float64(r.TTFTUS) <= bound, gaps
+	case "ttfo":
+		return r.TTFOUS > 0 && float64(r.TTFOUS) <= bound, gaps
+	case "e2e":
+		return float64(r.E2EUS) <= bound, gaps
+	case "tpot":
+		v, ok := TPOT(r)
+		return !ok || v <= bound, gaps
+	case "itl":
+		if len(r.ITLUS) == 0 {
+			return true, gaps
+		}
+		gaps = gaps[:0]
+		for _, g := range r.ITLUS {
+			gaps = append(gaps, float64(g))
+		}
+		return ownITL(gaps, slo.Percentile) <= bound, gaps
+	}
+	return true, gaps
+}
+
+// ownITL is the nearest-rank percentile p (mean for 0) of one request's
+// gaps, sorting them in place.
+func ownITL(gaps []float64, p float64) float64 {
+	if p == 0 {
+		sum := 0.0
+		for _, g := range gaps {
+			sum += g
+		}
+		return sum / float64(len(gaps))
+	}
+	slices.Sort(gaps)
+	return gaps[Rank(p, len(gaps))-1]
+}

@@ -1,0 +1,165 @@
+package metrics
+
+import "surge/trace"
+
+// Units of Metric values.
+const (
+	UnitUS      = "us"       // microseconds
+	UnitUSToken = "us/token" // microseconds per output token
+)
+
+// Latency holds every latency distribution of a scope. Latencies count
+// from the moment the request was written (SentUS) unless named "+lag",
+// which count from the intended send time. See the package documentation
+// for each definition.
+type Latency struct {
+	TTFT    Metric `json:"ttft"`
+	TTFO    Metric `json:"ttfo"`
+	ITL     Metric `json:"itl"`
+	TPOT    Metric `json:"tpot"`
+	E2E     Metric `json:"e2e"`
+	TTFTLag Metric `json:"ttft_lag"`
+	E2ELag  Metric `json:"e2e_lag"`
+	Lag     Metric `json:"lag"`
+	Queue   Metric `json:"queue"`
+}
+
+// Metrics returns the distributions of l in report order.
+func (l *Latency) Metrics() []*Metric {
+	return []*Metric{&l.TTFT, &l.TTFO, &l.ITL, &l.TPOT, &l.E2E, &l.TTFTLag, &l.E2ELag, &l.Lag, &l.Queue}
+}
+
+// Named returns the distribution an SLO's metric name refers to (ttft,
+// ttfo, itl, tpot, e2e), or nil.
+func (l *Latency) Named(name string) *Metric {
+	switch name {
+	case "ttft":
+		return &l.TTFT
+	case "ttfo":
+		return &l.TTFO
+	case "itl":
+		return &l.ITL
+	case "tpot":
+		return &l.TPOT
+	case "e2e":
+		return &l.E2E
+	}
+	return nil
+}
+
+// itlNote is the caveat on pooled inter-token latencies.
+const itlNote = "all gaps of all successful requests pooled; no confidence intervals, since gaps within a request are not independent"
+
+// latency computes the distributions of a scope's measured records.
+func (c *calc) latency(recs []*trace.Record) Latency {
+	var l Latency
+	l.TTFT = c.metric("ttft", UnitUS, recs, succeeded, func(r *trace.Record) (float64, bool) {
+		return float64(r.TTFTUS), r.TTFTUS > 0
+	})
+	l.TTFO = c.metric("ttfo", UnitUS, recs, succeeded, func(r *trace.Record) (float64, bool) {
+		return float64(r.TTFOUS), r.TTFOUS > 0
+	})
+	l.ITL = c.itl(recs)
+	l.TPOT = c.metric("tpot", UnitUSToken, recs, succeeded, TPOT)
+	l.E2E = c.metric("e2e", UnitUS, recs, succeeded, func(r *trace.Record) (float64, bool) {
+		return float64(r.E2EUS), true
+	})
+	l.TTFTLag = c.metric("ttft+lag", UnitUS, recs, succeeded, func(r *trace.Record) (float64, bool) {
+		return float64(r.TTFTUS + lag(r)), r.TTFTUS > 0
+	})
+	l.E2ELag = c.metric("e2e+lag", UnitUS, recs, succeeded, func(r *trace.Record) (float64, bool) {
+		return float64(r.E2EUS + lag(r)), true
+	})
+	l.Lag = c.metric("lag", UnitUS, recs, sent, func(r *trace.Record) (float64, bool) {
+		return float64(lag(r)), true
+	})
+	l.Queue = c.metric("queue", UnitUS, recs, sent, func(r *trace.Record) (float64, bool) {
+		return float64(r.QueueUS), true
+	})
+	return l
+}
+
+// lag is r's schedule lag, SentUS − IntendedUS; it includes QueueUS.
+func lag(r *trace.Record) int64 { return r.SentUS - r.IntendedUS }
+
+// OutputTokens is the number of tokens r generated: the server's
+// usage.completion_tokens when it reported one, else the number of
+// token-bearing stream events (which undercounts a server that puts
+// several tokens in one event).
+func OutputTokens(r *trace.Record) int {
+	if r.ServerOutputTokens > 0 {
+		return r.ServerOutputTokens
+	}
+	return r.Chunks
+}
+
+// InputTokens is the number of prompt tokens r carried: the server's
+// usage.prompt_tokens when it reported one, else surge's own count of the
+// text sent, else the trace's requested count.
+func InputTokens(r *trace.Record) int {
+	switch {
+	case r.ServerInputTokens > 0:
+		return r.ServerInputTokens
+	case r.ClientInputTokens > 0:
+		return r.ClientInputTokens
+	}
+	return r.InputTokens
+}
+
+// TPOT is r's time per output token after the first, in microseconds:
+//
+//	TPOT = (E2E − TTFT) / (OutputTokens − 1)
+//
+// It is undefined (ok false) without a first token or with fewer than two
+// output tokens.
+func TPOT(r *trace.Record) (us float64, ok bool) {
+	n := OutputTokens(r)
+	if r.TTFTUS <= 0 || n < 2 {
+		return 0, false
+	}
+	return float64(r.E2EUS-r.TTFTUS) / float64(n-1), true
+}
+
+// metric describes f over the records of recs in population in; records
+// where f is undefined are counted in Undefined.
+func (c *calc) metric(name, unit string, recs []*trace.Record, in func(*trace.Record) bool, f func(*trace.Record) (float64, bool)) Metric {
+	if cap(c.buf) < len(recs) {
+		c.buf = make([]float64, 0, len(recs))
+	}
+	buf, pop := c.buf[:0], 0
+	for _, r := range recs {
+		if !in(r) {
+			continue
+		}
+		pop++
+		if v, ok := f(r); ok {
+			buf = append(buf, v)
+		}
+	}
+	c.buf = buf
+	c.sorter.sort(buf)
+	m := describe(name, unit, buf, c.percentiles(name), c.opts.Level, true)
+	m.Undefined = pop - len(buf)
+	return m
+}
+
+// itl pools every gap of every successful measured request, counting
+// them rather than listing them (see counts).
+func (c *calc) itl(recs []*trace.Record) Metric {
+	c.counts.reset()
+	none := 0
+	for _, r := range recs {
+		if !succeeded(r) {
+			continue
+		}
+		if len(r.ITLUS) == 0 {
+			none++
+		}
+		for _, g := range r.ITLUS {
+			c.counts.add(g)
+		}
+	}
+	m := c.counts.describe("itl", UnitUS, c.percentiles("itl"))
+	m.Undefined, m.Note = none, itlNote
+	return m
+}

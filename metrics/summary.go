@@ -1,0 +1,220 @@
+package metrics
+
+import (
+	"fmt"
+	"slices"
+
+	"surge/trace"
+)
+
+// Options configures Summarize. The zero value summarises all clients
+// together with 95% confidence intervals.
+type Options struct {
+	// PerClient also summarises each client on its own, in Summary.Clients.
+	PerClient bool
+	// Level is the confidence level of percentile intervals; 0 means 0.95.
+	Level float64
+	// LagWarnUS is the p99 schedule lag above which the summary warns that
+	// surge sent behind schedule; 0 means 10 ms.
+	LagWarnUS int64
+}
+
+// withDefaults fills the zero fields of o.
+func (o Options) withDefaults() Options {
+	if o.Level <= 0 || o.Level >= 1 {
+		o.Level = 0.95
+	}
+	if o.LagWarnUS <= 0 {
+		o.LagWarnUS = 10_000
+	}
+	return o
+}
+
+// Summary is what a records file says about a run: the whole run's
+// measurement window, and per scope (all clients, then each client)
+// latency, throughput, goodput, errors and the token audit.
+type Summary struct {
+	Header trace.RunHeader `json:"header"`
+	End    *trace.RunEnd   `json:"end,omitempty"` // nil: the run died before its end line
+	// Interrupted is true when the run did not finish on its own: no end
+	// line, or an end line that says so.
+	Interrupted bool `json:"interrupted"`
+	// DurationUS is the run's length: the end line's, or without one the
+	// last completion offset seen.
+	DurationUS int64   `json:"duration_us"`
+	Level      float64 `json:"confidence_level"`
+	Records    int     `json:"records"`         // lines in the file, warmup included
+	Warmup     int     `json:"warmup_excluded"` // records excluded as warmup
+	Window     Window  `json:"window"`
+	All        Scope   `json:"all"`
+	Clients    []Scope `json:"clients,omitempty"` // by name; only with Options.PerClient
+	// Warnings are caveats on the figures, footnotes for a reader.
+	Warnings []Warning `json:"warnings,omitempty"`
+}
+
+// Scope summarises the measured records of one client, or of all clients
+// (Client empty). Measured means not marked Warmup.
+type Scope struct {
+	Client     string     `json:"client"`
+	Requests   int        `json:"requests"` // measured records: sent or dropped
+	Sent       int        `json:"sent"`
+	OK         int        `json:"ok"` // sent without an error class
+	Latency    Latency    `json:"latency"`
+	Throughput Throughput `json:"throughput"`
+	// Goodput is nil when the header has no SLO.
+	Goodput *Goodput   `json:"goodput,omitempty"`
+	SLOs    []SLOCheck `json:"slos,omitempty"`
+	Errors  Errors     `json:"errors"`
+	Tokens  TokenAudit `json:"tokens"`
+}
+
+// Summarize computes the summary of rs. It does no I/O and keeps no
+// reference to rs.
+func Summarize(rs *trace.Records, opts Options) *Summary {
+	o := opts.withDefaults()
+	s := &Summary{Header: rs.Header, Level: o.Level, Records: len(rs.Records)}
+	s.Header.SLO = slices.Clone(rs.Header.SLO)
+	if rs.End != nil {
+		end := *rs.End
+		s.End = &end
+	}
+	s.Interrupted = rs.End == nil || rs.End.Interrupted
+	all := make([]*trace.Record, len(rs.Records))
+	for i := range rs.Records {
+		all[i] = &rs.Records[i]
+		if all[i].Warmup {
+			s.Warmup++
+		}
+	}
+	s.Window = window(all)
+	s.DurationUS = duration(rs.End, all)
+	c := newCalc(o, rs.Header.SLO, s.Window)
+	s.All = c.scope("", all)
+	if o.PerClient {
+		for _, g := range byClient(all) {
+			s.Clients = append(s.Clients, c.scope(g[0].Client, g))
+		}
+	}
+	s.Warnings = append(runWarnings(s, all, o.LagWarnUS), c.warnings...)
+	return s
+}
+
+// duration is the end line's duration, or the last completion offset.
+func duration(end *trace.RunEnd, recs []*trace.Record) int64 {
+	if end != nil {
+		return end.DurationUS
+	}
+	var last int64
+	for _, r := range recs {
+		last = max(last, completion(r))
+	}
+	return last
+}
+
+// byClient groups recs by client, in order of client name.
+func byClient(recs []*trace.Record) [][]*trace.Record {
+	index := map[string]int{}
+	var groups [][]*trace.Record
+	for _, r := range recs {
+		i, ok := index[r.Client]
+		if !ok {
+			i = len(groups)
+			index[r.Client] = i
+			groups = append(groups, nil)
+		}
+		groups[i] = append(groups[i], r)
+	}
+	slices.SortFunc(groups, func(a, b []*trace.Record) int {
+		switch {
+		case a[0].Client < b[0].Client:
+			return -1
+		case a[0].Client > b[0].Client:
+			return 1
+		}
+		return 0
+	})
+	return groups
+}
+
+// calc holds what every scope's computation shares: options, SLOs, the
+// window, a scratch buffer reused for every distribution, and the
+// warnings found so far.
+type calc struct {
+	opts     Options
+	slos     []trace.SLO
+	window   Window
+	ps       map[string][]float64 // metric name → percentiles to report
+	buf      []float64            // scratch for one distribution at a time
+	sorter   sorter
+	counts   counts
+	warnings []Warning
+}
+
+// newCalc prepares a calc; each metric named by an SLO also reports the
+// SLO's percentile when it is not a standard one. An SLO on an unknown
+// metric is warned about here, once.
+func newCalc(o Options, slos []trace.SLO, w Window) *calc {
+	c := &calc{opts: o, slos: slos, window: w, ps: map[string][]float64{}}
+	var l Latency
+	for _, slo := range slos {
+		if l.Named(slo.Metric) == nil {
+			c.warn(WarnSLO, "", 0, "slo %q: unknown metric, not judged; expected ttft, ttfo, itl, tpot or e2e", slo.Metric)
+			continue
+		}
+		ps := c.percentiles(slo.Metric)
+		if slo.Percentile > 0 && !slices.Contains(ps, slo.Percentile) {
+			c.ps[slo.Metric] = append(ps, slo.Percentile)
+		}
+	}
+	return c
+}
+
+// percentiles are the percentiles reported for the named metric.
+func (c *calc) percentiles(name string) []float64 {
+	if ps, ok := c.ps[name]; ok {
+		return ps
+	}
+	return standardPercentiles[:]
+}
+
+// scope summarises recs, the records of one client or of all.
+func (c *calc) scope(client string, recs []*trace.Record) Scope {
+	sc := Scope{Client: client}
+	for _, r := range recs {
+		switch {
+		case r.Warmup:
+		case r.ErrorClass == trace.ErrDropped:
+			sc.Requests++
+		default:
+			sc.Requests++
+			sc.Sent++
+			if r.OK() {
+				sc.OK++
+			}
+		}
+	}
+	sc.Latency = c.latency(recs)
+	sc.Throughput = c.throughput(recs)
+	sc.Errors = errorCounts(recs)
+	sc.Tokens = c.audit(recs)
+	sc.SLOs, sc.Goodput = c.goodput(&sc, recs)
+	c.sampleWarnings(client, &sc.Latency)
+	return sc
+}
+
+// warn records a warning.
+func (c *calc) warn(kind, client string, p float64, format string, args ...any) {
+	c.warnings = append(c.warnings, Warning{Kind: kind, Client: client, P: p, Text: fmt.Sprintf(format, args...)})
+}
+
+// measured reports whether r counts toward the measurement: not warmup.
+func measured(r *trace.Record) bool { return !r.Warmup }
+
+// succeeded reports whether r is a measured successful request.
+func succeeded(r *trace.Record) bool { return !r.Warmup && r.OK() }
+
+// sent reports whether r is a measured request that was actually sent.
+func sent(r *trace.Record) bool { return !r.Warmup && r.ErrorClass != trace.ErrDropped }
+
+// completion is the offset at which r finished: sent plus E2E.
+func completion(r *trace.Record) int64 { return r.SentUS + r.E2EUS }

@@ -1,0 +1,165 @@
+package metrics
+
+import (
+	"math"
+	"slices"
+
+	"surge/trace"
+)
+
+// Window is the measurement window, in microseconds from the run's start:
+// from the earliest intended or sent time of any measured record (sent or
+// dropped) to the latest completion (SentUS + E2EUS) of any measured sent
+// record, failed ones included. Every scope's rates divide by the same
+// window, so per-client rates add up to the whole run's.
+type Window struct {
+	StartUS int64 `json:"start_us"`
+	EndUS   int64 `json:"end_us"`
+}
+
+// Seconds is the window's length in seconds; 0 when it is empty.
+func (w Window) Seconds() float64 {
+	if w.EndUS <= w.StartUS {
+		return 0
+	}
+	return float64(w.EndUS-w.StartUS) / 1e6
+}
+
+// window finds the measurement window of recs.
+func window(recs []*trace.Record) Window {
+	w := Window{StartUS: math.MaxInt64, EndUS: math.MinInt64}
+	for _, r := range recs {
+		if !measured(r) {
+			continue
+		}
+		w.StartUS = min(w.StartUS, r.IntendedUS)
+		if r.ErrorClass != trace.ErrDropped {
+			w.StartUS = min(w.StartUS, r.SentUS)
+			w.EndUS = max(w.EndUS, completion(r))
+		}
+	}
+	if w.EndUS < w.StartUS {
+		return Window{}
+	}
+	return w
+}
+
+// Throughput is a scope's rates over the measurement window. Token rates
+// count successful requests only, with InputTokens and OutputTokens per
+// request.
+type Throughput struct {
+	Requests         int     `json:"requests"` // successful measured requests
+	RequestsPerS     float64 `json:"requests_per_s"`
+	InputTokens      int64   `json:"input_tokens"`
+	OutputTokens     int64   `json:"output_tokens"`
+	InputTokensPerS  float64 `json:"input_tokens_per_s"`
+	OutputTokensPerS float64 `json:"output_tokens_per_s"`
+	// OutputSource says where output counts came from: "server" (usage in
+	// every request), "chunks" (in none), "mixed", or "" (no request).
+	OutputSource string `json:"output_source"`
+	// SendRatePerS is (n−1)/(last − first SentUS) over the n measured sent
+	// requests; ScheduledRatePerS the same over IntendedUS of every
+	// measured request, dropped ones included. Both are 0 when n < 2.
+	SendRatePerS      float64 `json:"send_rate_per_s"`
+	ScheduledRatePerS float64 `json:"scheduled_rate_per_s"`
+	// Concurrency counts requests in flight, each over [SentUS,
+	// SentUS+E2EUS), warmup ones included, within the window: its peak and
+	// its time-weighted mean ∫c(t)dt / window.
+	PeakConcurrency int     `json:"peak_concurrency"`
+	MeanConcurrency float64 `json:"mean_concurrency"`
+}
+
+// throughput computes the rates of recs over the calc's window.
+func (c *calc) throughput(recs []*trace.Record) Throughput {
+	var t Throughput
+	server := 0
+	for _, r := range recs {
+		if !succeeded(r) {
+			continue
+		}
+		t.Requests++
+		t.InputTokens += int64(InputTokens(r))
+		t.OutputTokens += int64(OutputTokens(r))
+		if r.ServerOutputTokens > 0 {
+			server++
+		}
+	}
+	t.OutputSource = source(server, t.Requests)
+	if secs := c.window.Seconds(); secs > 0 {
+		t.RequestsPerS = float64(t.Requests) / secs
+		t.InputTokensPerS = float64(t.InputTokens) / secs
+		t.OutputTokensPerS = float64(t.OutputTokens) / secs
+	}
+	t.SendRatePerS = rate(recs, sent, func(r *trace.Record) int64 { return r.SentUS })
+	t.ScheduledRatePerS = rate(recs, measured, func(r *trace.Record) int64 { return r.IntendedUS })
+	t.PeakConcurrency, t.MeanConcurrency = c.concurrency(recs)
+	return t
+}
+
+// source names where n of total counts came from.
+func source(server, total int) string {
+	switch {
+	case total == 0:
+		return ""
+	case server == total:
+		return "server"
+	case server == 0:
+		return "chunks"
+	}
+	return "mixed"
+}
+
+// rate is (n−1)/(last − first) per second over the times at(r) of the n
+// records in population in: the unbiased rate of a renewal stream.
+func rate(recs []*trace.Record, in func(*trace.Record) bool, at func(*trace.Record) int64) float64 {
+	n, first, last := 0, int64(math.MaxInt64), int64(math.MinInt64)
+	for _, r := range recs {
+		if in(r) {
+			n++
+			first, last = min(first, at(r)), max(last, at(r))
+		}
+	}
+	if n < 2 || last <= first {
+		return 0
+	}
+	return float64(n-1) / (float64(last-first) / 1e6)
+}
+
+// concurrency sweeps the in-flight intervals of every sent record of recs
+// (warmup included: it occupies the server during the window) and
+// returns the peak count and the time-weighted mean within the window.
+// Each event is encoded as time<<1 | start (1) or end (0) and sorted; all
+// events of one instant are applied before the count is read, so a
+// request starting as another ends does not overlap it.
+func (c *calc) concurrency(recs []*trace.Record) (peak int, mean float64) {
+	w := c.window
+	if w.Seconds() == 0 {
+		return 0, 0
+	}
+	ev := make([]int64, 0, 2*len(recs))
+	for _, r := range recs {
+		if r.ErrorClass != trace.ErrDropped {
+			ev = append(ev, r.SentUS<<1|1, completion(r)<<1)
+		}
+	}
+	slices.Sort(ev)
+	var area float64
+	n := 0
+	for i := 0; i < len(ev); {
+		t := ev[i] >> 1
+		for ; i < len(ev) && ev[i]>>1 == t; i++ {
+			n += int(ev[i]&1)*2 - 1
+		}
+		next := w.EndUS
+		if i < len(ev) {
+			next = ev[i] >> 1
+		}
+		// n requests are in flight over [t, next); keep its part in the window.
+		lo, hi := max(t, w.StartUS), min(next, w.EndUS)
+		if hi > lo {
+			area += float64(n) * float64(hi-lo)
+			peak = max(peak, n)
+		}
+	}
+	return peak, area / float64(w.EndUS-w.StartUS)
+}

@@ -1,0 +1,187 @@
+package report
+
+import (
+	"encoding/csv"
+	"fmt"
+	"io"
+	"maps"
+	"slices"
+	"strconv"
+
+	"surge/metrics"
+)
+
+// AllScope names the scope of all clients together in CSV reports.
+const AllScope = "(all)"
+
+// CSV writes s in long form, one figure a row, for spreadsheets and data
+// frames to pivot: the columns are scope (a client, or AllScope), section
+// (run, requests, latency, throughput, goodput, slo, errors,
+// errors_by_class, errors_by_status, tokens, warning), name (the metric,
+// SLO, class or comparison), stat, value and unit. Latency values are
+// microseconds (unit us, or us/token for TPOT); a percentile pXX comes
+// with pXX_lo, pXX_hi and pXX_coverage when it has an interval.
+func CSV(w io.Writer, s *metrics.Summary) error {
+	c := &csvRows{w: csv.NewWriter(w)}
+	c.row("scope", "section", "name", "stat", "value", "unit")
+	c.run(s)
+	c.scope(AllScope, &s.All)
+	for i := range s.Clients {
+		c.scope(s.Clients[i].Client, &s.Clients[i])
+	}
+	for _, wn := range s.Warnings {
+		scope := wn.Client
+		if scope == "" {
+			scope = AllScope
+		}
+		c.row(scope, "warning", wn.Kind, "text", wn.Text, "")
+	}
+	c.w.Flush()
+	if c.err == nil {
+		c.err = c.w.Error()
+	}
+	if c.err != nil {
+		return fmt.Errorf("writing CSV report: %w", c.err)
+	}
+	return nil
+}
+
+// csvRows writes rows, keeping the first error.
+type csvRows struct {
+	w   *csv.Writer
+	err error
+}
+
+func (c *csvRows) row(cells ...string) {
+	if c.err == nil {
+		c.err = c.w.Write(cells)
+	}
+}
+
+// f formats a number exactly, with the fewest digits that read back.
+func f(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
+
+// i formats an integer.
+func i[T int | int64](v T) string { return strconv.FormatInt(int64(v), 10) }
+
+// run writes the run's own figures.
+func (c *csvRows) run(s *metrics.Summary) {
+	r := func(stat, value, unit string) { c.row(AllScope, "run", "", stat, value, unit) }
+	r("target", s.Header.Target, "")
+	r("workload_hash", s.Header.WorkloadHash, "")
+	r("seed", strconv.FormatUint(s.Header.Seed, 10), "")
+	r("interrupted", strconv.FormatBool(s.Interrupted), "")
+	r("duration", i(s.DurationUS), "us")
+	r("records", i(s.Records), "")
+	r("warmup_excluded", i(s.Warmup), "")
+	r("window_start", i(s.Window.StartUS), "us")
+	r("window_end", i(s.Window.EndUS), "us")
+	r("confidence_level", f(s.Level), "")
+}
+
+// scope writes every figure of one scope.
+func (c *csvRows) scope(name string, sc *metrics.Scope) {
+	c.row(name, "requests", "", "measured", i(sc.Requests), "")
+	c.row(name, "requests", "", "sent", i(sc.Sent), "")
+	c.row(name, "requests", "", "ok", i(sc.OK), "")
+	for _, m := range sc.Latency.Metrics() {
+		c.metric(name, m)
+	}
+	c.throughput(name, &sc.Throughput)
+	if g := sc.Goodput; g != nil {
+		c.row(name, "goodput", "", "requests", i(g.Requests), "")
+		c.row(name, "goodput", "", "rate", f(g.PerS), "1/s")
+		c.row(name, "goodput", "", "fraction", f(g.Fraction), "")
+	}
+	for _, ch := range sc.SLOs {
+		c.slo(name, ch)
+	}
+	c.errors(name, &sc.Errors)
+	for _, cmp := range sc.Tokens.Comparisons {
+		c.comparison(name, cmp)
+	}
+}
+
+// metric writes one latency distribution.
+func (c *csvRows) metric(scope string, m *metrics.Metric) {
+	r := func(stat, value, unit string) { c.row(scope, "latency", m.Name, stat, value, unit) }
+	r("n", i(m.N), "")
+	r("undefined", i(m.Undefined), "")
+	if m.N == 0 {
+		return
+	}
+	r("mean", f(m.Mean), m.Unit)
+	r("min", f(m.Min), m.Unit)
+	r("max", f(m.Max), m.Unit)
+	for _, q := range m.Percentiles {
+		p := metrics.PercentileName(q.P)
+		r(p, f(q.Value), m.Unit)
+		if q.CI != nil {
+			r(p+"_lo", f(q.CI.Lo), m.Unit)
+			r(p+"_hi", f(q.CI.Hi), m.Unit)
+			r(p+"_coverage", f(q.CI.Coverage), "")
+		}
+	}
+}
+
+// throughput writes the rates of a scope.
+func (c *csvRows) throughput(scope string, t *metrics.Throughput) {
+	r := func(stat, value, unit string) { c.row(scope, "throughput", "", stat, value, unit) }
+	r("requests", i(t.Requests), "")
+	r("request_rate", f(t.RequestsPerS), "1/s")
+	r("input_tokens", i(t.InputTokens), "")
+	r("output_tokens", i(t.OutputTokens), "")
+	r("input_token_rate", f(t.InputTokensPerS), "1/s")
+	r("output_token_rate", f(t.OutputTokensPerS), "1/s")
+	r("output_source", t.OutputSource, "")
+	r("send_rate", f(t.SendRatePerS), "1/s")
+	r("scheduled_rate", f(t.ScheduledRatePerS), "1/s")
+	r("peak_concurrency", i(t.PeakConcurrency), "")
+	r("mean_concurrency", f(t.MeanConcurrency), "")
+}
+
+// slo writes one SLO verdict.
+func (c *csvRows) slo(scope string, ch metrics.SLOCheck) {
+	r := func(stat, value, unit string) {
+		c.row(scope, "slo", ch.Metric+" "+metrics.PercentileName(ch.Percentile), stat, value, unit)
+	}
+	r("bound", i(ch.BoundUS), "us")
+	r("n", i(ch.N), "")
+	r("observed", f(ch.Observed), "us")
+	if ch.CI != nil {
+		r("observed_lo", f(ch.CI.Lo), "us")
+		r("observed_hi", f(ch.CI.Hi), "us")
+	}
+	r("pass", strconv.FormatBool(ch.Pass), "")
+	r("conclusive", strconv.FormatBool(ch.Conclusive), "")
+	r("met", i(ch.Met), "")
+}
+
+// errors writes the failure counts of a scope.
+func (c *csvRows) errors(scope string, e *metrics.Errors) {
+	c.row(scope, "errors", "", "failed", i(e.Failed), "")
+	c.row(scope, "errors", "", "rate", f(e.Rate), "")
+	c.row(scope, "errors", "", "dropped", i(e.Dropped), "")
+	c.row(scope, "errors", "", "drop_rate", f(e.DropRate), "")
+	for _, k := range slices.Sorted(maps.Keys(e.ByClass)) {
+		c.row(scope, "errors_by_class", k, "count", i(e.ByClass[k]), "")
+	}
+	for _, k := range slices.Sorted(maps.Keys(e.ByStatus)) {
+		c.row(scope, "errors_by_status", i(k), "count", i(e.ByStatus[k]), "")
+	}
+}
+
+// comparison writes one token-count comparison.
+func (c *csvRows) comparison(scope string, cmp metrics.Comparison) {
+	r := func(stat, value string) { c.row(scope, "tokens", cmp.Name, stat, value, "") }
+	r("n", i(cmp.N))
+	r("disagree", i(cmp.Disagree))
+	r("fewer", i(cmp.Fewer))
+	r("more", i(cmp.More))
+	r("stopped", i(cmp.Stopped))
+	r("mean_diff", f(cmp.MeanDiff))
+	r("max_abs_diff", i(cmp.MaxAbsDiff))
+	r("rel_p50", f(cmp.RelP50))
+	r("rel_p90", f(cmp.RelP90))
+	r("rel_p99", f(cmp.RelP99))
+}

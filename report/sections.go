@@ -1,0 +1,148 @@
+package report
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+
+	"surge/metrics"
+)
+
+// throughput writes the rates of sc on one line.
+func (p *printer) throughput(sc *metrics.Scope) {
+	t := sc.Throughput
+	out := num(t.OutputTokensPerS) + " tok/s out"
+	switch t.OutputSource {
+	case "chunks":
+		out += " (streamed chunks: no usage)"
+	case "mixed":
+		out += " (usage, else streamed chunks)"
+	}
+	p.line("")
+	p.line("throughput  %s req/s · %s tok/s in · %s · sent %s/s of %s/s scheduled · in flight %s mean, %s peak",
+		num(t.RequestsPerS), num(t.InputTokensPerS), out, num(t.SendRatePerS), num(t.ScheduledRatePerS),
+		num(t.MeanConcurrency), count(t.PeakConcurrency))
+}
+
+// goodput writes the goodput of all clients and one line per SLO verdict.
+func (p *printer) goodput(s *metrics.Summary) {
+	sc := &s.All
+	g := sc.Goodput
+	if g == nil {
+		p.line("goodput     no SLO in the records header")
+		return
+	}
+	p.line("goodput     %s req/s: %s of sent requests met every SLO on their own%s", num(g.PerS), pct(g.Fraction), p.warned(s, metrics.WarnSLO, ""))
+	t := &table{left: map[int]bool{1: true, 3: true, 4: true}}
+	for _, c := range sc.SLOs {
+		mark := "✗"
+		if c.Pass {
+			mark = "✓"
+		}
+		if c.CI != nil && !c.Conclusive {
+			mark += "~" + p.notes.ref("~: the bound lies inside the percentile's confidence interval, so the verdict is within noise")
+		}
+		name := c.Metric + " " + metrics.PercentileName(c.Percentile) + " ≤ " + ms(float64(c.BoundUS)) + " ms"
+		observed, ci := "no values", ""
+		if c.N > 0 {
+			observed = ms(c.Observed) + " ms"
+			ci = ciCell(c)
+		}
+		if c.Metric == "itl" {
+			ci = "" // pooled gaps have no interval by design
+		}
+		if ci == "±∞" {
+			ci += p.tooFew(s, c.Percentile, metrics.MinN(c.Percentile, s.Level))
+		}
+		t.add(mark, name, observed, ci, fmt.Sprintf("met by %s of %s", count(c.Met), count(sc.OK)))
+	}
+	p.table(t, "  ")
+}
+
+// ciCell is the interval cell of an SLO verdict.
+func ciCell(c metrics.SLOCheck) string {
+	switch {
+	case c.CI != nil:
+		return spread(metrics.Percentile{Value: c.Observed, CI: c.CI})
+	case c.Percentile == 0:
+		return "(mean)"
+	}
+	return "±∞"
+}
+
+// errors writes the failures of sc on one line.
+func (p *printer) errors(sc *metrics.Scope) {
+	e := sc.Errors
+	if e.Failed == 0 && e.Dropped == 0 {
+		p.line("errors      none of %s sent", count(sc.Sent))
+		return
+	}
+	var classes, statuses []string
+	for _, k := range slices.Sorted(maps.Keys(e.ByClass)) {
+		classes = append(classes, fmt.Sprintf("%s %s", k, count(e.ByClass[k])))
+	}
+	for _, k := range slices.Sorted(maps.Keys(e.ByStatus)) {
+		st := fmt.Sprint(k)
+		if k == 0 {
+			st = "none"
+		}
+		statuses = append(statuses, fmt.Sprintf("%s ×%s", st, count(e.ByStatus[k])))
+	}
+	s := fmt.Sprintf("%s of %s sent (%s)", count(e.Failed), count(sc.Sent), pct(e.Rate))
+	if e.Failed > 0 {
+		s += ": " + strings.Join(classes, ", ") + " · status " + strings.Join(statuses, ", ")
+	}
+	if e.Dropped > 0 {
+		s += fmt.Sprintf(" · %s dropped at the concurrency cap (%s)", count(e.Dropped), pct(e.DropRate))
+	}
+	p.line("errors      %s", s)
+}
+
+// tokens writes the token audit's findings, if any.
+func (p *printer) tokens(sc *metrics.Scope) {
+	label := "tokens"
+	for _, f := range sc.Tokens.Findings {
+		p.line("%-10s  %s", label, f)
+		label = ""
+	}
+}
+
+// clients writes one row per client when there are several.
+func (p *printer) clients(s *metrics.Summary) {
+	if len(s.Clients) < 2 {
+		return
+	}
+	p.line("")
+	t := &table{}
+	head := []string{"client", "sent", "ok", "failed", "req/s", "TTFT p50 ms", "p99", "E2E p50 ms", "p99"}
+	if s.All.Goodput != nil {
+		head = append(head, "goodput/s")
+	}
+	t.add(head...)
+	for i := range s.Clients {
+		c := &s.Clients[i]
+		name := c.Client
+		for _, w := range s.Warnings {
+			if w.Client == c.Client && w.Kind != metrics.WarnSample {
+				name += p.notes.ref(w.String())
+			}
+		}
+		row := []string{name, count(c.Sent), count(c.OK), count(c.Errors.Failed), num(c.Throughput.RequestsPerS),
+			at(&c.Latency.TTFT, 50), at(&c.Latency.TTFT, 99), at(&c.Latency.E2E, 50), at(&c.Latency.E2E, 99)}
+		if c.Goodput != nil {
+			row = append(row, num(c.Goodput.PerS))
+		}
+		t.add(row...)
+	}
+	p.table(t, "")
+}
+
+// at is percentile q of m in milliseconds, or "–" without values.
+func at(m *metrics.Metric, q float64) string {
+	v, ok := m.At(q)
+	if !ok || m.N == 0 {
+		return "–"
+	}
+	return ms(v.Value)
+}

@@ -1,0 +1,148 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"surge/metrics"
+)
+
+// textPercentiles are the percentile columns of the text latency table;
+// p95 is in the JSON and CSV reports.
+var textPercentiles = []float64{50, 90, 99, 99.9}
+
+// rowNames are the text report's names of the latency distributions.
+var rowNames = map[string]string{
+	"ttft": "TTFT", "ttfo": "TTFO", "itl": "ITL", "tpot": "TPOT/token", "e2e": "E2E",
+	"ttft+lag": "TTFT+lag", "e2e+lag": "E2E+lag", "lag": "lag", "queue": "queue",
+}
+
+// Text writes s for a person to read in five seconds: what ran, a latency
+// table in milliseconds with each percentile's confidence interval as
+// "±x%" (the larger relative distance to either end; "±∞" where the
+// sample is too small for one), then throughput, goodput against the SLOs
+// (✓ passes, ✗ fails, ~ when the bound lies inside the interval), errors,
+// token-count disagreements, a per-client table when there are several
+// clients, and the caveats as numbered footnotes.
+func Text(w io.Writer, s *metrics.Summary) error {
+	p := &printer{w: w}
+	p.header(s)
+	p.latency(s)
+	p.throughput(&s.All)
+	p.goodput(s)
+	p.errors(&s.All)
+	p.tokens(&s.All)
+	p.clients(s)
+	if p.err == nil {
+		p.err = p.notes.write(w)
+	}
+	return p.err
+}
+
+// printer writes lines, keeping the first error.
+type printer struct {
+	w     io.Writer
+	err   error
+	notes footnotes
+}
+
+// line writes one formatted line.
+func (p *printer) line(format string, args ...any) {
+	if p.err == nil {
+		_, p.err = fmt.Fprintf(p.w, format+"\n", args...)
+	}
+}
+
+// table writes t.
+func (p *printer) table(t *table, indent string) {
+	if p.err == nil {
+		p.err = t.write(p.w, indent)
+	}
+}
+
+// warned returns the footnote marks of the whole-run warnings of kind.
+func (p *printer) warned(s *metrics.Summary, kind, client string) string {
+	var marks string
+	for _, w := range s.Warnings {
+		if w.Kind == kind && w.Client == client {
+			marks += p.notes.ref(w.Text)
+		}
+	}
+	return marks
+}
+
+// header writes what ran and which requests count.
+func (p *printer) header(s *metrics.Summary) {
+	parts := []string{s.Header.Target}
+	if s.Header.WorkloadHash != "" {
+		parts = append(parts, "workload "+shortHash(s.Header.WorkloadHash))
+	}
+	run := strings.Join(append(parts, num(float64(s.DurationUS)/1e6)+" s"), " · ")
+	if s.Interrupted {
+		run += " · INTERRUPTED"
+	}
+	p.line("run         %s%s", run, p.warned(s, metrics.WarnRun, ""))
+	a := &s.All
+	p.line("requests    %s measured (%s warmup excluded): %s ok, %s failed, %s dropped · window %s–%s s%s",
+		count(a.Requests), count(s.Warmup), count(a.OK), count(a.Errors.Failed), count(a.Errors.Dropped),
+		secs(s.Window.StartUS), secs(s.Window.EndUS), p.warned(s, metrics.WarnWindow, ""))
+}
+
+// secs formats a microsecond offset in seconds to the millisecond.
+func secs(us int64) string { return fmt.Sprintf("%.3f", float64(us)/1e6) }
+
+// latency writes the latency table of all clients together.
+func (p *printer) latency(s *metrics.Summary) {
+	p.line("")
+	t := &table{left: map[int]bool{}}
+	head := []string{"ms", "n", "mean"}
+	for _, q := range textPercentiles {
+		t.left[len(head)+1] = true
+		head = append(head, metrics.PercentileName(q), "")
+	}
+	t.add(append(head, "max")...)
+	for _, m := range s.All.Latency.Metrics() {
+		if m.N == 0 || m.Name == "queue" && m.Max == 0 {
+			continue // nothing measured, or no request ever queued
+		}
+		name := rowNames[m.Name]
+		if m.Note != "" {
+			name += p.notes.ref(m.Note)
+		}
+		if m.Name == "lag" {
+			name += p.warned(s, metrics.WarnLag, "")
+		}
+		row := []string{name, count(m.N), ms(m.Mean)}
+		for _, q := range textPercentiles {
+			pc, _ := m.At(q)
+			row = append(row, ms(pc.Value), p.interval(s, pc))
+		}
+		t.add(append(row, ms(m.Max))...)
+	}
+	if len(t.rows) == 1 {
+		p.line("latency     no successful request")
+		return
+	}
+	p.table(t, "")
+}
+
+// interval is the confidence-interval cell of percentile q.
+func (p *printer) interval(s *metrics.Summary, q metrics.Percentile) string {
+	switch {
+	case q.CI != nil:
+		return spread(q)
+	case q.MinN == 0:
+		return "" // no interval by design; the row's note says why
+	}
+	return "±∞" + p.tooFew(s, q.P, q.MinN)
+}
+
+// tooFew is the footnote mark saying how many values the p-th
+// percentile's interval needs. (The summary's warning says the same per
+// metric; here the n column shows each metric's count.)
+func (p *printer) tooFew(s *metrics.Summary, pc float64, minN int) string {
+	return p.notes.ref(fmt.Sprintf("±∞: %s needs n ≥ %s for a %s%% confidence interval",
+		metrics.PercentileName(pc), count(minN), strconv.FormatFloat(s.Level*100, 'f', -1, 64)))
+}
