@@ -1,0 +1,106 @@
+package driver
+
+import (
+	"time"
+
+	"surge/client"
+	"surge/trace"
+)
+
+// record maps the client's result for a to a record. Offsets count from
+// start; latencies from the send instant
+//
+//	base = res.Sent, or the instant Client.Do was called if the request
+//	       was never fully written (a refused connection),
+//
+// and the end is res.Last, or the instant Do returned if no byte came back,
+// so a failed request still says how long it took to fail. Every value is
+// rounded to the nearest microsecond.
+func (a *attempt) record(start time.Time, res *client.Result) trace.Record {
+	base := orElse(res.Sent, a.called)
+	last := orElse(res.Last, a.returned)
+	rec := a.base()
+	rec.SentUS = us(base.Sub(start))
+	rec.FirstByteUS = after(base, res.FirstByte)
+	rec.TTFTUS = after(base, res.FirstToken)
+	rec.TTFOUS = after(base, res.FirstAnswer)
+	rec.E2EUS = us(last.Sub(base))
+	rec.ITLUS = gaps(base, res.TokenTimes)
+	rec.ClientInputTokens = a.clientTokens
+	rec.ServerInputTokens = res.PromptTokens
+	rec.ServerOutputTokens = res.CompletionTokens
+	rec.Chunks = res.Chunks
+	rec.Status = res.Status
+	rec.FinishReason = res.FinishReason
+	rec.ErrorClass = res.ErrClass
+	rec.Error = res.Err
+	return rec
+}
+
+// dropped is the record of a, shed without being sent: no send time, no
+// latencies, and the reason in Error.
+func (a *attempt) dropped(why string) trace.Record {
+	rec := a.base()
+	rec.ErrorClass = trace.ErrDropped
+	rec.Error = why
+	return rec
+}
+
+// base fills in what every record of a has: identity, schedule and the
+// requested token counts.
+func (a *attempt) base() trace.Record {
+	t := &a.session.Turns[a.turn]
+	return trace.Record{
+		Client:       a.session.Client,
+		Session:      a.session.Index,
+		Turn:         a.turn,
+		Model:        a.model,
+		Warmup:       a.warmup,
+		IntendedUS:   us(a.intended),
+		QueueUS:      us(a.queue),
+		InputTokens:  t.InputTokens,
+		OutputTokens: t.OutputTokens,
+	}
+}
+
+// gaps returns the inter-token latencies of times, in µs. Each time is
+// rounded as an offset from base before differencing,
+//
+//	ITLᵢ = round(tᵢ₊₁ − base) − round(tᵢ − base),
+//
+// so every gap is within 1 µs of the true one and the gaps sum exactly to
+// round(t_last − base) − round(t_first − base), the rounded streaming time.
+func gaps(base time.Time, times []time.Time) []int64 {
+	if len(times) < 2 {
+		return nil
+	}
+	out := make([]int64, len(times)-1)
+	prev := us(times[0].Sub(base))
+	for i, t := range times[1:] {
+		cur := us(t.Sub(base))
+		out[i] = cur - prev
+		prev = cur
+	}
+	return out
+}
+
+// after returns t − base in µs, or 0 when t did not happen.
+func after(base, t time.Time) int64 {
+	if t.IsZero() {
+		return 0
+	}
+	return us(t.Sub(base))
+}
+
+// orElse returns t, or def when t is zero.
+func orElse(t, def time.Time) time.Time {
+	if t.IsZero() {
+		return def
+	}
+	return t
+}
+
+// us rounds d to the nearest whole microsecond (halves away from zero).
+func us(d time.Duration) int64 {
+	return int64(d.Round(time.Microsecond) / time.Microsecond)
+}

@@ -1,0 +1,85 @@
+package driver
+
+import (
+	"time"
+
+	"surge/client"
+	"surge/trace"
+)
+
+// attempt is one request as the driver sees it: which turn, with what
+// model, when it was meant to go, how long it queued, and when the client
+// was called and returned.
+type attempt struct {
+	session  *trace.Session
+	turn     int
+	model    string
+	warmup   bool
+	intended time.Duration // offset from the start the schedule meant
+	queue    time.Duration // waiting for a concurrency slot
+
+	called, returned time.Time // around Client.Do
+	clientTokens     int       // prompt tokens counted by surge
+}
+
+// attempt prepares turn k of s, intended at the given offset.
+func (r *run) attempt(s *trace.Session, k int, intended time.Duration) attempt {
+	return attempt{
+		session:  s,
+		turn:     k,
+		model:    pick(r.cfg.Model, s.Model, r.d.models[s.Client]),
+		warmup:   intended < r.d.warmup,
+		intended: intended,
+	}
+}
+
+// request builds the client request for a.
+func (r *run) request(a *attempt) *client.Request {
+	t := &a.session.Turns[a.turn]
+	return &client.Request{
+		API:         pick(r.cfg.API, a.session.API),
+		Model:       a.model,
+		Prompt:      t.Prompt,
+		MaxTokens:   t.MaxTokens,
+		MinTokens:   t.MinTokens,
+		IgnoreEOS:   t.IgnoreEOS,
+		Temperature: t.Temperature,
+		TopP:        t.TopP,
+		Stream:      r.cfg.Stream,
+	}
+}
+
+// send sends a, writes its record and reports whether it succeeded.
+func (r *run) send(a *attempt) bool {
+	req := r.request(a)
+	r.stats.sent.Add(1)
+	a.called = time.Now()
+	res := r.cfg.Client.Do(r.reqCtx, req)
+	a.returned = time.Now()
+	res = r.classify(res)
+	// Counting happens after the request, so a slow tokenizer never adds
+	// to the schedule lag.
+	t := &a.session.Turns[a.turn]
+	a.clientTokens = t.InputTokens
+	if r.cfg.Count != nil {
+		a.clientTokens = r.cfg.Count(t.Prompt)
+	}
+	rec := a.record(r.start, res)
+	r.write(&rec, rec.OK() && !res.FirstToken.IsZero())
+	return rec.OK()
+}
+
+// classify guards against a nil result and names a failure caused by the
+// driver's own cancellation (end of drain, interrupt) "cancelled", whatever
+// the client made of the broken connection.
+func (r *run) classify(res *client.Result) *client.Result {
+	if res == nil {
+		return &client.Result{ErrClass: trace.ErrConnection, Err: "client returned no result"}
+	}
+	if res.ErrClass != "" && res.ErrClass != trace.ErrCancelled && r.reqCtx.Err() != nil {
+		c := *res
+		c.ErrClass = trace.ErrCancelled
+		return &c
+	}
+	return res
+}

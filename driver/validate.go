@@ -1,0 +1,131 @@
+package driver
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"surge/trace"
+)
+
+// maxSessionErrors bounds how many session problems validate lists one by
+// one; a trace of a million bad sessions needs a summary, not a million
+// lines.
+const maxSessionErrors = 10
+
+// validate reports every problem with cfg and the sessions, joined with
+// errors.Join.
+func validate(cfg Config, h trace.Header, sessions []*trace.Session) error {
+	errs := validateConfig(cfg)
+	clients, cerrs := headerClients(h)
+	errs = append(errs, cerrs...)
+	if !h.Text && len(sessions) > 0 {
+		// One line instead of one per session: the whole trace lacks text.
+		errs = append(errs, errors.New("the trace has no prompt text (generated with --no-text); regenerate it with text to send it"))
+		return errors.Join(errs...)
+	}
+	bad := 0
+	for i, s := range sessions {
+		err := validateSession(cfg, clients, s)
+		if err == nil {
+			continue
+		}
+		if bad++; bad <= maxSessionErrors {
+			errs = append(errs, fmt.Errorf("session %d: %w", i+1, err))
+		}
+	}
+	if bad > maxSessionErrors {
+		errs = append(errs, fmt.Errorf("and %d more sessions with problems", bad-maxSessionErrors))
+	}
+	return errors.Join(errs...)
+}
+
+// validateConfig checks the fields of cfg that have no valid negative or
+// missing value.
+func validateConfig(cfg Config) []error {
+	var errs []error
+	if cfg.Client == nil {
+		errs = append(errs, errors.New("config: no client to send requests with"))
+	}
+	if cfg.API != "" && !validAPI(cfg.API) {
+		errs = append(errs, fmt.Errorf("config: api %q: want chat or completions", cfg.API))
+	}
+	if cfg.MaxConcurrency < 0 {
+		errs = append(errs, fmt.Errorf("config: max concurrency %d is negative", cfg.MaxConcurrency))
+	}
+	if cfg.Drop && cfg.MaxConcurrency == 0 {
+		errs = append(errs, errors.New("config: drop needs a max concurrency to drop at"))
+	}
+	for _, f := range []struct {
+		name string
+		d    time.Duration
+	}{{"duration", cfg.Duration}, {"drain", cfg.Drain}, {"interrupt drain", cfg.InterruptDrain}, {"spin", cfg.Spin}} {
+		if f.d < 0 {
+			errs = append(errs, fmt.Errorf("config: %s %v is negative", f.name, f.d))
+		}
+	}
+	return errs
+}
+
+// headerClients indexes the header's clients by name.
+func headerClients(h trace.Header) (map[string]trace.ClientInfo, []error) {
+	var errs []error
+	m := make(map[string]trace.ClientInfo, len(h.Clients))
+	for _, c := range h.Clients {
+		if _, dup := m[c.Name]; dup {
+			errs = append(errs, fmt.Errorf("trace header: client %q appears twice", c.Name))
+		}
+		if c.Concurrency < 0 {
+			errs = append(errs, fmt.Errorf("trace header: client %q: concurrency %d is negative", c.Name, c.Concurrency))
+		}
+		m[c.Name] = c
+	}
+	return m, errs
+}
+
+// validateSession checks that s can be sent as it stands.
+func validateSession(cfg Config, clients map[string]trace.ClientInfo, s *trace.Session) error {
+	if s == nil {
+		return errors.New("missing (nil)")
+	}
+	var errs []string
+	c, ok := clients[s.Client]
+	if !ok {
+		errs = append(errs, "its client is not in the trace header")
+	}
+	if s.AtUS < 0 {
+		errs = append(errs, fmt.Sprintf("start offset %dus is negative", s.AtUS))
+	}
+	if api := pick(cfg.API, s.API); !validAPI(api) {
+		errs = append(errs, fmt.Sprintf("api %q: want chat or completions", api))
+	}
+	if ok && pick(cfg.Model, s.Model, c.Model) == "" {
+		errs = append(errs, "no model: the session, its client and the config name none")
+	}
+	if len(s.Turns) == 0 {
+		errs = append(errs, "no turns")
+	}
+	for k, t := range s.Turns {
+		if t.Prompt == "" {
+			errs = append(errs, fmt.Sprintf("turn %d has no prompt text", k))
+		}
+	}
+	if len(errs) > 0 {
+		return fmt.Errorf("client %q index %d: %s", s.Client, s.Index, strings.Join(errs, "; "))
+	}
+	return nil
+}
+
+// validAPI reports whether api names an endpoint the client knows.
+func validAPI(api string) bool { return api == "chat" || api == "completions" }
+
+// pick returns the first non-empty string.
+func pick(ss ...string) string {
+	for _, s := range ss {
+		if s != "" {
+			return s
+		}
+	}
+	return ""
+}
