@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"surge/spec"
 	"surge/trace"
@@ -35,18 +36,24 @@ hash printed at the end identifies them.`,
 		Args: exactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error { return runGen(c, args[0], f) },
 	}
-	c.Flags().Uint64Var(&f.seed, "seed", 0, "seed overriding the spec's")
-	c.Flags().StringVar(&f.requests, "requests", "", "number of sessions, overriding the spec's (e.g. 10k)")
-	c.Flags().StringVar(&f.duration, "duration", "", "length of the schedule, overriding the spec's (e.g. 10m)")
+	f.register(c.Flags())
 	c.Flags().StringVarP(&f.out, "output", "o", "-", "trace file to write (- for stdout)")
 	c.Flags().BoolVar(&f.noText, "no-text", false, "leave prompt text out, keeping exact lengths only")
 	return c
 }
 
-// apply writes the command-line overrides into the spec, so that the
-// spec hash in the trace header covers them.
-func (f genFlags) apply(c *cobra.Command, s *spec.Spec) error {
-	if c.Flags().Changed("seed") {
+// register adds the flags that override a spec's seed and run length.
+func (f *genFlags) register(fs *pflag.FlagSet) {
+	fs.Uint64Var(&f.seed, "seed", 0, "seed overriding the spec's")
+	fs.StringVar(&f.requests, "requests", "", "number of sessions, overriding the spec's (e.g. 10k)")
+	fs.StringVar(&f.duration, "duration", "", "length of the schedule, overriding the spec's (e.g. 10m)")
+}
+
+// applyTo writes the command-line overrides into the spec, so that the
+// spec hash in the trace header covers them. changed reports which flags
+// were given.
+func (f genFlags) applyTo(changed interface{ Changed(string) bool }, s *spec.Spec) error {
+	if changed.Changed("seed") {
 		s.Seed = f.seed
 	}
 	if f.requests != "" {
@@ -72,7 +79,7 @@ func runGen(c *cobra.Command, path string, f genFlags) error {
 		printSpecErrors(c, path, err)
 		return silentError{err}
 	}
-	if err := f.apply(c, s); err != nil {
+	if err := f.applyTo(c.Flags(), s); err != nil {
 		return err
 	}
 	tok, synth, err := openContent(path, s)

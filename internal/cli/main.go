@@ -16,7 +16,13 @@ const (
 	exitOK      = 0
 	exitFailure = 1 // the command ran and found a problem (bad spec, failed run)
 	exitUsage   = 2 // the command line itself is wrong
+	// exitInterrupted follows the shell's 128+SIGINT: the run was stopped
+	// by Ctrl-C, and what it saw was recorded and reported.
+	exitInterrupted = 130
 )
+
+// errInterrupted marks a run stopped by Ctrl-C after recording everything.
+var errInterrupted = silentError{errors.New("interrupted")}
 
 // usageError marks an error in how surge was invoked.
 type usageError struct{ error }
@@ -37,6 +43,9 @@ func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io
 	var usage usageError
 	if errors.As(err, &usage) {
 		return exitUsage
+	}
+	if err == errInterrupted {
+		return exitInterrupted
 	}
 	return exitFailure
 }
@@ -63,7 +72,7 @@ deterministic trace, and reports what a trace contains.
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return usageError{fmt.Errorf("%w (see surge %s --help)", err, c.Name())}
 	})
-	root.AddCommand(newGen(), newValidate(), newInspect(), newVersion())
+	root.AddCommand(newGen(), newValidate(), newInspect(), newRun(), newReport(), newVersion())
 	return root
 }
 

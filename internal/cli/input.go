@@ -1,0 +1,107 @@
+package cli
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"os"
+
+	"surge/spec"
+	"surge/trace"
+	"surge/workload"
+)
+
+// workloadInput is what `surge run` sends: a trace's header and sessions,
+// compiled from a spec or read from a trace file.
+type workloadInput struct {
+	header   trace.Header
+	sessions []*trace.Session
+	hash     string     // workload hash
+	spec     *spec.Spec // nil when read from a trace
+}
+
+// isTrace reports whether the file at path starts like a surge trace.
+func isTrace(path string) (bool, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return false, err
+	}
+	defer f.Close()
+	head, _ := bufio.NewReader(f).Peek(16)
+	return bytes.HasPrefix(head, []byte(`{"surge_trace"`)), nil
+}
+
+// loadWorkload reads a trace file, or compiles a spec (with the gen flags'
+// overrides) into sessions in memory.
+func loadWorkload(ctx context.Context, path string, f genFlags, c interface{ Changed(string) bool }, stdin io.Reader) (*workloadInput, error) {
+	traceFile, err := isTrace(path)
+	if err != nil {
+		return nil, fmt.Errorf("reading %s: %w", path, err)
+	}
+	if traceFile {
+		return readTraceFile(path)
+	}
+	return compileSpec(ctx, path, f, c, stdin)
+}
+
+func readTraceFile(path string) (*workloadInput, error) {
+	file, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer file.Close()
+	tr, err := trace.NewReader(file)
+	if err != nil {
+		return nil, fmt.Errorf("trace %s: %w", path, err)
+	}
+	if !tr.Header.Text {
+		return nil, fmt.Errorf("trace %s has no prompt text (made with gen --no-text); regenerate it without --no-text to run it", path)
+	}
+	in := &workloadInput{header: tr.Header}
+	for {
+		s, err := tr.Read()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, fmt.Errorf("trace %s: %w", path, err)
+		}
+		in.sessions = append(in.sessions, s)
+	}
+	in.hash = tr.Hash()
+	return in, nil
+}
+
+func compileSpec(ctx context.Context, path string, f genFlags, c interface{ Changed(string) bool }, stdin io.Reader) (*workloadInput, error) {
+	s, err := loadSpec(path, stdin)
+	if err != nil {
+		return nil, err
+	}
+	if err := f.applyTo(c, s); err != nil {
+		return nil, err
+	}
+	tok, synth, err := openContent(path, s)
+	if err != nil {
+		return nil, err
+	}
+	g, err := workload.New(s, tok, synth, workload.Options{})
+	if err != nil {
+		return nil, fmt.Errorf("spec %s: %w", path, err)
+	}
+	in := &workloadInput{header: g.Header(), spec: s}
+	tw, err := trace.NewWriter(io.Discard, in.header)
+	if err != nil {
+		return nil, err
+	}
+	_, err = g.Generate(ctx, func(s *trace.Session) error {
+		in.sessions = append(in.sessions, s)
+		return tw.Write(s)
+	})
+	if err != nil {
+		return nil, fmt.Errorf("spec %s: %w", path, err)
+	}
+	in.hash, err = tw.Close()
+	return in, err
+}

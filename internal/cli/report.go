@@ -1,0 +1,104 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/spf13/cobra"
+
+	"surge/metrics"
+	"surge/report"
+	"surge/trace"
+)
+
+func newReport() *cobra.Command {
+	var format string
+	var perClient bool
+	c := &cobra.Command{
+		Use:   "report RECORDS|DIR...",
+		Short: "Summarise the records of runs: latency percentiles, throughput, goodput, errors, token audit",
+		Long: `report reads records files (or run directories holding records.jsonl) and
+prints TTFT, TTFO, ITL, TPOT and E2E percentiles with confidence intervals,
+throughput, goodput under the run's SLOs, errors by class and a token-count
+audit. Several files of the same workload are merged record by record.`,
+		Args: func(c *cobra.Command, args []string) error {
+			if len(args) == 0 {
+				return usageError{fmt.Errorf("report: give at least one records file or run directory (usage: %s)", c.UseLine())}
+			}
+			return nil
+		},
+		RunE: func(c *cobra.Command, args []string) error {
+			write, ok := reportFormats[format]
+			if !ok {
+				return usageError{fmt.Errorf("--format %q: want text, json or csv", format)}
+			}
+			rs, err := readRecordFiles(c.ErrOrStderr(), args)
+			if err != nil {
+				return err
+			}
+			return write(c.OutOrStdout(), metrics.Summarize(rs, metrics.Options{PerClient: perClient}))
+		},
+	}
+	c.Flags().StringVar(&format, "format", "text", "text, json or csv")
+	c.Flags().BoolVar(&perClient, "per-client", true, "break figures down by client")
+	return c
+}
+
+var reportFormats = map[string]func(io.Writer, *metrics.Summary) error{
+	"text": report.Text, "json": report.JSON, "csv": report.CSV,
+}
+
+// readRecordFiles reads and merges records files; a directory stands for
+// its records.jsonl. A truncated last line is reported on warn and skipped.
+func readRecordFiles(warn io.Writer, paths []string) (*trace.Records, error) {
+	var all *trace.Records
+	for _, path := range paths {
+		rs, err := readRecordFile(warn, path)
+		if err != nil {
+			return nil, err
+		}
+		if all == nil {
+			all = rs
+			continue
+		}
+		if err := merge(all, rs, path); err != nil {
+			return nil, err
+		}
+	}
+	return all, nil
+}
+
+func readRecordFile(warn io.Writer, path string) (*trace.Records, error) {
+	if info, err := os.Stat(path); err == nil && info.IsDir() {
+		path = filepath.Join(path, "records.jsonl")
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("reading records: %w", err)
+	}
+	defer f.Close()
+	rs, err := trace.ReadRecords(f)
+	if rs != nil && err != nil {
+		fmt.Fprintf(warn, "surge: warning: %s: %v\n", path, err)
+		return rs, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return rs, nil
+}
+
+// merge appends rs to all, refusing records of another workload.
+func merge(all, rs *trace.Records, path string) error {
+	if rs.Header.WorkloadHash != all.Header.WorkloadHash {
+		return errors.New(path + ": records of another workload (" + rs.Header.WorkloadHash + "); merge only runs of one workload")
+	}
+	all.Records = append(all.Records, rs.Records...)
+	if rs.End == nil || rs.End.Interrupted {
+		all.End = rs.End
+	}
+	return nil
+}

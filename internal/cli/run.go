@@ -1,0 +1,288 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/url"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"surge/client"
+	"surge/driver"
+	"surge/metrics"
+	"surge/report"
+	"surge/spec"
+	"surge/trace"
+)
+
+type runFlags struct {
+	gen       genFlags
+	target    string
+	api       string
+	model     string
+	apiKeyEnv string
+	out       string
+	noStream  bool
+	http2     bool
+	maxConc   int
+	drop      bool
+	timeout   time.Duration
+	drain     time.Duration
+}
+
+func newRun() *cobra.Command {
+	var f runFlags
+	c := &cobra.Command{
+		Use:   "run SPEC|TRACE --target URL",
+		Short: "Drive a workload against an OpenAI-compatible server and report what happened",
+		Long: `run sends a workload (a spec, compiled in memory, or a trace from surge gen)
+to an OpenAI-compatible server at the offsets its schedule gives, records
+every request as it finishes, and prints a report.
+
+It writes DIR/records.jsonl (one line per request, flushed as the run goes,
+so an interrupted run keeps what it saw), DIR/report.txt and DIR/report.json.
+Ctrl-C stops scheduling, waits briefly for requests in flight, and reports
+the run as interrupted; a second Ctrl-C ends surge at once.`,
+		Args: exactArgs(1),
+		RunE: func(c *cobra.Command, args []string) error { return runRun(c, args[0], f) },
+	}
+	fs := c.Flags()
+	f.gen.register(fs)
+	fs.StringVar(&f.target, "target", "", "base URL of the server, e.g. http://127.0.0.1:8000")
+	fs.StringVar(&f.api, "api", "", "chat or completions, overriding the workload's")
+	fs.StringVar(&f.model, "model", "", "model name to send, overriding the workload's")
+	fs.StringVar(&f.apiKeyEnv, "api-key-env", "", "name of the environment variable holding the API key")
+	fs.StringVarP(&f.out, "output", "o", "", "directory for records and report (default surge-run-TIME)")
+	fs.BoolVar(&f.noStream, "no-stream", false, "send non-streaming requests")
+	fs.BoolVar(&f.http2, "http2", false, "use HTTP/2 (h2c for http:// targets)")
+	fs.IntVar(&f.maxConc, "max-concurrency", 0, "cap on requests in flight for open-loop clients (0: none)")
+	fs.BoolVar(&f.drop, "drop", false, "at the cap, drop and count requests instead of queueing them")
+	fs.DurationVar(&f.timeout, "timeout", 10*time.Minute, "per-request deadline")
+	fs.DurationVar(&f.drain, "drain", time.Minute, "how long to wait for requests in flight after the schedule ends")
+	return c
+}
+
+func runRun(c *cobra.Command, path string, f runFlags) error {
+	if err := f.check(); err != nil {
+		return err
+	}
+	key, err := apiKey(f.apiKeyEnv)
+	if err != nil {
+		return err
+	}
+	in, err := loadWorkload(c.Context(), path, f.gen, c.Flags(), c.InOrStdin())
+	if err != nil {
+		printSpecErrors(c, path, err)
+		return silentError{err}
+	}
+	cl, err := client.New(client.Config{BaseURL: f.target, APIKey: key, MaxConns: maxConns(in, f.maxConc), HTTP2: f.http2, Timeout: f.timeout})
+	if err != nil {
+		return usageError{fmt.Errorf("--target %q: %w", redact(f.target), err)}
+	}
+	defer cl.Close()
+	d, err := driver.New(driver.Config{
+		Client: cl, Stream: !f.noStream, API: f.api, Model: f.model,
+		MaxConcurrency: f.maxConc, Drop: f.drop, Drain: f.drain,
+		Warmup: time.Duration(in.header.WarmupUS) * time.Microsecond,
+	}, in.header, in.sessions)
+	if err != nil {
+		return err
+	}
+	dir, err := runDir(f.out)
+	if err != nil {
+		return err
+	}
+	end, err := execute(c, d, in, f, dir)
+	if err != nil {
+		return err
+	}
+	if err := writeReports(c, dir); err != nil {
+		return err
+	}
+	if end.Interrupted {
+		return errInterrupted
+	}
+	return nil
+}
+
+func (f runFlags) check() error {
+	switch {
+	case f.target == "":
+		return usageError{errors.New("run: no --target: give the server's base URL, e.g. --target http://127.0.0.1:8000 (the built-in engine is not available yet)")}
+	case f.api != "" && f.api != "chat" && f.api != "completions":
+		return usageError{fmt.Errorf("--api %q: want chat or completions", f.api)}
+	case f.maxConc < 0:
+		return usageError{fmt.Errorf("--max-concurrency %d: want 0 (no cap) or more", f.maxConc)}
+	case f.drop && f.maxConc == 0:
+		return usageError{errors.New("--drop needs --max-concurrency: there is no cap to drop at")}
+	}
+	u, err := url.Parse(f.target)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return usageError{fmt.Errorf("--target %q: want a URL like http://127.0.0.1:8000", redact(f.target))}
+	}
+	return nil
+}
+
+// apiKey reads the API key from the named environment variable, so the key
+// never appears on a command line or in any file surge writes.
+func apiKey(env string) (string, error) {
+	if env == "" {
+		return "", nil
+	}
+	key := os.Getenv(env)
+	if key == "" {
+		return "", usageError{fmt.Errorf("--api-key-env %s: that environment variable is empty or unset", env)}
+	}
+	return key, nil
+}
+
+// maxConns sizes the connection pool to the most requests that can be in
+// flight at once.
+func maxConns(in *workloadInput, capped int) int {
+	if capped > 0 {
+		return capped
+	}
+	n := 256
+	for _, c := range in.header.Clients {
+		n += c.Concurrency
+	}
+	return n
+}
+
+// redact removes credentials from a URL before it is printed or recorded.
+func redact(target string) string {
+	u, err := url.Parse(target)
+	if err != nil {
+		return "(unparsable URL)"
+	}
+	u.User = nil
+	return u.String()
+}
+
+func runDir(dir string) (string, error) {
+	if dir == "" {
+		dir = "surge-run-" + time.Now().Format("20060102-150405")
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", fmt.Errorf("creating run directory: %w", err)
+	}
+	return dir, nil
+}
+
+// execute runs the driver, streaming records to DIR/records.jsonl.
+func execute(c *cobra.Command, d *driver.Driver, in *workloadInput, f runFlags, dir string) (trace.RunEnd, error) {
+	file, err := os.Create(filepath.Join(dir, "records.jsonl"))
+	if err != nil {
+		return trace.RunEnd{}, fmt.Errorf("creating records file: %w", err)
+	}
+	defer file.Close()
+	start := time.Now()
+	rw, err := trace.NewRecordWriter(file, runHeader(in, f, start))
+	if err != nil {
+		return trace.RunEnd{}, err
+	}
+	stopProgress := showProgress(c.ErrOrStderr(), d)
+	end, err := d.Run(c.Context(), start, rw)
+	stopProgress()
+	if err != nil {
+		return end, fmt.Errorf("run: %w", err)
+	}
+	if err := rw.Close(end); err != nil {
+		return end, fmt.Errorf("writing records: %w", err)
+	}
+	return end, file.Close()
+}
+
+func runHeader(in *workloadInput, f runFlags, start time.Time) trace.RunHeader {
+	h := trace.RunHeader{
+		Tool: versionString(), WorkloadHash: in.hash, SpecHash: in.header.SpecHash,
+		Seed: in.header.Seed, Tokenizer: in.header.Tokenizer, Target: redact(f.target),
+		API: f.api, Start: start, WarmupUS: in.header.WarmupUS,
+	}
+	if in.spec != nil {
+		h.SLO = traceSLOs(in.spec.SLO)
+	}
+	return h
+}
+
+func traceSLOs(slos []spec.SLO) []trace.SLO {
+	var out []trace.SLO
+	for _, s := range slos {
+		out = append(out, trace.SLO{Metric: s.Metric, Percentile: s.Percentile, BoundUS: s.Bound.Microseconds()})
+	}
+	return out
+}
+
+// showProgress prints a live progress line to w while a run goes, when w
+// is a terminal; it returns a function that stops it.
+func showProgress(w io.Writer, d *driver.Driver) func() {
+	if !isTerminal(w) {
+		return func() {}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		tick := time.NewTicker(500 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				fmt.Fprint(w, "\r\033[K")
+				return
+			case <-tick.C:
+				fmt.Fprint(w, "\r\033[K"+progressLine(d.Progress()))
+			}
+		}
+	}()
+	return func() { cancel(); <-done }
+}
+
+func progressLine(p driver.Progress) string {
+	return fmt.Sprintf("%6.1fs  sent %d  in flight %d  rate %.1f/s (target %.1f/s)  errors %d  p50 TTFT %v",
+		p.Elapsed.Seconds(), p.Sent, p.InFlight, p.AchievedRate, p.TargetRate, p.Errors, p.TTFTp50.Round(time.Millisecond))
+}
+
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	info, err := f.Stat()
+	return err == nil && info.Mode()&os.ModeCharDevice != 0
+}
+
+// writeReports reads the run's records back, exactly as `surge report`
+// would, and writes DIR/report.txt and DIR/report.json, printing the text
+// report to stdout.
+func writeReports(c *cobra.Command, dir string) error {
+	rs, err := readRecordFiles(c.ErrOrStderr(), []string{dir})
+	if err != nil {
+		return err
+	}
+	sum := metrics.Summarize(rs, metrics.Options{PerClient: true})
+	for name, write := range map[string]func(io.Writer, *metrics.Summary) error{"report.txt": report.Text, "report.json": report.JSON} {
+		if err := writeFile(filepath.Join(dir, name), func(w io.Writer) error { return write(w, sum) }); err != nil {
+			return err
+		}
+	}
+	return report.Text(c.OutOrStdout(), sum)
+}
+
+// writeFile creates path and fills it with fill.
+func writeFile(path string, fill func(io.Writer) error) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := fill(f); err != nil {
+		f.Close()
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	return f.Close()
+}

@@ -1,0 +1,80 @@
+package cli
+
+import (
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"surge/trace"
+)
+
+// TestRunAndReport runs a spec against a streaming test server and checks
+// the records, the report files, and that `surge report` on the records
+// prints exactly what `surge run` printed.
+func TestRunAndReport(t *testing.T) {
+	t.Parallel()
+	srv := httptest.NewServer(fakeServer{ttft: 20 * time.Millisecond, itl: 2 * time.Millisecond, tokens: 8})
+	defer srv.Close()
+	dir := filepath.Join(t.TempDir(), "run")
+	code, out, errOut := run(t, "run", "testdata/run.yaml", "--target", srv.URL, "-o", dir)
+	if code != exitOK {
+		t.Fatalf("run exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
+	}
+	f, err := os.Open(filepath.Join(dir, "records.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	rs, err := trace.ReadRecords(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rs.Records) != 60 || rs.End == nil || rs.End.Interrupted || rs.End.Sent != 60 {
+		t.Fatalf("%d records, end %+v; want 60 and a clean end", len(rs.Records), rs.End)
+	}
+	for _, r := range rs.Records {
+		if !r.OK() || r.ServerOutputTokens != 8 || r.Chunks != 8 || r.TTFTUS < 20_000 || len(r.ITLUS) != 7 {
+			t.Fatalf("record %+v", r)
+		}
+	}
+	if rs.Header.SLO[0].BoundUS != 2e6 || rs.Header.WorkloadHash == "" {
+		t.Errorf("header %+v lacks the SLO or workload hash", rs.Header)
+	}
+	for _, name := range []string{"report.txt", "report.json"} {
+		if _, err := os.Stat(filepath.Join(dir, name)); err != nil {
+			t.Error(err)
+		}
+	}
+	code, again, _ := run(t, "report", dir)
+	if code != exitOK || again != out {
+		t.Errorf("surge report printed:\n%s\nsurge run printed:\n%s", again, out)
+	}
+	if !strings.Contains(out, "TTFT") || !strings.Contains(out, "ttft p99") {
+		t.Errorf("report lacks TTFT or the SLO:\n%s", out)
+	}
+}
+
+func TestRunErrors(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		reason string
+		args   []string
+		code   int
+		want   string
+	}{
+		{"a target is needed until the built-in engine exists", []string{"run", "testdata/run.yaml"}, exitUsage, "no --target"},
+		{"the target must be a URL", []string{"run", "testdata/run.yaml", "--target", "localhost:8000"}, exitUsage, "want a URL"},
+		{"credentials in the target are never echoed", []string{"run", "testdata/run.yaml", "--target", "ftp://user:secret@host"}, exitUsage, "ftp://host"},
+		{"an unset key variable is named", []string{"run", "testdata/run.yaml", "--target", "http://127.0.0.1:1", "--api-key-env", "SURGE_TEST_UNSET_KEY"}, exitUsage, "SURGE_TEST_UNSET_KEY"},
+		{"--drop needs a cap", []string{"run", "testdata/run.yaml", "--target", "http://127.0.0.1:1", "--drop"}, exitUsage, "--drop needs"},
+	}
+	for _, tt := range tests {
+		code, _, errOut := run(t, tt.args...)
+		if code != tt.code || !strings.Contains(errOut, tt.want) || strings.Contains(errOut, "secret") {
+			t.Errorf("%s: exit %d, stderr %q; want exit %d and %q", tt.reason, code, errOut, tt.code, tt.want)
+		}
+	}
+}
