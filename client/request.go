@@ -1,5 +1,3 @@
-// Package client sends requests to OpenAI-compatible servers and times
-// every event of the response with the monotonic clock, as bytes arrive.
 package client
 
 import "time"
@@ -36,4 +34,9 @@ type Result struct {
 	// "http", "stream", "timeout", "connection", "cancelled".
 	ErrClass string
 	Err      string // what went wrong, for people
+
+	// Retries counts re-sends on a fresh connection after a reused one
+	// turned out closed before any response byte arrived (servers such as
+	// llama-server close after every response). Not an error.
+	Retries int
 }

@@ -1,0 +1,174 @@
+package client
+
+import (
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+	"time"
+
+	"surge/openai"
+)
+
+// Config configures a Client; the zero value is usable except BaseURL.
+type Config struct {
+	// BaseURL is the server, e.g. http://127.0.0.1:8000; the /v1/...
+	// paths are appended (a trailing /v1 is tolerated). User information
+	// in the URL is sent as basic authentication unless APIKey is set.
+	BaseURL string
+	// APIKey is sent as "Authorization: Bearer ..." when non-empty. It
+	// never appears in Result.Err: it is replaced by "[redacted]" there,
+	// even when a server echoes it.
+	APIKey string
+	// MaxConns is the connection pool size; the driver sets it to the
+	// concurrency (0: 256).
+	MaxConns int
+	// HTTP2 speaks HTTP/2 only: negotiated by ALPN for https://, and
+	// unencrypted with prior knowledge (h2c) for http://. The default is
+	// HTTP/1.1 only.
+	HTTP2 bool
+	// Timeout is the per-request deadline, from the start of Do to the
+	// end of the response (0: none beyond ctx).
+	Timeout time.Duration
+}
+
+// DefaultMaxConns is the pool size when Config.MaxConns is 0.
+const DefaultMaxConns = 256
+
+// readBufSize is the size of the buffer each response is read with.
+const readBufSize = 64 << 10
+
+// Client sends requests to one OpenAI-compatible server and times their
+// responses. It is safe for concurrent use; every Do is independent.
+type Client struct {
+	urls    map[string]*url.URL // API name → endpoint; read-only
+	header  http.Header         // read-only, shared by every request
+	secrets []string            // strings Err must never contain
+	timeout time.Duration
+	epoch   time.Time // origin of the probes' atomic times
+
+	pooled *http.Transport // the connection pool
+	fresh  *http.Transport // a new connection per request, for retries
+
+	reads sync.Pool // *reader: read buffer and SSE parser
+}
+
+// reader is the per-request reading state, pooled.
+type reader struct {
+	buf    []byte
+	parser openai.Parser
+}
+
+// New returns a Client for cfg.
+func New(cfg Config) (*Client, error) {
+	base, err := parseBase(cfg.BaseURL)
+	if err != nil {
+		return nil, err
+	}
+	c := &Client{
+		urls:    map[string]*url.URL{},
+		header:  http.Header{"Content-Type": {"application/json"}, "User-Agent": {"surge"}},
+		timeout: cfg.Timeout,
+		epoch:   time.Now(),
+	}
+	c.reads.New = func() any { return &reader{buf: make([]byte, readBufSize)} }
+	for _, api := range []string{openai.APIChat, openai.APICompletions} {
+		path, _ := openai.Path(api)
+		u := *base
+		u.Path = strings.TrimSuffix(base.Path, "/") + path
+		c.urls[api] = &u
+	}
+	c.urls[""] = c.urls[openai.APIChat]
+	switch {
+	case cfg.APIKey != "":
+		c.header.Set("Authorization", "Bearer "+cfg.APIKey)
+		c.secrets = append(c.secrets, cfg.APIKey)
+	case base.User != nil:
+		pass, _ := base.User.Password()
+		c.header.Set("Authorization", "Basic "+base64.StdEncoding.EncodeToString([]byte(base.User.Username()+":"+pass)))
+		if pass != "" {
+			c.secrets = append(c.secrets, pass)
+		}
+	}
+	for _, u := range c.urls {
+		u.User = nil
+	}
+	c.pooled = newTransport(cfg)
+	c.fresh = c.pooled.Clone()
+	c.fresh.DisableKeepAlives = true
+	return c, nil
+}
+
+// parseBase checks and parses the base URL without ever quoting it whole in
+// an error, since it may carry credentials.
+func parseBase(raw string) (*url.URL, error) {
+	if raw == "" {
+		return nil, errors.New("base URL is empty")
+	}
+	u, err := url.Parse(raw)
+	if err != nil {
+		var ue *url.Error
+		if errors.As(err, &ue) {
+			err = ue.Err
+		}
+		return nil, fmt.Errorf("parsing base URL: %w", err)
+	}
+	if u.Scheme != "http" && u.Scheme != "https" {
+		return nil, fmt.Errorf("base URL %s: scheme must be http or https", u.Redacted())
+	}
+	if u.Host == "" {
+		return nil, fmt.Errorf("base URL %s: no host", u.Redacted())
+	}
+	if u.RawQuery != "" || u.Fragment != "" {
+		return nil, fmt.Errorf("base URL %s: must not have a query or fragment", u.Redacted())
+	}
+	u.Path = strings.TrimSuffix(strings.TrimSuffix(u.Path, "/"), "/v1")
+	u.RawPath = ""
+	return u, nil
+}
+
+// newTransport builds the pooled transport: sized to the concurrency, no
+// proxy, no compression (bytes must be seen as they arrive), HTTP/1.1 or
+// HTTP/2 only.
+func newTransport(cfg Config) *http.Transport {
+	n := cfg.MaxConns
+	if n <= 0 {
+		n = DefaultMaxConns
+	}
+	var protos http.Protocols
+	if cfg.HTTP2 {
+		protos.SetHTTP2(true)
+		protos.SetUnencryptedHTTP2(true)
+	} else {
+		protos.SetHTTP1(true)
+	}
+	dialer := &net.Dialer{Timeout: 30 * time.Second, KeepAlive: 30 * time.Second}
+	return &http.Transport{
+		DialContext:         dialer.DialContext,
+		MaxIdleConns:        n,
+		MaxIdleConnsPerHost: n,
+		IdleConnTimeout:     90 * time.Second,
+		TLSHandshakeTimeout: 10 * time.Second,
+		DisableCompression:  true,
+		ForceAttemptHTTP2:   cfg.HTTP2,
+		Protocols:           &protos,
+	}
+}
+
+// Close closes idle connections. Requests in flight are not affected.
+func (c *Client) Close() {
+	c.pooled.CloseIdleConnections()
+	c.fresh.CloseIdleConnections()
+}
+
+// redact removes every secret from s.
+func (c *Client) redact(s string) string {
+	for _, k := range c.secrets {
+		s = strings.ReplaceAll(s, k, "[redacted]")
+	}
+	return s
+}

@@ -1,0 +1,24 @@
+// Package client sends requests to OpenAI-compatible servers and times
+// every event of the response with the monotonic clock, as bytes arrive.
+//
+// Times are taken where they happen, not after parsing: Sent when net/http
+// reports the request fully written; then the body is read with one reused
+// 64 KB buffer, time.Now is read right after each Read returns, the bytes go
+// to an incremental SSE parser, and every event that read completed is
+// stamped with that time before its JSON is decoded. Decoding only asks
+// whether an event carries reasoning, answer text or a tool call, so a
+// role-only first delta or a usage-only last chunk is never a token.
+//
+// A failed request is data, not a Go error: Result.ErrClass names one of
+// the classes of trace.Err* ("http", "stream", "timeout", "connection",
+// "cancelled"; see Client.Do for the rules), Result.Err says what happened
+// without ever containing the API key, and the times observed before the
+// failure are kept.
+//
+// Connections are pooled (HTTP/1.1 by default, HTTP/2 on request, h2c for
+// http://) without compression, so bytes are seen as they arrive. Servers
+// that close the connection after every response while advertising
+// keep-alive (llama-server) would make net/http fail the next POST on that
+// connection; Do re-sends such a request once on a fresh connection, and
+// only when nothing at all was received.
+package client

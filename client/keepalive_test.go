@@ -1,0 +1,79 @@
+package client
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"io"
+	"net"
+	"net/http"
+	"testing"
+)
+
+// closingServer answers one request per connection, advertising keep-alive
+// as llama-server does, then closes the connection: at once, or only when
+// the next request has arrived on it (so that every reuse fails).
+func closingServer(t *testing.T, waitForNext bool) string {
+	body := "data: " + contentChunk("a") + "\n\ndata: " + finishChunk("stop") + "\n\ndata: [DONE]\n\n"
+	return rawServer(t, func(conn *net.TCPConn, br *bufio.Reader) bool {
+		io.WriteString(conn, sseHead+chunk(body)+"0\r\n\r\n")
+		if waitForNext {
+			br.Peek(1)
+		}
+		return false
+	})
+}
+
+func TestServerClosingAfterEachResponse(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		waitForNext bool
+		n           int
+		reason      string
+	}{
+		{true, 20, "every reused connection is dead: each is retried once on a fresh one"},
+		{false, 200, "the server closes at once, racing the next request"},
+	}
+	for _, tt := range tests {
+		url := closingServer(t, tt.waitForNext)
+		c, err := New(Config{BaseURL: url, MaxConns: 4})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		retries := 0
+		for i := range tt.n {
+			res := c.Do(context.Background(), chatReq())
+			if res.ErrClass != "" || res.Chunks != 1 || res.Retries > 1 {
+				t.Fatalf("%s: request %d: class %q err %q chunks %d retries %d", tt.reason, i, res.ErrClass, res.Err, res.Chunks, res.Retries)
+			}
+			retries += res.Retries
+		}
+		if tt.waitForNext && retries != tt.n/2 {
+			t.Errorf("%s: %d retries in %d requests, want %d (every other request reuses a dead connection)", tt.reason, retries, tt.n, tt.n/2)
+		}
+	}
+}
+
+// TestPlainTransportFailsOnClosingServer shows the failure the retry
+// prevents: net/http alone does not re-send a POST whose reused connection
+// was closed, so this test server does exercise it.
+func TestPlainTransportFailsOnClosingServer(t *testing.T) {
+	t.Parallel()
+	url := closingServer(t, true)
+	hc := &http.Client{Transport: &http.Transport{}}
+	defer hc.CloseIdleConnections()
+	failed := 0
+	for range 4 {
+		resp, err := hc.Post(url+"/v1/chat/completions", "application/json", bytes.NewReader([]byte(`{}`)))
+		if err != nil {
+			failed++
+			continue
+		}
+		io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+	}
+	if failed == 0 {
+		t.Error("plain net/http never failed: the closing server does not reproduce the problem")
+	}
+}

@@ -1,0 +1,56 @@
+package client
+
+import (
+	"net/http/httptrace"
+	"sync/atomic"
+	"time"
+)
+
+// probe records, through net/http/httptrace, the moments of one request
+// that happen on the transport's goroutines. Times are kept atomically as
+// nanoseconds after the client's epoch, since the hooks may run
+// concurrently with Do; epoch.Add turns them back into monotonic times.
+type probe struct {
+	epoch    time.Time
+	wrote    atomic.Int64 // request fully written; 0 if not yet
+	response atomic.Int64 // first byte of the response headers; 0 if not yet
+	reused   atomic.Bool  // the connection had served an earlier request
+	trace    httptrace.ClientTrace
+}
+
+// newProbe returns a probe whose trace feeds it.
+func newProbe(epoch time.Time) *probe {
+	p := &probe{epoch: epoch}
+	p.trace = httptrace.ClientTrace{
+		GotConn: func(info httptrace.GotConnInfo) { p.reused.Store(info.Reused) },
+		WroteRequest: func(info httptrace.WroteRequestInfo) {
+			if info.Err == nil {
+				p.wrote.Store(p.since())
+			}
+		},
+		GotFirstResponseByte: func() { p.response.Store(p.since()) },
+	}
+	return p
+}
+
+// since returns the nanoseconds from the epoch to now, at least 1 so that
+// 0 can mean "not yet".
+func (p *probe) since() int64 { return max(int64(time.Since(p.epoch)), 1) }
+
+// at turns a stored value back into a time; 0 is the zero time.
+func (p *probe) at(ns int64) time.Time {
+	if ns == 0 {
+		return time.Time{}
+	}
+	return p.epoch.Add(time.Duration(ns))
+}
+
+// sent returns when the request was fully written. If the response began
+// before the write completed (a server answering early), the write time is
+// unknown and the first response byte stands in for it.
+func (p *probe) sent() time.Time {
+	if w := p.wrote.Load(); w != 0 {
+		return p.at(w)
+	}
+	return p.at(p.response.Load())
+}

@@ -1,0 +1,220 @@
+package client
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"time"
+
+	"surge/openai"
+)
+
+// Limits on what is kept of a response.
+const (
+	maxErrBody  = 64 << 10  // bytes of a non-2xx body read for its message
+	maxBody     = 256 << 20 // bytes of a non-streamed body
+	errExcerpt  = 256       // bytes of an error message kept in Result.Err
+	dataExcerpt = 96        // bytes of malformed data quoted in Result.Err
+)
+
+// stream is the state of one event stream being read.
+type stream struct {
+	res      *Result
+	finished bool // a finish_reason was seen
+	done     bool // "[DONE]" was seen: the rest is drained and ignored
+	failed   bool // an error in the stream was recorded
+}
+
+// readStream reads an event stream with r's buffer, stamping each read with
+// the time it returned and every event the read completed with that time.
+func readStream(caller, ctx context.Context, body io.Reader, r *reader, res *Result) {
+	st := stream{res: res}
+	r.parser.Reset()
+	for {
+		n, err := body.Read(r.buf)
+		now := time.Now()
+		if n > 0 && !st.done {
+			if res.FirstByte.IsZero() {
+				res.FirstByte = now
+			}
+			res.Last = now
+			r.parser.Feed(r.buf[:n])
+			for ev, ok := r.parser.Next(); ok; ev, ok = r.parser.Next() {
+				if st.event(ev, now); st.failed {
+					return
+				}
+			}
+		}
+		if err == nil {
+			continue
+		}
+		if st.done {
+			return // the response was complete; what follows does not matter
+		}
+		if err != io.EOF {
+			res.ErrClass = classify(caller, ctx, err)
+			res.Err = "reading response stream: " + err.Error()
+			return
+		}
+		if ev, ok := r.parser.Finish(); ok {
+			if st.event(ev, res.Last); st.failed {
+				return
+			}
+		}
+		if !st.done && !st.finished {
+			res.ErrClass, res.Err = errStream, "stream ended without [DONE] or finish_reason"
+		}
+		return
+	}
+}
+
+// event handles one event that arrived at now.
+func (st *stream) event(ev openai.Event, now time.Time) {
+	res := st.res
+	switch {
+	case st.done:
+		return
+	case ev.IsError():
+		st.fail("error event: " + openai.ErrorText(ev.Data, errExcerpt))
+		return
+	case len(ev.Name) > 0 && string(ev.Name) != "message":
+		return // an event type OpenAI streams do not use
+	case ev.Done():
+		st.done = true
+		return
+	}
+	in, err := openai.Decode(ev.Data)
+	switch {
+	case err != nil:
+		st.fail(fmt.Sprintf("malformed stream data %q: %v", openai.Clip(string(ev.Data), dataExcerpt), err))
+		return
+	case in.IsError:
+		st.fail("error event: " + openai.ErrorText(ev.Data, errExcerpt))
+		return
+	}
+	if in.Token() {
+		res.Chunks++
+		res.TokenTimes = append(res.TokenTimes, now)
+		if res.FirstToken.IsZero() {
+			res.FirstToken = now
+		}
+		if in.Answer && res.FirstAnswer.IsZero() {
+			res.FirstAnswer = now
+		}
+	}
+	if in.FinishReason != "" {
+		res.FinishReason = in.FinishReason
+		st.finished = true
+	}
+	if in.HasUsage {
+		res.PromptTokens = in.Usage.PromptTokens
+		res.CompletionTokens = in.Usage.CompletionTokens
+	}
+}
+
+// fail records an error found in the stream.
+func (st *stream) fail(msg string) {
+	st.failed = true
+	st.res.ErrClass, st.res.Err = errStream, msg
+}
+
+// errTooLarge reports a non-streamed body over maxBody.
+var errTooLarge = errors.New("response body larger than 256 MiB")
+
+// readAll reads body to its end, or to limit bytes, into r's buffer,
+// growing it, and stamps the first and last reads. It returns the bytes and
+// the read error other than EOF (errTooLarge past the limit).
+func readAll(body io.Reader, r *reader, limit int, res *Result) ([]byte, error) {
+	b := r.buf[:0]
+	defer func() {
+		if cap(b) > cap(r.buf) && cap(b) <= 4*readBufSize {
+			r.buf = b[:cap(b)] // keep a moderately grown buffer in the pool
+		}
+	}()
+	for {
+		if len(b) == cap(b) {
+			b = append(b, 0)[:len(b)]
+		}
+		n, err := body.Read(b[len(b):cap(b)])
+		now := time.Now()
+		if n > 0 {
+			if res.FirstByte.IsZero() {
+				res.FirstByte = now
+			}
+			res.Last = now
+			b = b[:len(b)+n]
+		}
+		switch {
+		case err == io.EOF:
+			return b, nil
+		case err != nil:
+			return b, err
+		case len(b) >= limit:
+			return b[:limit], errTooLarge
+		}
+	}
+}
+
+// readWhole reads a non-streamed 2xx response: every time is the arrival
+// of the whole body.
+func readWhole(caller, ctx context.Context, body io.Reader, r *reader, res *Result) {
+	b, err := readAll(body, r, maxBody, res)
+	if err != nil {
+		if err == errTooLarge {
+			res.ErrClass, res.Err = errStream, err.Error()
+			return
+		}
+		res.ErrClass = classify(caller, ctx, err)
+		res.Err = "reading response body: " + err.Error()
+		return
+	}
+	in, err := openai.Decode(b)
+	switch {
+	case err != nil:
+		res.ErrClass, res.Err = errStream, fmt.Sprintf("malformed response body %q: %v", openai.Clip(string(b), dataExcerpt), err)
+		return
+	case in.IsError:
+		res.ErrClass, res.Err = errStream, "error in response: "+openai.ErrorText(b, errExcerpt)
+		return
+	}
+	if in.Token() {
+		res.Chunks = 1
+		res.FirstToken = res.Last
+		res.TokenTimes = append(res.TokenTimes, res.Last)
+		if in.Answer {
+			res.FirstAnswer = res.Last
+		}
+	}
+	res.FinishReason = in.FinishReason
+	res.PromptTokens = in.Usage.PromptTokens
+	res.CompletionTokens = in.Usage.CompletionTokens
+}
+
+// readFailure reads the start of a non-2xx body for its message.
+func readFailure(body io.Reader, r *reader, res *Result) {
+	b, _ := readAll(body, r, maxErrBody, res)
+	res.ErrClass = errHTTP
+	res.Err = fmt.Sprintf("HTTP %d", res.Status)
+	if msg := openai.ErrorText(b, errExcerpt); msg != "" {
+		res.Err += ": " + msg
+	}
+}
+
+// classify names the class of a transport error: the caller's
+// cancellation first, then any deadline or network timeout, else a broken
+// or refused connection.
+func classify(caller, ctx context.Context, err error) string {
+	if errors.Is(caller.Err(), context.Canceled) {
+		return errCancelled
+	}
+	var ne net.Error
+	if ctx.Err() != nil || errors.Is(err, context.DeadlineExceeded) || errors.As(err, &ne) && ne.Timeout() {
+		return errTimeout
+	}
+	if errors.Is(err, context.Canceled) {
+		return errCancelled
+	}
+	return errConnection
+}

@@ -1,0 +1,145 @@
+package client
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+)
+
+// pacedServer streams n tokens after ttft, one every itl, flushing each,
+// and records when it received each request and when each flush returned,
+// keyed by the request's model name.
+type pacedServer struct {
+	ttft, itl time.Duration
+	n         int
+
+	mu   sync.Mutex // guards runs
+	runs map[string]*serverRun
+}
+
+// serverRun is the server's view of one request.
+type serverRun struct {
+	recv    time.Time   // handler started
+	flushes []time.Time // each token's flush returned
+	end     time.Time   // [DONE] flushed
+}
+
+func (ps *pacedServer) handle(w http.ResponseWriter, r *http.Request) {
+	run := &serverRun{recv: time.Now()}
+	var body struct{ Model string }
+	json.NewDecoder(r.Body).Decode(&body)
+	s := startSSE(w)
+	if body.Model == "warm-up" {
+		s.send(finishChunk("stop"))
+		s.send("[DONE]")
+		return
+	}
+	s.send(roleChunk())
+	time.Sleep(ps.ttft)
+	for i := range ps.n {
+		if i > 0 {
+			time.Sleep(ps.itl)
+		}
+		run.flushes = append(run.flushes, s.send(contentChunk(fmt.Sprint(" t", i))))
+	}
+	s.send(finishChunk("length"))
+	s.send(usageChunk(10, ps.n))
+	run.end = s.send("[DONE]")
+	ps.mu.Lock()
+	ps.runs[body.Model] = run
+	ps.mu.Unlock()
+}
+
+// median returns the median of xs, which it sorts.
+func median(xs []time.Duration) time.Duration {
+	slices.Sort(xs)
+	return xs[len(xs)/2]
+}
+
+// timingAccuracy runs requests at the given concurrency (waves of it) and
+// compares the client's TTFT, ITL and E2E medians with the server's.
+func timingAccuracy(t *testing.T, concurrency, waves int) {
+	ps := &pacedServer{ttft: 50 * time.Millisecond, itl: 10 * time.Millisecond, n: 64, runs: map[string]*serverRun{}}
+	c, _ := serve(t, Config{MaxConns: concurrency}, ps.handle)
+	// Open the connections first: dialling 256 at once makes the server
+	// accept them late, a delay that is real but not the client's to
+	// measure here.
+	var wg sync.WaitGroup
+	for range concurrency {
+		wg.Go(func() { checkOK(t, c.Do(context.Background(), &Request{API: "chat", Model: "warm-up", Stream: true})) })
+	}
+	wg.Wait()
+	// Starts are staggered by a millisecond so that the streams' tokens do
+	// not all fall due in the same instant: all of them are still in flight
+	// together (each lasts about 0.7 s), but the server and the client,
+	// sharing this machine's cores, are not swamped by bursts of hundreds
+	// of simultaneous flushes, whose queueing would be measured instead of
+	// the client.
+	results := make([]*Result, concurrency*waves)
+	for w := range waves {
+		var wg sync.WaitGroup
+		for i := range concurrency {
+			k := w*concurrency + i
+			time.Sleep(time.Millisecond)
+			wg.Go(func() {
+				results[k] = c.Do(context.Background(), &Request{API: "chat", Model: fmt.Sprint("r", k), Prompt: "x", MaxTokens: ps.n, Stream: true})
+			})
+		}
+		wg.Wait()
+	}
+	var cTTFT, sTTFT, cITL, sITL, cE2E, sE2E, delivery []time.Duration
+	for k, res := range results {
+		checkOK(t, res)
+		run := ps.runs[fmt.Sprint("r", k)]
+		if run == nil || len(res.TokenTimes) != ps.n || res.CompletionTokens != ps.n {
+			t.Fatalf("request %d: %d token times, %d completion tokens, server run %v", k, len(res.TokenTimes), res.CompletionTokens, run != nil)
+		}
+		cTTFT = append(cTTFT, res.FirstToken.Sub(res.Sent))
+		sTTFT = append(sTTFT, run.flushes[0].Sub(run.recv))
+		cE2E = append(cE2E, res.Last.Sub(res.Sent))
+		sE2E = append(sE2E, run.end.Sub(run.recv))
+		for i := range ps.n {
+			delivery = append(delivery, res.TokenTimes[i].Sub(run.flushes[i]))
+			if i > 0 {
+				cITL = append(cITL, res.TokenTimes[i].Sub(res.TokenTimes[i-1]))
+				sITL = append(sITL, run.flushes[i].Sub(run.flushes[i-1]))
+			}
+		}
+	}
+	// The bound is 1 ms; at 256 streams a -race build is several times
+	// slower at everything, so it gets 5 ms.
+	bound := time.Millisecond
+	if raceDetector && concurrency > 1 {
+		bound = 5 * time.Millisecond
+	}
+	for _, m := range []struct {
+		name           string
+		client, server []time.Duration
+	}{
+		{"TTFT", cTTFT, sTTFT},
+		{"ITL", cITL, sITL},
+		{"E2E", cE2E, sE2E},
+	} {
+		mc, ms := median(m.client), median(m.server)
+		t.Logf("c=%d %s median: client %v, server %v", concurrency, m.name, mc, ms)
+		if d := (mc - ms).Abs(); d > bound {
+			t.Errorf("c=%d: %s median differs from the server's by %v (client %v, server %v)", concurrency, m.name, d, mc, ms)
+		}
+	}
+	md := median(delivery)
+	t.Logf("c=%d token delivery (client read − server flush): median %v, p99 %v", concurrency, md, delivery[len(delivery)*99/100])
+	if md.Abs() > bound {
+		t.Errorf("c=%d: median token delivery delay %v", concurrency, md)
+	}
+}
+
+// These two tests are not parallel, so other tests do not disturb them.
+
+func TestTimingAccuracySerial(t *testing.T) { timingAccuracy(t, 1, 3) }
+
+func TestTimingAccuracy256(t *testing.T) { timingAccuracy(t, 256, 1) }

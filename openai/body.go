@@ -1,0 +1,99 @@
+package openai
+
+import (
+	"math"
+	"strconv"
+)
+
+// AppendJSON appends r encoded as JSON to dst and returns the extended
+// buffer. The bytes are those encoding/json writes for r with HTML escaping
+// off (fields in declaration order, zero fields omitted), but each string is
+// escaped in a single pass straight into dst, so the cost is one copy of the
+// prompt. Non-finite Temperature or TopP, which JSON cannot carry, are
+// omitted. Reusing dst across calls makes encoding allocation-free.
+func (r *Request) AppendJSON(dst []byte) []byte {
+	dst = append(dst, '{')
+	open := len(dst)
+	if r.Model != "" {
+		dst = appendKey(dst, open, "model")
+		dst = appendString(dst, r.Model)
+	}
+	if len(r.Messages) > 0 {
+		dst = appendKey(dst, open, "messages")
+		dst = append(dst, '[')
+		for i := range r.Messages {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = append(dst, `{"role":`...)
+			dst = appendString(dst, r.Messages[i].Role)
+			dst = append(dst, `,"content":`...)
+			dst = appendString(dst, r.Messages[i].Content)
+			dst = append(dst, '}')
+		}
+		dst = append(dst, ']')
+	}
+	if r.Prompt != "" {
+		dst = appendKey(dst, open, "prompt")
+		dst = appendString(dst, r.Prompt)
+	}
+	dst = appendInt(dst, open, "max_tokens", r.MaxTokens)
+	dst = appendInt(dst, open, "min_tokens", r.MinTokens)
+	if r.IgnoreEOS {
+		dst = appendKey(dst, open, "ignore_eos")
+		dst = append(dst, "true"...)
+	}
+	dst = appendFloat(dst, open, "temperature", r.Temperature)
+	dst = appendFloat(dst, open, "top_p", r.TopP)
+	if r.Stream {
+		dst = appendKey(dst, open, "stream")
+		dst = append(dst, "true"...)
+	}
+	if r.StreamOptions != nil {
+		dst = appendKey(dst, open, "stream_options")
+		dst = append(dst, `{"include_usage":`...)
+		dst = strconv.AppendBool(dst, r.StreamOptions.IncludeUsage)
+		dst = append(dst, '}')
+	}
+	return append(dst, '}')
+}
+
+// appendKey appends `"name":`, preceded by a comma unless it is the first
+// field of the object opened just before dst[open].
+func appendKey(dst []byte, open int, name string) []byte {
+	if len(dst) > open {
+		dst = append(dst, ',')
+	}
+	dst = append(dst, '"')
+	dst = append(dst, name...)
+	return append(dst, '"', ':')
+}
+
+// appendInt appends the field name: v unless v is zero.
+func appendInt(dst []byte, open int, name string, v int) []byte {
+	if v == 0 {
+		return dst
+	}
+	return strconv.AppendInt(appendKey(dst, open, name), int64(v), 10)
+}
+
+// appendFloat appends the field name: *v unless v is nil or not finite,
+// formatted as encoding/json does: 'f' for 1e-6 ≤ |v| < 1e21, else 'e'
+// with a one-digit negative exponent written e-7, not e-07.
+func appendFloat(dst []byte, open int, name string, v *float64) []byte {
+	if v == nil || math.IsInf(*v, 0) || math.IsNaN(*v) {
+		return dst
+	}
+	f := *v
+	dst = appendKey(dst, open, name)
+	format := byte('f')
+	if a := math.Abs(f); a != 0 && (a < 1e-6 || a >= 1e21) {
+		format = 'e'
+	}
+	dst = strconv.AppendFloat(dst, f, format, -1, 64)
+	if n := len(dst); format == 'e' && n >= 4 && dst[n-4] == 'e' && dst[n-3] == '-' && dst[n-2] == '0' {
+		dst[n-2] = dst[n-1]
+		dst = dst[:n-1]
+	}
+	return dst
+}

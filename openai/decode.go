@@ -1,0 +1,296 @@
+package openai
+
+import (
+	"fmt"
+	"strings"
+	"unicode/utf8"
+)
+
+// Info is what timing needs from a chunk or a whole response.
+type Info struct {
+	// Reasoning reports that some choice carries reasoning text: a
+	// non-empty reasoning_content or reasoning.
+	Reasoning bool
+	// Answer reports that some choice carries answer text or a tool call:
+	// a non-empty content, refusal or text, a non-empty tool_calls array or
+	// a function_call. A role-only delta carries neither.
+	Answer bool
+	// FinishReason is the last non-empty finish_reason of any choice.
+	FinishReason string
+	// Usage is the usage object, valid when HasUsage.
+	Usage    Usage
+	HasUsage bool
+	// IsError reports an error object: an "error" member that is neither
+	// null nor false, or "object": "error" (older vLLM); ErrorMessage is
+	// its message when it has one.
+	IsError      bool
+	ErrorMessage string
+}
+
+// Token reports whether the chunk carries any generated token: reasoning,
+// answer or tool call.
+func (in *Info) Token() bool { return in.Reasoning || in.Answer }
+
+// Decode reads what timing needs from one JSON object: a streamed chunk of
+// either API, a whole non-streamed response, or an error body. It reads
+// choices[].delta and choices[].message (content, refusal,
+// reasoning_content, reasoning, tool_calls, function_call),
+// choices[].text, choices[].finish_reason, usage, and error, and skips
+// everything else (llama-server's timings, logprobs) after checking its
+// syntax. Members of an unexpected type are ignored; keys match exactly
+// (encoding/json would also match other cases). Decode does not allocate
+// unless a string it keeps contains escapes. It returns an error if data is
+// not a single valid JSON object.
+func Decode(data []byte) (Info, error) {
+	var in Info
+	s := scanner{b: data}
+	var objectError bool
+	var message string
+	err := s.object(func(key []byte) error {
+		var err error
+		switch string(key) {
+		case "choices":
+			err = s.choices(&in)
+		case "usage":
+			err = s.usage(&in)
+		case "error":
+			err = s.errorMember(&in)
+		case "object":
+			objectError, err = s.isString("error")
+		case "message":
+			message, err = s.stringValue()
+		default:
+			err = s.skip()
+		}
+		return err
+	})
+	if err == nil {
+		err = s.end()
+	}
+	if err != nil {
+		return Info{}, fmt.Errorf("decoding chunk: %w", err)
+	}
+	if objectError {
+		in.IsError = true
+		if in.ErrorMessage == "" {
+			in.ErrorMessage = message
+		}
+	}
+	return in, nil
+}
+
+// choices reads the choices member: null or an array of choice objects.
+func (s *scanner) choices(in *Info) error {
+	if s.peek() != '[' {
+		return s.skip()
+	}
+	return s.array(func() error {
+		if s.peek() != '{' {
+			return s.skip()
+		}
+		return s.object(func(key []byte) error {
+			switch string(key) {
+			case "delta", "message":
+				return s.delta(in)
+			case "text":
+				ok, err := s.nonEmpty()
+				in.Answer = in.Answer || ok
+				return err
+			case "finish_reason":
+				if s.peek() != '"' {
+					return s.skip()
+				}
+				v, err := s.text()
+				if len(v) > 0 {
+					in.FinishReason = intern(v)
+				}
+				return err
+			}
+			return s.skip()
+		})
+	})
+}
+
+// delta reads a delta or message object.
+func (s *scanner) delta(in *Info) error {
+	if s.peek() != '{' {
+		return s.skip()
+	}
+	return s.object(func(key []byte) error {
+		var ok bool
+		var err error
+		switch string(key) {
+		case "content", "refusal":
+			ok, err = s.nonEmpty()
+			in.Answer = in.Answer || ok
+		case "reasoning_content", "reasoning":
+			ok, err = s.nonEmpty()
+			in.Reasoning = in.Reasoning || ok
+		case "tool_calls":
+			ok, err = s.nonEmptyArray()
+			in.Answer = in.Answer || ok
+		case "function_call":
+			ok = s.peek() == '{'
+			err = s.skip()
+			in.Answer = in.Answer || ok
+		default:
+			err = s.skip()
+		}
+		return err
+	})
+}
+
+// usage reads the usage member: null or an object of counts.
+func (s *scanner) usage(in *Info) error {
+	if s.peek() != '{' {
+		return s.skip()
+	}
+	in.HasUsage = true
+	return s.object(func(key []byte) error {
+		var dst *int
+		switch string(key) {
+		case "prompt_tokens":
+			dst = &in.Usage.PromptTokens
+		case "completion_tokens":
+			dst = &in.Usage.CompletionTokens
+		case "total_tokens":
+			dst = &in.Usage.TotalTokens
+		default:
+			return s.skip()
+		}
+		v, ok, err := s.integer()
+		if ok {
+			*dst = v
+		}
+		return err
+	})
+}
+
+// errorMember reads the error member: an object with a message, a string
+// message, or anything else but null and false, which mean no error.
+func (s *scanner) errorMember(in *Info) error {
+	c := s.peek()
+	start := s.i
+	switch c {
+	case 'n', 'f':
+		return s.skip()
+	case '"':
+		in.IsError = true
+		v, err := s.text()
+		in.ErrorMessage = string(v)
+		return err
+	case '{':
+		in.IsError = true
+		return s.object(func(key []byte) error {
+			if string(key) != "message" {
+				return s.skip()
+			}
+			v, err := s.stringValue()
+			if v != "" {
+				in.ErrorMessage = v
+			}
+			return err
+		})
+	}
+	in.IsError = true
+	err := s.skip()
+	if err == nil {
+		in.ErrorMessage = string(s.b[start:s.i])
+	}
+	return err
+}
+
+// isString consumes a value and reports whether it is the string want.
+func (s *scanner) isString(want string) (bool, error) {
+	if s.peek() != '"' {
+		return false, s.skip()
+	}
+	v, err := s.text()
+	return string(v) == want, err
+}
+
+// stringValue consumes a value and returns it if it is a string.
+func (s *scanner) stringValue() (string, error) {
+	if s.peek() != '"' {
+		return "", s.skip()
+	}
+	v, err := s.text()
+	return string(v), err
+}
+
+// intern returns the common finish reasons without allocating.
+func intern(b []byte) string {
+	switch string(b) {
+	case "stop":
+		return "stop"
+	case "length":
+		return "length"
+	case "tool_calls":
+		return "tool_calls"
+	case "content_filter":
+		return "content_filter"
+	case "function_call":
+		return "function_call"
+	case "abort":
+		return "abort"
+	case "error":
+		return "error"
+	}
+	return string(b)
+}
+
+// ErrorText returns a short message for the body of a failed request or
+// of an error event: the error's message if body is an error object (or,
+// as llama-server's "error:" field carries, a bare object with a message),
+// else the body itself; control characters are replaced by spaces and the
+// text is cut to at most max bytes on a UTF-8 boundary.
+func ErrorText(body []byte, max int) string {
+	if in, err := Decode(body); err == nil {
+		if in.IsError && in.ErrorMessage != "" {
+			return Clip(in.ErrorMessage, max)
+		}
+		if msg := topMessage(body); msg != "" {
+			return Clip(msg, max)
+		}
+	}
+	return Clip(string(body), max)
+}
+
+// topMessage returns the string "message" member of a valid JSON object.
+func topMessage(body []byte) string {
+	s := scanner{b: body}
+	var msg string
+	_ = s.object(func(key []byte) error {
+		if string(key) != "message" {
+			return s.skip()
+		}
+		v, err := s.stringValue()
+		msg = v
+		return err
+	})
+	return msg
+}
+
+// Clip returns s with control characters replaced by spaces, surrounding
+// space trimmed, and cut to at most max bytes on a UTF-8 boundary with "…"
+// marking a cut.
+func Clip(s string, max int) string {
+	s = strings.TrimSpace(strings.Map(func(r rune) rune {
+		if r < 0x20 || r == 0x7f {
+			return ' '
+		}
+		return r
+	}, s))
+	if len(s) <= max {
+		return s
+	}
+	const more = "…"
+	cut := max - len(more)
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	if cut < 0 {
+		cut = 0
+	}
+	return s[:cut] + more
+}

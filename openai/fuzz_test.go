@@ -1,0 +1,56 @@
+package openai
+
+import (
+	"math/rand/v2"
+	"slices"
+	"testing"
+)
+
+// FuzzSSE feeds arbitrary bytes to the parser whole, byte by byte and in
+// random pieces: it must not panic, every split must give the same events,
+// and Decode must agree with its encoding/json reference on every event.
+func FuzzSSE(f *testing.F) {
+	for _, b := range streamFiles(f) {
+		f.Add(b, uint64(1))
+	}
+	f.Add([]byte("data: a\r\n\r\ndata: b\rdata: c\n\n: c\nevent: x\nid: 1\nretry: 9\ndata\n\n"), uint64(2))
+	f.Add([]byte("\xEF\xBB\xBFerror: {}\r\r"), uint64(3))
+	f.Fuzz(func(t *testing.T, b []byte, seed uint64) {
+		want := collect(b)
+		if got := collect(bytewise(b)...); !slices.Equal(got, want) {
+			t.Fatalf("byte by byte gave %q, want %q", got, want)
+		}
+		r := rand.New(rand.NewPCG(seed, seed))
+		if got := collect(randomPieces(r, b, 1+r.IntN(32))...); !slices.Equal(got, want) {
+			t.Fatalf("random pieces gave %q, want %q", got, want)
+		}
+		var p Parser
+		p.Feed(b)
+		for ev, ok := p.Next(); ok; ev, ok = p.Next() {
+			checkDecode(t, ev.Data)
+		}
+	})
+}
+
+// FuzzDecode checks Decode against its reference on arbitrary input.
+func FuzzDecode(f *testing.F) {
+	f.Add([]byte(`{"choices":[{"delta":{"content":"a","reasoning":"b","tool_calls":[{}]},"finish_reason":"stop","text":"x"}],"usage":{"prompt_tokens":1e2,"completion_tokens":-3}}`))
+	f.Add([]byte(`{"error":{"message":"m\u00e9"},"object":"error","message":"x"}`))
+	f.Add([]byte(`{"error":[1,{"a":null}],"usage":null}`))
+	f.Fuzz(func(t *testing.T, b []byte) { checkDecode(t, b) })
+}
+
+// checkDecode compares Decode with refDecode on b.
+func checkDecode(t *testing.T, b []byte) {
+	got, err := Decode(b)
+	want, rerr := refDecode(b)
+	if (err == nil) != (rerr == nil) {
+		if rerr == nil && len(b) > 0 && err != nil && err.Error() == "decoding chunk: JSON nested too deeply" {
+			return
+		}
+		t.Fatalf("Decode(%q) error %v, reference error %v", b, err, rerr)
+	}
+	if err == nil && got != want && !hasDuplicateKeys(b) {
+		t.Fatalf("Decode(%q)\n = %+v\nreference %+v", b, got, want)
+	}
+}
