@@ -31,6 +31,7 @@ func (a *attempt) record(start time.Time, res *client.Result) trace.Record {
 	rec.ServerOutputTokens = res.CompletionTokens
 	rec.Chunks = res.Chunks
 	rec.Status = res.Status
+	rec.Retries = res.Retries
 	rec.FinishReason = res.FinishReason
 	rec.ErrorClass = res.ErrClass
 	rec.Error = res.Err

@@ -68,7 +68,8 @@ type Record struct {
 	ServerOutputTokens int `json:"server_output_tokens,omitempty"` // usage.completion_tokens
 	Chunks             int `json:"chunks"`                         // token-bearing stream events
 
-	Status       int    `json:"status,omitempty"` // HTTP status
+	Status       int    `json:"status,omitempty"`  // HTTP status
+	Retries      int    `json:"retries,omitempty"` // re-sent on a fresh connection after a dead reused one
 	FinishReason string `json:"finish_reason,omitempty"`
 	ErrorClass   string `json:"error_class,omitempty"` // see the Err constants
 	Error        string `json:"error,omitempty"`
