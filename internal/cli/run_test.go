@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -75,6 +76,24 @@ func TestRunErrors(t *testing.T) {
 		code, _, errOut := run(t, tt.args...)
 		if code != tt.code || !strings.Contains(errOut, tt.want) || strings.Contains(errOut, "secret") {
 			t.Errorf("%s: exit %d, stderr %q; want exit %d and %q", tt.reason, code, errOut, tt.code, tt.want)
+		}
+	}
+}
+
+// TestRunAuditsAndErrors runs against a server that fails every tenth
+// request with HTTP 500 and reports two more completion tokens than it
+// streams: the report must count the failures apart and flag the usage.
+func TestRunAuditsAndErrors(t *testing.T) {
+	t.Parallel()
+	srv := httptest.NewServer(fakeServer{ttft: 5 * time.Millisecond, itl: time.Millisecond, tokens: 8, usageOff: 2, failEvery: 10, count: new(atomic.Int64)})
+	defer srv.Close()
+	code, out, errOut := run(t, "run", "testdata/run.yaml", "--target", srv.URL, "-o", filepath.Join(t.TempDir(), "run"))
+	if code != exitOK {
+		t.Fatalf("run exit %d: %s", code, errOut)
+	}
+	for _, want := range []string{"http 6", "status 500 ×6", "completion_tokens ≠ streamed token events in 50 of 50"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("report lacks %q:\n%s", want, out)
 		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"sync/atomic"
 	"time"
 )
 
@@ -12,6 +13,9 @@ import (
 type fakeServer struct {
 	ttft, itl time.Duration
 	tokens    int
+	usageOff  int // added to the completion_tokens the server reports
+	failEvery int // answer every failEvery-th request with HTTP 500
+	count     *atomic.Int64
 }
 
 func (s fakeServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -21,6 +25,10 @@ func (s fakeServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	if err := json.NewDecoder(r.Body).Decode(&req); err != nil {
 		http.Error(w, `{"error":{"message":"bad json"}}`, http.StatusBadRequest)
+		return
+	}
+	if s.failEvery > 0 && s.count.Add(1)%int64(s.failEvery) == 0 {
+		http.Error(w, `{"error":{"message":"overloaded"}}`, http.StatusInternalServerError)
 		return
 	}
 	n := s.tokens
@@ -52,6 +60,6 @@ func (s fakeServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		flush(fmt.Sprintf(`{"choices":[{"index":0,"delta":{"content":" tok"},"finish_reason":%s}]}`, finish))
 	}
-	flush(fmt.Sprintf(`{"choices":[],"usage":{"prompt_tokens":%d,"completion_tokens":%d}}`, 10, n))
+	flush(fmt.Sprintf(`{"choices":[],"usage":{"prompt_tokens":%d,"completion_tokens":%d}}`, 10, n+s.usageOff))
 	flush("[DONE]")
 }
