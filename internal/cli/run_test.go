@@ -4,6 +4,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -95,5 +96,49 @@ func TestRunAuditsAndErrors(t *testing.T) {
 		if !strings.Contains(out, want) {
 			t.Errorf("report lacks %q:\n%s", want, out)
 		}
+	}
+}
+
+// TestRunPacing runs open loop at 500 req/s for 2 s against a zero-delay
+// streaming server and checks the achieved send rate and the schedule lag
+// from the records. The lag bound is generous (20 ms where a quiet machine
+// sees about 1 ms at p99) so a loaded CI machine does not fail it; the
+// precise figures are in BENCHMARKS.md (bench/drive.sh).
+func TestRunPacing(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs for 2 s of real time")
+	}
+	srv := httptest.NewServer(fakeServer{tokens: 16})
+	defer srv.Close()
+	tmp := t.TempDir()
+	spec := filepath.Join(tmp, "pace.yaml")
+	os.WriteFile(spec, []byte("version: 1\nrequests: 1000\nclients:\n  - {name: c, model: m, rate: 500/s, arrival: {process: constant}, input: 20, output: 16}\n"), 0o644)
+	dir := filepath.Join(tmp, "run")
+	if code, _, e := run(t, "run", spec, "--target", srv.URL, "-o", dir); code != exitOK {
+		t.Fatalf("run exit %d: %s", code, e)
+	}
+	f, _ := os.Open(filepath.Join(dir, "records.jsonl"))
+	defer f.Close()
+	rs, err := trace.ReadRecords(f)
+	if err != nil || len(rs.Records) != 1000 {
+		t.Fatalf("%d records, %v", len(rs.Records), err)
+	}
+	lags := make([]int64, 0, 1000)
+	first, last := rs.Records[0].SentUS, rs.Records[0].SentUS
+	for _, r := range rs.Records {
+		if !r.OK() {
+			t.Fatalf("failed request: %+v", r)
+		}
+		lags = append(lags, r.SentUS-r.IntendedUS)
+		first, last = min(first, r.SentUS), max(last, r.SentUS)
+	}
+	slices.Sort(lags)
+	rate := 999 / (float64(last-first) / 1e6)
+	t.Logf("achieved %.2f req/s; schedule lag p50 %dus p99 %dus", rate, lags[500], lags[990])
+	if rate < 495 || rate > 505 {
+		t.Errorf("achieved %.2f req/s, want 500 ± 1%%", rate)
+	}
+	if lags[990] > 20_000 {
+		t.Errorf("schedule lag p99 %dus, want under 20 ms", lags[990])
 	}
 }
