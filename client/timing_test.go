@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"os"
 	"slices"
 	"sync"
 	"testing"
@@ -111,12 +112,7 @@ func timingAccuracy(t *testing.T, concurrency, waves int) {
 			}
 		}
 	}
-	// The bound is 1 ms; at 256 streams a -race build is several times
-	// slower at everything, so it gets 5 ms.
-	bound := time.Millisecond
-	if raceDetector && concurrency > 1 {
-		bound = 5 * time.Millisecond
-	}
+	bound := timingBound(concurrency)
 	for _, m := range []struct {
 		name           string
 		client, server []time.Duration
@@ -138,7 +134,24 @@ func timingAccuracy(t *testing.T, concurrency, waves int) {
 	}
 }
 
-// These two tests are not parallel, so other tests do not disturb them.
+// timingBound is how far the client's medians may stray from the server's.
+// The goal is 1 ms. At 256 streams on two cores, anything else running at
+// the same time (the race detector, other packages' tests under go test
+// ./...) shows up in the medians, so the 1 ms bound is asserted only when
+// SURGE_STRICT_TIMING is set, as .ci/run does in a step of its own;
+// otherwise the test still catches gross errors with 10 ms.
+func timingBound(concurrency int) time.Duration {
+	switch {
+	case concurrency == 1 || os.Getenv("SURGE_STRICT_TIMING") != "":
+		return time.Millisecond
+	case raceDetector:
+		return 20 * time.Millisecond
+	}
+	return 10 * time.Millisecond
+}
+
+// These two tests are not parallel, so other tests in this package do not
+// disturb them.
 
 func TestTimingAccuracySerial(t *testing.T) { timingAccuracy(t, 1, 3) }
 
