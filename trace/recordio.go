@@ -16,13 +16,16 @@ import (
 const flushEvery = 100 * time.Millisecond
 
 // RecordWriter streams records to a file as requests finish. It is safe for
-// concurrent use.
+// concurrent use. A record waits in the buffer at most 100 ms: a timer
+// flushes what the last writes left behind, so a run killed at any moment
+// loses at most that much.
 type RecordWriter struct {
 	mu    sync.Mutex // guards everything below
 	w     *bufio.Writer
 	buf   bytes.Buffer
 	enc   *json.Encoder
 	flush time.Time
+	timer *time.Timer // pending flush of buffered records, or nil
 	err   error
 }
 
@@ -48,14 +51,31 @@ func (rw *RecordWriter) Write(r *Record) error {
 	if now := time.Now(); now.Sub(rw.flush) >= flushEvery {
 		rw.flush = now
 		rw.err = rw.w.Flush()
+	} else if rw.timer == nil {
+		rw.timer = time.AfterFunc(flushEvery, rw.timedFlush)
 	}
 	return rw.err
+}
+
+// timedFlush flushes records that no later Write has flushed.
+func (rw *RecordWriter) timedFlush() {
+	rw.mu.Lock()
+	defer rw.mu.Unlock()
+	rw.timer = nil
+	if rw.err == nil && rw.w.Buffered() > 0 {
+		rw.flush = time.Now()
+		rw.err = rw.w.Flush()
+	}
 }
 
 // Close writes the end line and flushes.
 func (rw *RecordWriter) Close(end RunEnd) error {
 	rw.mu.Lock()
 	defer rw.mu.Unlock()
+	if rw.timer != nil {
+		rw.timer.Stop()
+		rw.timer = nil
+	}
 	if err := rw.line(end); err != nil {
 		return err
 	}

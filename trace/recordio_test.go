@@ -108,3 +108,42 @@ func TestRecordWriterConcurrent(t *testing.T) {
 		t.Fatalf("read %d records, err %v; want 800 whole lines", len(rs.Records), err)
 	}
 }
+
+// TestRecordWriterFlushesOnItsOwn checks that a record written right after
+// a flush reaches the file within about 100 ms even if no other record
+// follows: a run killed then keeps it.
+func TestRecordWriterFlushesOnItsOwn(t *testing.T) {
+	t.Parallel()
+	h, recs, _ := sampleRun()
+	var buf syncBuffer
+	w, _ := NewRecordWriter(&buf, h)
+	// Both writes come within 100 ms of the header's flush, so neither
+	// flushes by itself.
+	w.Write(&recs[0])
+	w.Write(&recs[1])
+	deadline := time.Now().Add(2 * time.Second)
+	for strings.Count(buf.String(), "\n") < 3 {
+		if time.Now().After(deadline) {
+			t.Fatalf("records still buffered after 2 s:\n%s", buf.String())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// syncBuffer is a bytes.Buffer safe for a writer and a reader goroutine.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}

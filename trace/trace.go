@@ -24,6 +24,7 @@ type Header struct {
 	WarmupUS      int64        `json:"warmup_us,omitempty"`
 	Text          bool         `json:"text"` // sessions carry their prompt text
 	Clients       []ClientInfo `json:"clients"`
+	SLO           []SLO        `json:"slo,omitempty"` // the spec's objectives, for the run's report
 }
 
 // ClientInfo describes one client stream of a trace.

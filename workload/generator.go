@@ -128,6 +128,9 @@ func (g *Generator) Header() trace.Header {
 	for _, c := range g.clients {
 		h.Clients = append(h.Clients, trace.ClientInfo{Name: c.Name, Model: c.Model, Concurrency: c.Concurrency})
 	}
+	for _, o := range g.spec.SLO {
+		h.SLO = append(h.SLO, trace.SLO{Metric: o.Metric, Percentile: o.Percentile, BoundUS: o.Bound.Microseconds()})
+	}
 	return h
 }
 

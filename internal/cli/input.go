@@ -8,7 +8,6 @@ import (
 	"io"
 	"os"
 
-	"surge/spec"
 	"surge/trace"
 	"surge/workload"
 )
@@ -18,8 +17,7 @@ import (
 type workloadInput struct {
 	header   trace.Header
 	sessions []*trace.Session
-	hash     string     // workload hash
-	spec     *spec.Spec // nil when read from a trace
+	hash     string // workload hash
 }
 
 // isTrace reports whether the file at path starts like a surge trace.
@@ -57,7 +55,7 @@ func readTraceFile(path string) (*workloadInput, error) {
 		return nil, fmt.Errorf("trace %s: %w", path, err)
 	}
 	if !tr.Header.Text {
-		return nil, fmt.Errorf("trace %s has no prompt text (made with gen --no-text); regenerate it without --no-text to run it", path)
+		return nil, fmt.Errorf("%s has no prompt text (made with gen --no-text); regenerate it without --no-text to run it", path)
 	}
 	in := &workloadInput{header: tr.Header}
 	for {
@@ -90,7 +88,7 @@ func compileSpec(ctx context.Context, path string, f genFlags, c interface{ Chan
 	if err != nil {
 		return nil, fmt.Errorf("spec %s: %w", path, err)
 	}
-	in := &workloadInput{header: g.Header(), spec: s}
+	in := &workloadInput{header: g.Header()}
 	tw, err := trace.NewWriter(io.Discard, in.header)
 	if err != nil {
 		return nil, err

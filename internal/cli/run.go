@@ -16,7 +16,6 @@ import (
 	"surge/driver"
 	"surge/metrics"
 	"surge/report"
-	"surge/spec"
 	"surge/trace"
 )
 
@@ -101,11 +100,15 @@ func runRun(c *cobra.Command, path string, f runFlags) error {
 	if err != nil {
 		return err
 	}
-	if err := writeReports(c, dir); err != nil {
+	sum, err := writeReports(c, dir)
+	if err != nil {
 		return err
 	}
 	if end.Interrupted {
 		return errInterrupted
+	}
+	if sum.All.Sent > 0 && sum.All.OK == 0 {
+		return fmt.Errorf("no request succeeded (%d sent): see the errors line above and %s", sum.All.Sent, filepath.Join(dir, "records.jsonl"))
 	}
 	return nil
 }
@@ -202,20 +205,9 @@ func runHeader(in *workloadInput, f runFlags, start time.Time) trace.RunHeader {
 	h := trace.RunHeader{
 		Tool: versionString(), WorkloadHash: in.hash, SpecHash: in.header.SpecHash,
 		Seed: in.header.Seed, Tokenizer: in.header.Tokenizer, Target: redact(f.target),
-		API: f.api, Start: start, WarmupUS: in.header.WarmupUS,
-	}
-	if in.spec != nil {
-		h.SLO = traceSLOs(in.spec.SLO)
+		API: f.api, Start: start, WarmupUS: in.header.WarmupUS, SLO: in.header.SLO,
 	}
 	return h
-}
-
-func traceSLOs(slos []spec.SLO) []trace.SLO {
-	var out []trace.SLO
-	for _, s := range slos {
-		out = append(out, trace.SLO{Metric: s.Metric, Percentile: s.Percentile, BoundUS: s.Bound.Microseconds()})
-	}
-	return out
 }
 
 // showProgress prints a live progress line to w while a run goes, when w
@@ -260,18 +252,18 @@ func isTerminal(w io.Writer) bool {
 // writeReports reads the run's records back, exactly as `surge report`
 // would, and writes DIR/report.txt and DIR/report.json, printing the text
 // report to stdout.
-func writeReports(c *cobra.Command, dir string) error {
+func writeReports(c *cobra.Command, dir string) (*metrics.Summary, error) {
 	rs, err := readRecordFiles(c.ErrOrStderr(), []string{dir})
 	if err != nil {
-		return err
+		return nil, err
 	}
 	sum := metrics.Summarize(rs, metrics.Options{PerClient: true})
 	for name, write := range map[string]func(io.Writer, *metrics.Summary) error{"report.txt": report.Text, "report.json": report.JSON} {
 		if err := writeFile(filepath.Join(dir, name), func(w io.Writer) error { return write(w, sum) }); err != nil {
-			return err
+			return nil, err
 		}
 	}
-	return report.Text(c.OutOrStdout(), sum)
+	return sum, report.Text(c.OutOrStdout(), sum)
 }
 
 // writeFile creates path and fills it with fill.

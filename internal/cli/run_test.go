@@ -142,3 +142,32 @@ func TestRunPacing(t *testing.T) {
 		t.Errorf("schedule lag p99 %dus, want under 20 ms", lags[990])
 	}
 }
+
+// TestRunTraceKeepsSLOs runs a trace made by gen: the SLOs of its spec
+// travel in the trace header into the records and the report.
+func TestRunTraceKeepsSLOs(t *testing.T) {
+	t.Parallel()
+	srv := httptest.NewServer(fakeServer{tokens: 4})
+	defer srv.Close()
+	tmp := t.TempDir()
+	tr := filepath.Join(tmp, "t.jsonl")
+	if code, _, e := run(t, "gen", "testdata/run.yaml", "-o", tr); code != exitOK {
+		t.Fatalf("gen exit %d: %s", code, e)
+	}
+	code, out, e := run(t, "run", tr, "--target", srv.URL, "-o", filepath.Join(tmp, "run"))
+	if code != exitOK || !strings.Contains(out, "ttft p99") {
+		t.Errorf("exit %d, report lacks the spec's SLO:\n%s\n%s", code, out, e)
+	}
+}
+
+// TestRunAllFailedExitsNonZero: a run in which no request succeeded must
+// not look like a good run to a script.
+func TestRunAllFailedExitsNonZero(t *testing.T) {
+	t.Parallel()
+	srv := httptest.NewServer(fakeServer{failEvery: 1, count: new(atomic.Int64)})
+	defer srv.Close()
+	code, out, e := run(t, "run", "testdata/run.yaml", "--target", srv.URL, "-o", filepath.Join(t.TempDir(), "run"))
+	if code != exitFailure || !strings.Contains(e, "no request succeeded") || !strings.Contains(out, "errors") {
+		t.Errorf("exit %d, stderr %q; want exit 1 after the report", code, e)
+	}
+}
