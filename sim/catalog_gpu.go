@@ -1,0 +1,72 @@
+package sim
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// GPU is one accelerator's datasheet: dense (non-sparse) tensor FLOP/s,
+// memory and bandwidths, all in base units.
+type GPU struct {
+	Name      string
+	BF16FLOPS float64 // dense BF16 FLOP/s
+	FP8FLOPS  float64 // dense FP8 FLOP/s; 0 if the GPU has no FP8 tensor cores
+	HBMBytes  float64 // device memory, bytes
+	HBMBW     float64 // memory bandwidth, bytes/s
+	LinkBW    float64 // scale-up interconnect per GPU per direction, bytes/s
+	Aliases   []string
+}
+
+// gpus is the accelerator catalog, from the table "Datasheet-level specs" in
+// /work/shared/reference/README.md. 80 GB parts are given as 80 GiB because
+// that is what CUDA reports (81,559–81,920 MiB) and what vLLM budgets from;
+// other memories are the datasheet GB (1e9 B). It is never modified.
+var gpus = []GPU{
+	// Source: aiconfigurator systems/a100_sxm.yaml; LLMCompass configs/GA100.json. NVLink3 300 GB/s/dir.
+	{Name: "A100-80GB", BF16FLOPS: 312e12, HBMBytes: 80 << 30, HBMBW: 2.039e12, LinkBW: 300e9,
+		Aliases: []string{"a100", "a100-sxm", "a100-80gb-sxm", "a100-sxm-80gb", "a100-sxm4-80gb"}},
+	// Source: aiconfigurator systems/h100_sxm.yaml; inference-sim hardware_config.json. NVLink4 450 GB/s/dir.
+	{Name: "H100-SXM", BF16FLOPS: 989e12, FP8FLOPS: 1979e12, HBMBytes: 80 << 30, HBMBW: 3.35e12, LinkBW: 450e9,
+		Aliases: []string{"h100", "h100-sxm5", "h100-80gb", "h100-sxm-80gb", "h100-80gb-hbm3"}},
+	// Source: aiconfigurator systems/h200_sxm.yaml. NVLink4 450 GB/s/dir.
+	{Name: "H200", BF16FLOPS: 989e12, FP8FLOPS: 1979e12, HBMBytes: 141e9, HBMBW: 4.8e12, LinkBW: 450e9,
+		Aliases: []string{"h200-sxm", "h200-141gb"}},
+	// Source: aiconfigurator systems/b200_sxm.yaml (180 GB HGX part). NVLink5 900 GB/s/dir.
+	{Name: "B200", BF16FLOPS: 2250e12, FP8FLOPS: 4500e12, HBMBytes: 180e9, HBMBW: 7.7e12, LinkBW: 900e9,
+		Aliases: []string{"b200-sxm", "hgx-b200", "dgx-b200"}},
+	// Source: aiconfigurator systems/l40s.yaml (FP8 733 dense). No NVLink: PCIe Gen4 x16, 32 GB/s/dir.
+	{Name: "L40S", BF16FLOPS: 362e12, FP8FLOPS: 733e12, HBMBytes: 48e9, HBMBW: 0.864e12, LinkBW: 32e9},
+	// Source: GenZ Systems/system_configs.py. Infinity Fabric 896 GB/s aggregate, taken as 448 GB/s/dir.
+	{Name: "MI300X", BF16FLOPS: 1307.4e12, FP8FLOPS: 2614.9e12, HBMBytes: 192e9, HBMBW: 5.3e12, LinkBW: 448e9,
+		Aliases: []string{"mi300", "amd-mi300x", "instinct-mi300x"}},
+}
+
+// FLOPS returns the dense tensor FLOP/s for matrix products whose weights
+// are stored in p. FP8 falls back to the BF16 rate on GPUs without FP8
+// tensor cores (weights are up-cast).
+func (g GPU) FLOPS(p Precision) float64 {
+	if p == FP8 && g.FP8FLOPS > 0 {
+		return g.FP8FLOPS
+	}
+	return g.BF16FLOPS
+}
+
+// GPUs returns a copy of the accelerator catalog.
+func GPUs() []GPU { return slices.Clone(gpus) }
+
+// LookupGPU finds an accelerator by name or alias, case-insensitive
+// ("H100" finds H100-SXM). The error lists the catalog.
+func LookupGPU(name string) (GPU, error) {
+	key := normName(name)
+	for _, g := range gpus {
+		if normName(g.Name) == key || slices.ContainsFunc(g.Aliases, func(a string) bool { return normName(a) == key }) {
+			return g, nil
+		}
+	}
+	names := make([]string, len(gpus))
+	for i, g := range gpus {
+		names[i] = g.Name
+	}
+	return GPU{}, fmt.Errorf("unknown gpu %q (known: %s)", name, strings.Join(names, ", "))
+}

@@ -1,0 +1,130 @@
+package sim
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// Model is a transformer's architecture as far as the cost model needs it.
+// Dense models have Experts == 0; for a mixture-of-experts model
+// Intermediate is the FFN width of one expert and ActiveExperts experts of
+// Experts run per token in every layer.
+type Model struct {
+	Name          string
+	Layers        int
+	Hidden        int
+	Heads         int // query heads
+	KVHeads       int
+	HeadDim       int
+	Intermediate  int // SwiGLU FFN width (per expert for MoE)
+	Vocab         int
+	Params        float64 // total parameters, as published
+	ActiveParams  float64 // parameters used per token, as published
+	Experts       int     // routed experts per layer; 0 for dense
+	ActiveExperts int     // experts per token (top-k); 0 for dense
+	MaxContext    int     // max_position_embeddings
+	Aliases       []string
+}
+
+// models is the model catalog. Architecture fields are from the HF
+// config.json copies cited in /work/shared/reference/README.md ("Model
+// configurations"); parameter counts are the README's, which it checks
+// against the official sizes. It is never modified.
+var models = []Model{
+	// Source: LLMServingSim configs/model (HF meta-llama/Llama-3.1-8B config.json).
+	{Name: "Llama-3.1-8B", Layers: 32, Hidden: 4096, Heads: 32, KVHeads: 8, HeadDim: 128,
+		Intermediate: 14336, Vocab: 128256, Params: 8.03e9, ActiveParams: 8.03e9, MaxContext: 131072,
+		Aliases: []string{"llama-3.1-8b-instruct", "llama3.1-8b", "llama-3-8b", "llama-3-8b-instruct"}},
+	// Source: LLMServingSim configs/model (HF meta-llama/Llama-3.1-70B config.json).
+	{Name: "Llama-3.1-70B", Layers: 80, Hidden: 8192, Heads: 64, KVHeads: 8, HeadDim: 128,
+		Intermediate: 28672, Vocab: 128256, Params: 70.6e9, ActiveParams: 70.6e9, MaxContext: 131072,
+		Aliases: []string{"llama-3.1-70b-instruct", "llama3.1-70b", "llama-3-70b", "llama-3-70b-instruct"}},
+	// Source: same architecture as Llama-3.1-70B (HF meta-llama/Llama-3.3-70B-Instruct config.json).
+	{Name: "Llama-3.3-70B", Layers: 80, Hidden: 8192, Heads: 64, KVHeads: 8, HeadDim: 128,
+		Intermediate: 28672, Vocab: 128256, Params: 70.6e9, ActiveParams: 70.6e9, MaxContext: 131072,
+		Aliases: []string{"llama-3.3-70b-instruct", "llama3.3-70b"}},
+	// Source: aiconfigurator model_configs (HF Qwen/Qwen3-8B config.json); 40,960 native context.
+	{Name: "Qwen3-8B", Layers: 36, Hidden: 4096, Heads: 32, KVHeads: 8, HeadDim: 128,
+		Intermediate: 12288, Vocab: 151936, Params: 8.2e9, ActiveParams: 8.2e9, MaxContext: 40960},
+	// Source: LLMServingSim configs/model (HF Qwen/Qwen3-32B config.json).
+	{Name: "Qwen3-32B", Layers: 64, Hidden: 5120, Heads: 64, KVHeads: 8, HeadDim: 128,
+		Intermediate: 25600, Vocab: 151936, Params: 32.8e9, ActiveParams: 32.8e9, MaxContext: 40960},
+	// Source: LLMServingSim configs/model (HF mistralai/Mixtral-8x7B-v0.1 config.json); 8 experts, top-2.
+	{Name: "Mixtral-8x7B", Layers: 32, Hidden: 4096, Heads: 32, KVHeads: 8, HeadDim: 128,
+		Intermediate: 14336, Vocab: 32000, Params: 46.7e9, ActiveParams: 12.9e9,
+		Experts: 8, ActiveExperts: 2, MaxContext: 32768,
+		Aliases: []string{"mixtral-8x7b-instruct", "mixtral-8x7b-instruct-v0.1", "mixtral-8x7b-v0.1"}},
+	// Source: LLMServingSim configs/model (HF Qwen/Qwen3-30B-A3B config.json); 128 experts, top-8, expert I=768.
+	{Name: "Qwen3-30B-A3B", Layers: 48, Hidden: 2048, Heads: 32, KVHeads: 4, HeadDim: 128,
+		Intermediate: 768, Vocab: 151936, Params: 30.5e9, ActiveParams: 3.3e9,
+		Experts: 128, ActiveExperts: 8, MaxContext: 40960},
+}
+
+// IsMoE reports whether the model routes tokens to experts.
+func (m Model) IsMoE() bool { return m.Experts > 0 }
+
+// AttentionParams returns the attention projection parameters of one layer:
+// Q and O are h·(n_q·d), K and V are h·(n_kv·d) each.
+func (m Model) AttentionParams() float64 {
+	h, q, kv := float64(m.Hidden), float64(m.Heads*m.HeadDim), float64(m.KVHeads*m.HeadDim)
+	return 2*h*q + 2*h*kv
+}
+
+// ExpertParams returns the parameters of one SwiGLU FFN (one expert for
+// MoE): 3·h·I.
+func (m Model) ExpertParams() float64 {
+	return 3 * float64(m.Hidden) * float64(m.Intermediate)
+}
+
+// ffnCount is the number of FFNs stored per layer (1 for dense).
+func (m Model) ffnCount() float64 { return float64(max(m.Experts, 1)) }
+
+// activeFFNs is the number of FFNs each token runs per layer (1 for dense).
+func (m Model) activeFFNs() float64 { return float64(max(m.ActiveExperts, 1)) }
+
+// LMHeadParams returns the output projection parameters h·V (untied in
+// every catalog model, so the input embedding is a separate table that a
+// step only gathers from).
+func (m Model) LMHeadParams() float64 { return float64(m.Hidden) * float64(m.Vocab) }
+
+// ArchParams returns the total parameter count computed from the
+// architecture: L·(attention + E·3hI) + 2·h·V (embedding and LM head,
+// untied). Norms and routers are ignored (< 0.1 %).
+func (m Model) ArchParams() float64 {
+	return float64(m.Layers)*(m.AttentionParams()+m.ffnCount()*m.ExpertParams()) + 2*m.LMHeadParams()
+}
+
+// ArchActiveParams is ArchParams with only the active experts counted.
+func (m Model) ArchActiveParams() float64 {
+	return float64(m.Layers)*(m.AttentionParams()+m.activeFFNs()*m.ExpertParams()) + 2*m.LMHeadParams()
+}
+
+// Models returns a copy of the model catalog.
+func Models() []Model { return slices.Clone(models) }
+
+// LookupModel finds a model by name or alias, case-insensitive, ignoring an
+// "org/" prefix (so "meta-llama/Llama-3.1-8B-Instruct" finds Llama-3.1-8B).
+// The error lists the catalog.
+func LookupModel(name string) (Model, error) {
+	key := normName(name)
+	for _, m := range models {
+		if normName(m.Name) == key || slices.ContainsFunc(m.Aliases, func(a string) bool { return normName(a) == key }) {
+			return m, nil
+		}
+	}
+	names := make([]string, len(models))
+	for i, m := range models {
+		names[i] = m.Name
+	}
+	return Model{}, fmt.Errorf("unknown model %q (known: %s)", name, strings.Join(names, ", "))
+}
+
+// normName lower-cases a name and drops any "org/" prefix.
+func normName(s string) string {
+	s = strings.ToLower(strings.TrimSpace(s))
+	if i := strings.LastIndexByte(s, '/'); i >= 0 {
+		s = s[i+1:]
+	}
+	return s
+}

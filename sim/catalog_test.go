@@ -1,0 +1,128 @@
+package sim
+
+import (
+	"math"
+	"strings"
+	"testing"
+)
+
+func TestLookupModel(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		in, want string
+		reason   string
+	}{
+		{"Llama-3.1-8B", "Llama-3.1-8B", "canonical name"},
+		{"meta-llama/Llama-3.1-8B-Instruct", "Llama-3.1-8B", "HF id with org and -Instruct"},
+		{"LLAMA-3.3-70B-INSTRUCT", "Llama-3.3-70B", "case-insensitive alias"},
+		{"mistralai/Mixtral-8x7B-Instruct-v0.1", "Mixtral-8x7B", "HF id of the instruct model"},
+		{"qwen/qwen3-30b-a3b", "Qwen3-30B-A3B", "lower-case HF id"},
+	}
+	for _, tt := range tests {
+		m, err := LookupModel(tt.in)
+		if err != nil || m.Name != tt.want {
+			t.Errorf("LookupModel(%q) = %q, %v; want %q (%s)", tt.in, m.Name, err, tt.want, tt.reason)
+		}
+	}
+	_, err := LookupModel("gpt-5")
+	if err == nil || !strings.Contains(err.Error(), "Qwen3-32B") {
+		t.Errorf("unknown model error %v should list the catalog", err)
+	}
+}
+
+func TestLookupGPU(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		in, want string
+		reason   string
+	}{
+		{"H100", "H100-SXM", "short name"},
+		{"h100-sxm", "H100-SXM", "case-insensitive"},
+		{"A100-80GB-SXM", "A100-80GB", "form factor suffix as in the calibration data"},
+		{"mi300x", "MI300X", "AMD"},
+	}
+	for _, tt := range tests {
+		g, err := LookupGPU(tt.in)
+		if err != nil || g.Name != tt.want {
+			t.Errorf("LookupGPU(%q) = %q, %v; want %q (%s)", tt.in, g.Name, err, tt.want, tt.reason)
+		}
+	}
+	if _, err := LookupGPU("TPUv5"); err == nil || !strings.Contains(err.Error(), "B200") {
+		t.Errorf("unknown gpu error %v should list the catalog", err)
+	}
+}
+
+// TestModelParams checks that the architecture fields reproduce the
+// published parameter counts, total and active, within 2 %.
+func TestModelParams(t *testing.T) {
+	t.Parallel()
+	for _, m := range Models() {
+		if r := m.ArchParams() / m.Params; math.Abs(r-1) > 0.02 {
+			t.Errorf("%s: architecture gives %.3g params, published %.3g", m.Name, m.ArchParams(), m.Params)
+		}
+		if r := m.ArchActiveParams() / m.ActiveParams; math.Abs(r-1) > 0.02 {
+			t.Errorf("%s: architecture gives %.3g active params, published %.3g", m.Name, m.ArchActiveParams(), m.ActiveParams)
+		}
+		if m.IsMoE() != (m.ActiveParams < m.Params) {
+			t.Errorf("%s: MoE flag disagrees with active params", m.Name)
+		}
+	}
+}
+
+func TestHardwareMemory(t *testing.T) {
+	t.Parallel()
+	l8, _ := LookupModel("Llama-3.1-8B")
+	l70, _ := LookupModel("Llama-3.1-70B")
+	h100, _ := LookupGPU("H100")
+	tests := []struct {
+		hw         Hardware
+		weightGB   float64
+		kvPerToken float64
+		minBlocks  int
+		maxBlocks  int
+		reason     string
+	}{
+		{Hardware{Model: l8, GPU: h100}, 16.06, 131072, 25000, 32000,
+			"8B BF16: 2·32·8·128·2 B/token; vLLM reports ~28k blocks (≈ 450k tokens) on H100 at 0.9"},
+		{Hardware{Model: l8, GPU: h100, KV: FP8}, 16.06, 65536, 50000, 64000, "FP8 KV halves bytes per token, doubles blocks"},
+		{Hardware{Model: l70, GPU: h100, TP: 2, Weights: FP8, KV: FP8}, 35.3, 81920, 27000, 33000,
+			"70B FP8 TP2: 4 KV heads per GPU at 1 byte; (77.3 − 35.3 − 2.6 GB)/(16·81920 B) ≈ 30k blocks"},
+		{Hardware{Model: l70, GPU: h100}, 141.2, 327680, 0, 0, "70B BF16 does not fit one H100: no blocks"},
+	}
+	for _, tt := range tests {
+		if got := tt.hw.WeightBytes() / 1e9; math.Abs(got-tt.weightGB) > 0.1 {
+			t.Errorf("%s: weights %.2f GB, want %.2f", tt.reason, got, tt.weightGB)
+		}
+		if got := tt.hw.KVBytesPerToken(); got != tt.kvPerToken {
+			t.Errorf("%s: KV %v B/token, want %v", tt.reason, got, tt.kvPerToken)
+		}
+		if got := tt.hw.KVBlocks(0); got < tt.minBlocks || got > tt.maxBlocks {
+			t.Errorf("%s: %d blocks, want [%d, %d]", tt.reason, got, tt.minBlocks, tt.maxBlocks)
+		}
+	}
+}
+
+func TestKVHeadsReplicated(t *testing.T) {
+	t.Parallel()
+	// Qwen3-30B-A3B has 4 KV heads: at TP8 each GPU still holds one head.
+	m, _ := LookupModel("Qwen3-30B-A3B")
+	g, _ := LookupGPU("H100")
+	h4 := Hardware{Model: m, GPU: g, TP: 4}
+	h8 := Hardware{Model: m, GPU: g, TP: 8}
+	if h4.KVBytesPerToken() != h8.KVBytesPerToken() {
+		t.Errorf("TP8 KV/token %v != TP4 %v; heads must replicate, not split", h8.KVBytesPerToken(), h4.KVBytesPerToken())
+	}
+}
+
+func TestParsePrecision(t *testing.T) {
+	t.Parallel()
+	for _, p := range []Precision{BF16, FP8} {
+		got, err := ParsePrecision(p.String())
+		if err != nil || got != p {
+			t.Errorf("round trip %v: got %v, %v", p, got, err)
+		}
+	}
+	if _, err := ParsePrecision("int4"); err == nil {
+		t.Error("int4 accepted")
+	}
+}

@@ -1,0 +1,114 @@
+package sim
+
+import (
+	"math"
+	"time"
+)
+
+// CostModel turns a Batch into a step duration for one Hardware. It holds
+// only constants derived at construction, so StepTime is safe for
+// concurrent use and does not allocate.
+type CostModel struct {
+	hw Hardware
+	p  CostParams
+
+	layers      float64
+	tp          float64
+	linFLOPs    float64 // FLOPs per token in the layers, per GPU: 2·L·(attn + k·ffn)/TP
+	headFLOPs   float64 // LM-head FLOPs per sequence producing logits, per GPU: 2·h·V/TP
+	denseBytes  float64 // bytes read every step, per GPU: (L·attn + h·V)·b_w/TP
+	ffnBytes    float64 // bytes of one FFN (expert) across all layers, per GPU: L·3hI·b_w/TP
+	experts     float64 // E (1 for dense)
+	routeMiss   float64 // 1 − k/E, probability a token skips a given expert
+	attnFLOPs   float64 // attention FLOPs per (token · context position), per GPU: 4·L·n_q·d/TP
+	kvBytes     float64 // KV bytes per token per GPU
+	linRate     float64 // η_c · peak FLOP/s at the weight precision
+	attnRate    float64 // η_a · peak BF16 FLOP/s
+	memRate     float64 // η_m · HBM bytes/s
+	commBytes   float64 // all-reduce bytes per token: 2(TP−1)/TP · h · 2 B
+	commCalls   float64 // all-reduces per step: 2·L when TP > 1, else 0
+	fixedPerStp float64 // c_step + c_layer·L, seconds
+}
+
+// NewCostModel prepares the step-time model of hw with parameters p. A zero
+// CostParams means DefaultCostParams; non-positive efficiencies are
+// replaced by their defaults.
+func NewCostModel(hw Hardware, p CostParams) *CostModel {
+	p = p.withDefaults()
+	m := hw.Model
+	c := &CostModel{hw: hw, p: p, layers: float64(m.Layers), tp: hw.tp(), experts: m.ffnCount()}
+	bw := hw.Weights.Bytes()
+	c.linFLOPs = 2 * c.layers * (m.AttentionParams() + m.activeFFNs()*m.ExpertParams()) / c.tp
+	c.headFLOPs = 2 * m.LMHeadParams() / c.tp
+	c.denseBytes = (c.layers*m.AttentionParams() + m.LMHeadParams()) * bw / c.tp
+	c.ffnBytes = c.layers * m.ExpertParams() * bw / c.tp
+	c.routeMiss = 1 - m.activeFFNs()/c.experts
+	c.attnFLOPs = 4 * c.layers * float64(m.Heads*m.HeadDim) / c.tp
+	c.kvBytes = hw.KVBytesPerToken()
+	c.linRate = p.EtaCompute * hw.GPU.FLOPS(hw.Weights)
+	c.attnRate = p.EtaAttention * hw.GPU.BF16FLOPS
+	c.memRate = p.EtaMemory * hw.GPU.HBMBW
+	if hw.TP > 1 {
+		c.commCalls = 2 * c.layers
+		c.commBytes = 2 * (c.tp - 1) / c.tp * float64(m.Hidden) * 2
+	}
+	c.fixedPerStp = p.StepOverhead.Seconds() + p.LayerOverhead.Seconds()*c.layers
+	return c
+}
+
+// Hardware returns the hardware the model was built for.
+func (c *CostModel) Hardware() Hardware { return c.hw }
+
+// Params returns the parameters in use (after defaults were applied).
+func (c *CostModel) Params() CostParams { return c.p }
+
+// StepTime returns the duration of one engine step running b. An empty
+// batch takes no time. The formula is in the package documentation.
+func (c *CostModel) StepTime(b Batch) time.Duration {
+	var n, preFLOPs, preKV, decKV float64
+	for _, ch := range b.Prefill {
+		t, ctx := float64(ch.Tokens), float64(ch.Context)
+		n += t
+		preFLOPs += t * (ctx + (t+1)/2) // Σ_{i=1..t} (ctx+i)
+		preKV += ctx + t
+	}
+	for _, ctx := range b.Decode {
+		decKV += float64(ctx + 1)
+	}
+	nDec := float64(len(b.Decode))
+	n += nDec
+	if n == 0 {
+		return 0
+	}
+	seqs := nDec + float64(len(b.Prefill))
+	sec := c.linearTime(n, seqs) +
+		roof(c.attnFLOPs*preFLOPs/c.attnRate, c.kvBytes*preKV/c.memRate) +
+		roof(c.attnFLOPs*decKV/c.attnRate, c.kvBytes*decKV/c.memRate) +
+		c.commCalls*(c.p.CommLatency.Seconds()+c.commBytes*n/c.hw.GPU.LinkBW) +
+		c.fixedPerStp + c.p.SeqOverhead.Seconds()*seqs
+	return time.Duration(sec * 1e9)
+}
+
+// linearTime is the roofline of the weight matmuls for n tokens of which
+// seqs produce logits: max(FLOPs/(η_c·P), weight bytes/(η_m·BW)), in seconds.
+func (c *CostModel) linearTime(n, seqs float64) float64 {
+	flops := c.linFLOPs*n + c.headFLOPs*seqs
+	return roof(flops/c.linRate, (c.denseBytes+c.ffnBytes*c.touchedFFNs(n))/c.memRate)
+}
+
+// touchedFFNs is the expected number of distinct experts per layer that n
+// tokens route to when each picks k of E uniformly: E·(1 − (1 − k/E)^n).
+// Dense models have one FFN, always touched.
+func (c *CostModel) touchedFFNs(n float64) float64 {
+	if c.experts <= 1 {
+		return 1
+	}
+	return c.experts * (1 - math.Pow(c.routeMiss, n))
+}
+
+// roof is the roofline: a kernel takes the longer of its compute and its
+// memory time.
+func roof(compute, memory float64) float64 { return math.Max(compute, memory) }
+
+// CostModel is the Coster the engine runs on.
+var _ Coster = (*CostModel)(nil)

@@ -1,0 +1,173 @@
+package sim
+
+import (
+	"math"
+	"testing"
+	"time"
+)
+
+// hwFor builds Hardware from catalog names, failing the test on a typo.
+func hwFor(t testing.TB, model, gpu string, tp int, w, kv Precision) Hardware {
+	t.Helper()
+	m, err := LookupModel(model)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := LookupGPU(gpu)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return Hardware{Model: m, GPU: g, TP: tp, Weights: w, KV: kv}
+}
+
+// TestDecodeMemoryBound: one decode at short context reads the weights once,
+// so the step is weight bytes/(η_m·BW) plus the fixed overheads, within 3 %.
+func TestDecodeMemoryBound(t *testing.T) {
+	t.Parallel()
+	hw := hwFor(t, "Llama-3.1-8B", "H100", 1, BF16, BF16)
+	p := DefaultCostParams()
+	c := NewCostModel(hw, p)
+	got := c.StepTime(Batch{Decode: []int{1}}).Seconds()
+	// All weights but the embedding table (gathered, not streamed).
+	read := hw.WeightBytes() - hw.Model.LMHeadParams()*hw.Weights.Bytes()
+	want := read/(p.EtaMemory*hw.GPU.HBMBW) + p.StepOverhead.Seconds() + p.SeqOverhead.Seconds()
+	if math.Abs(got/want-1) > 0.03 {
+		t.Errorf("bs1 decode %.3f ms, want ≈ %.3f ms", got*1e3, want*1e3)
+	}
+	// The measured anchor: 6.44 ms/token on vLLM 0.19.1 (reference README §3).
+	if got < 5.5e-3 || got > 7.5e-3 {
+		t.Errorf("bs1 decode %.3f ms far from the measured 6.44 ms", got*1e3)
+	}
+}
+
+// TestPrefillComputeBound: a long prefill is set by FLOPs: 2·params·tokens
+// plus causal attention, at η_c and η_a of peak, within 5 %.
+func TestPrefillComputeBound(t *testing.T) {
+	t.Parallel()
+	hw := hwFor(t, "Llama-3.1-8B", "H100", 1, BF16, BF16)
+	p := DefaultCostParams()
+	c := NewCostModel(hw, p)
+	const n = 8192
+	m := hw.Model
+	// The embedding table is gathered, not multiplied; the LM head runs once.
+	lin := (2*n*(m.ArchActiveParams()-2*m.LMHeadParams()) + 2*m.LMHeadParams()) / (p.EtaCompute * hw.GPU.BF16FLOPS)
+	attn := 4 * float64(m.Layers*m.Heads*m.HeadDim) * n * (n + 1) / 2 / (p.EtaAttention * hw.GPU.BF16FLOPS)
+	got := c.StepTime(Batch{Prefill: []Chunk{{Tokens: n}}}).Seconds()
+	if math.Abs(got/(lin+attn)-1) > 0.05 {
+		t.Errorf("8k prefill %.1f ms, compute bound %.1f ms", got*1e3, (lin+attn)*1e3)
+	}
+}
+
+// TestStepTimeMonotone: more work never takes less time.
+func TestStepTimeMonotone(t *testing.T) {
+	t.Parallel()
+	for _, hw := range []Hardware{
+		hwFor(t, "Llama-3.1-8B", "H100", 1, BF16, BF16),
+		hwFor(t, "Llama-3.3-70B", "H100", 4, FP8, FP8),
+		hwFor(t, "Qwen3-30B-A3B", "A100", 1, BF16, BF16),
+		hwFor(t, "Mixtral-8x7B", "MI300X", 2, FP8, BF16),
+	} {
+		c := NewCostModel(hw, CostParams{})
+		dec := make([]int, 0, 512)
+		prev := time.Duration(0)
+		for b := 1; b <= 512; b++ {
+			dec = append(dec, 1000)
+			got := c.StepTime(Batch{Decode: dec})
+			if got < prev {
+				t.Fatalf("%s: %d decodes %v < %d decodes %v", hw.Model.Name, b, got, b-1, prev)
+			}
+			prev = got
+		}
+		short := c.StepTime(Batch{Decode: []int{100}})
+		long := c.StepTime(Batch{Decode: []int{100000}})
+		if long <= short {
+			t.Errorf("%s: context 100k (%v) not slower than 100 (%v)", hw.Model.Name, long, short)
+		}
+		if c.StepTime(Batch{}) != 0 {
+			t.Errorf("%s: empty batch takes time", hw.Model.Name)
+		}
+	}
+}
+
+// TestTPReducesDecode: sharding the weights over more GPUs shortens a
+// memory-bound decode step, but by less than TP× (all-reduces cost).
+func TestTPReducesDecode(t *testing.T) {
+	t.Parallel()
+	b := Batch{Decode: []int{1000}}
+	prev := time.Duration(math.MaxInt64)
+	for _, tp := range []int{1, 2, 4, 8} {
+		c := NewCostModel(hwFor(t, "Llama-3.1-70B", "H100", tp, FP8, FP8), CostParams{})
+		got := c.StepTime(b)
+		if got >= prev {
+			t.Errorf("TP%d decode %v not faster than TP%d %v", tp, got, tp/2, prev)
+		}
+		if tp > 1 && got < prev/2 {
+			t.Errorf("TP%d decode %v more than halves TP%d %v despite communication", tp, got, tp/2, prev)
+		}
+		prev = got
+	}
+}
+
+// TestMoETouchesFewerWeights: at batch 1 an MoE reads only its active
+// experts, so it beats a dense model of equal total parameters, and its
+// step grows towards the dense cost as the batch touches every expert.
+func TestMoETouchesFewerWeights(t *testing.T) {
+	t.Parallel()
+	moe := hwFor(t, "Mixtral-8x7B", "H100", 1, FP8, FP8)
+	dense := moe
+	dense.Model.Name = "Mixtral-as-dense"
+	dense.Model.Intermediate *= dense.Model.Experts // one FFN as wide as all experts
+	dense.Model.Experts, dense.Model.ActiveExperts = 0, 0
+	if r := dense.WeightBytes() / moe.WeightBytes(); math.Abs(r-1) > 1e-9 {
+		t.Fatalf("dense stand-in has %.3f× the weights", r)
+	}
+	cm, cd := NewCostModel(moe, CostParams{}), NewCostModel(dense, CostParams{})
+	one := Batch{Decode: []int{10}}
+	if m, d := cm.StepTime(one), cd.StepTime(one); float64(m) > 0.5*float64(d) {
+		t.Errorf("batch 1: MoE %v not well under dense %v", m, d)
+	}
+	many := Batch{Decode: make([]int, 64)}
+	if m, d := cm.StepTime(many), cd.StepTime(many); math.Abs(float64(m)/float64(d)-1) > 0.05 {
+		t.Errorf("batch 64 touches all experts: MoE %v should ≈ dense %v", m, d)
+	}
+}
+
+// TestCostParamsDefaults: the zero value means the defaults, and a
+// non-positive efficiency is replaced rather than dividing by zero.
+func TestCostParamsDefaults(t *testing.T) {
+	t.Parallel()
+	hw := hwFor(t, "Qwen3-8B", "L40S", 1, BF16, BF16)
+	if got := NewCostModel(hw, CostParams{}).Params(); got != DefaultCostParams() {
+		t.Errorf("zero params became %+v", got)
+	}
+	p := CostParams{StepOverhead: time.Millisecond}
+	got := NewCostModel(hw, p).Params()
+	if got.EtaMemory != DefaultCostParams().EtaMemory || got.StepOverhead != time.Millisecond || got.SeqOverhead != 0 {
+		t.Errorf("partial params became %+v", got)
+	}
+}
+
+// BenchmarkStepTime measures one mixed step (a prefill chunk and 256
+// decodes); it must not allocate.
+func BenchmarkStepTime(b *testing.B) {
+	c := NewCostModel(hwFor(b, "Llama-3.3-70B", "H100", 2, FP8, FP8), CostParams{})
+	dec := make([]int, 256)
+	for i := range dec {
+		dec[i] = 1000 + i
+	}
+	batch := Batch{Prefill: []Chunk{{Tokens: 2048, Context: 4096}}, Decode: dec}
+	b.ReportAllocs()
+	for b.Loop() {
+		_ = c.StepTime(batch)
+	}
+}
+
+// TestStepTimeNoAlloc: StepTime runs once per simulated step and must not
+// allocate. Not parallel: AllocsPerRun panics in parallel tests.
+func TestStepTimeNoAlloc(t *testing.T) {
+	c := NewCostModel(hwFor(t, "Qwen3-30B-A3B", "H100", 1, BF16, BF16), CostParams{})
+	batch := Batch{Prefill: []Chunk{{Tokens: 512}}, Decode: []int{1, 2, 3}}
+	if n := testing.AllocsPerRun(100, func() { _ = c.StepTime(batch) }); n != 0 {
+		t.Errorf("StepTime allocates %v times", n)
+	}
+}

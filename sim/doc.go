@@ -1,0 +1,48 @@
+// Package sim is surge's built-in serving engine: it models a
+// continuous-batching LLM server (vLLM V1 style) in real or virtual time,
+// for capacity planning and for testing the client and driver without GPUs.
+//
+// The package has two halves. The engine (engine*.go, kv*.go, sched*.go)
+// schedules requests into steps under a token budget and a KV-block pool;
+// the catalogs and the cost model (catalog*.go, cost*.go) say what each
+// step costs on given hardware. The engine asks a Coster, normally a
+// *CostModel, for the duration of every step.
+//
+// # Catalogs
+//
+// LookupModel and LookupGPU find models (Llama-3.1-8B/70B, Llama-3.3-70B,
+// Qwen3-8B/32B, Mixtral-8x7B, Qwen3-30B-A3B) and accelerators (A100-80GB,
+// H100-SXM, H200, B200, L40S, MI300X) by name or common alias. A Hardware
+// binds a Model to TP GPUs with weight and KV precisions and derives
+// per-GPU weight bytes, KV bytes per token and the KV capacity in 16-token
+// blocks the way vLLM computes num_gpu_blocks.
+//
+// # Step time
+//
+// All quantities are per GPU (TP shards weights, heads and FLOPs evenly).
+// For a step with n new tokens (Σ chunk tokens + one per decode) and s
+// sequences (chunks + decodes):
+//
+//	T = T_lin + T_attn,pre + T_attn,dec + T_comm + c_step + c_layer·L + c_seq·s
+//
+//	T_lin      = max( [2·n·L·(A + k·F) + 2·s·h·V] / TP / (η_c·P_w),   FLOP / FLOP/s  → s
+//	                  [L·A + h·V + L·F·E·(1−(1−k/E)^n)]·b_w / TP / (η_m·BW) )   B / B/s → s
+//	T_attn,pre = max( 4·L·n_q·d/TP · Σ_chunks t·(c + (t+1)/2) / (η_a·P_bf16),
+//	                  KV_tok · Σ_chunks (c + t) / (η_m·BW) )
+//	T_attn,dec = max( 4·L·n_q·d/TP · Σ_dec (ctx+1) / (η_a·P_bf16),
+//	                  KV_tok · Σ_dec (ctx+1) / (η_m·BW) )
+//	T_comm     = 2·L · [α + 2(TP−1)/TP · n·h·2 B / link]   (TP > 1; ring all-reduce)
+//
+// where A = h·(2·n_q·d + 2·n_kv·d) attention-projection parameters per
+// layer, F = 3·h·I parameters per FFN (per expert), E experts of which k are
+// active (E = k = 1 for dense; E·(1−(1−k/E)^n) is the expected number of
+// experts n tokens touch), h hidden size, V vocabulary, b_w bytes per
+// weight, KV_tok = 2·L·max(1, n_kv/TP)·d·b_kv bytes per token, P_w the dense
+// tensor FLOP/s at the weight precision, BW the HBM bandwidth and link the
+// per-direction interconnect bandwidth. A chunk of t tokens after c cached
+// ones attends to c+1 … c+t positions. The embedding gather is free; the LM
+// head runs once per sequence.
+//
+// The free parameters are in CostParams; DefaultCostParams holds values
+// fitted on published H100 measurements (docs/sim-validation.md).
+package sim
