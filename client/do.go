@@ -66,17 +66,25 @@ func (c *Client) Do(ctx context.Context, req *Request) *Result {
 	p := newProbe(c.epoch)
 	ctx = httptrace.WithClientTrace(ctx, &p.trace)
 	resp, err := c.pooled.RoundTrip(newHTTPRequest(ctx, u, c.header, body))
+	before := int64(0) // p.wrote before the last attempt
 	if err != nil && p.reused.Load() && p.response.Load() == 0 && ctx.Err() == nil {
 		// The pooled connection was dead (the server closed it after its
 		// last response): nothing was received, so sending again on a
 		// connection of our own is safe.
 		res.Retries++
+		before = p.wrote.Load()
 		resp, err = c.fresh.RoundTrip(newHTTPRequest(ctx, u, c.header, body))
 	}
 	if err != nil {
 		res.Sent = p.sent()
 		res.ErrClass = classify(caller, ctx, err)
-		res.Err = c.redact("sending request: " + err.Error())
+		// Once the last attempt's request was fully written, the error
+		// came while awaiting the response (a timeout, a reset).
+		stage := "sending request: "
+		if w := p.wrote.Load(); w != 0 && w != before {
+			stage = "awaiting response: "
+		}
+		res.Err = c.redact(stage + err.Error())
 		return res
 	}
 	defer resp.Body.Close()

@@ -28,8 +28,9 @@
 //	          when the server reported it, else token-bearing chunks (which
 //	          undercount a coalescing server); undefined below two tokens
 //	E2E       E2EUS: sent → last byte
-//	ttft+lag  TTFT + lag and E2E + lag: latency from the intended send
-//	e2e+lag   time, which includes any queueing (no coordinated omission)
+//	ttft+lag  TTFT + lag, TTFO + lag and E2E + lag: latency from the
+//	ttfo+lag  intended send time, which includes any queueing (no
+//	e2e+lag   coordinated omission)
 //	lag       SentUS − IntendedUS over all sent requests, failures
 //	          included; it includes the queue time
 //	queue     QueueUS over all sent requests: waiting for a concurrency slot
@@ -37,7 +38,14 @@
 // The measurement window runs from the earliest intended or sent time of a
 // measured record to the latest completion (SentUS + E2EUS) of a measured
 // sent one; request and token rates divide counts of successful requests
-// by it (see Window and Throughput). Goodput counts successful requests
+// by it (see Window and Throughput). The send and scheduled rates leave
+// out closed-loop clients (Options.ClosedLoop), whose intended times are
+// no schedule. Goodput counts successful requests
 // that meet every SLO bound on their own (see Goodput); each SLO also gets
-// a verdict on the scope's percentile (SLOCheck).
+// a verdict on the scope's percentile (SLOCheck). SLOs on TTFT, TTFO and
+// E2E are judged, both per request and on the percentile, on ttft+lag,
+// ttfo+lag and e2e+lag: a server that answers fast once a request is
+// sent, while requests queue behind the schedule, does not pass them.
+// TPOT and ITL SLOs are judged on TPOT and ITL, which queueing does not
+// change.
 package metrics

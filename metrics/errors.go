@@ -1,6 +1,21 @@
 package metrics
 
-import "surge/trace"
+import (
+	"cmp"
+	"maps"
+	"slices"
+
+	"surge/trace"
+)
+
+// topMessages is how many distinct error messages Errors.Top keeps.
+const topMessages = 3
+
+// Message is one distinct error message and how many failures carried it.
+type Message struct {
+	Text  string `json:"text"`
+	Count int    `json:"count"`
+}
 
 // Errors counts a scope's measured failures. Failed requests are excluded
 // from every latency figure but counted here; dropped requests (shed at
@@ -14,7 +29,10 @@ type Errors struct {
 	// ByStatus counts failures by HTTP status; 0 means no status was
 	// received (connection errors, timeouts before the headers).
 	ByStatus map[int]int `json:"by_status,omitempty"`
-	Dropped  int         `json:"dropped"`
+	// Top are the most common distinct Error strings of the failures, at
+	// most three, by count then text.
+	Top     []Message `json:"top,omitempty"`
+	Dropped int       `json:"dropped"`
 	// DropRate is Dropped / (sent + dropped) measured requests.
 	DropRate float64 `json:"drop_rate"`
 }
@@ -23,6 +41,7 @@ type Errors struct {
 func errorCounts(recs []*trace.Record) Errors {
 	var e Errors
 	sentN := 0
+	msgs := map[string]int{}
 	for _, r := range recs {
 		switch {
 		case !measured(r):
@@ -38,8 +57,10 @@ func errorCounts(recs []*trace.Record) Errors {
 			}
 			e.ByClass[r.ErrorClass]++
 			e.ByStatus[r.Status]++
+			msgs[r.Error]++
 		}
 	}
+	e.Top = top(msgs)
 	if sentN > 0 {
 		e.Rate = float64(e.Failed) / float64(sentN)
 	}
@@ -47,4 +68,15 @@ func errorCounts(recs []*trace.Record) Errors {
 		e.DropRate = float64(e.Dropped) / float64(n)
 	}
 	return e
+}
+
+// top returns the topMessages most common messages of counts, by count
+// then text.
+func top(counts map[string]int) []Message {
+	var ms []Message
+	for _, t := range slices.Sorted(maps.Keys(counts)) {
+		ms = append(ms, Message{Text: t, Count: counts[t]})
+	}
+	slices.SortStableFunc(ms, func(a, b Message) int { return cmp.Compare(b.Count, a.Count) })
+	return ms[:min(len(ms), topMessages)]
 }

@@ -8,7 +8,8 @@ import (
 
 // Goodput is the rate of successful requests that met every SLO of the
 // header on their own. A request meets "metric pP ≤ bound" when its own
-// value is within bound: its TTFT, TTFO, TPOT or E2E, or for ITL the
+// value is within bound: its TTFT, TTFO or E2E counted from the intended
+// send time (TTFT + lag and so on: queueing counts), its TPOT, or for ITL the
 // nearest-rank pP of its own gaps (their mean when P is 0). A request
 // without a first token (for ttft) or an answer token (for ttfo) fails
 // that bound; one too short to have a TPOT or any ITL gap meets it.
@@ -19,12 +20,16 @@ type Goodput struct {
 }
 
 // SLOCheck is the verdict on one SLO for a scope: Observed is the scope's
-// nearest-rank percentile of the metric (its mean when Percentile is 0),
-// and the SLO passes when Observed ≤ BoundUS. Conclusive is true when the
+// nearest-rank percentile (its mean when Percentile is 0) of the
+// distribution JudgedOn, and the SLO passes when Observed ≤ BoundUS.
+// TTFT, TTFO and E2E SLOs are judged on ttft+lag, ttfo+lag and e2e+lag,
+// latencies from the intended send time, so time queued behind the
+// schedule counts against them; TPOT and ITL SLOs on tpot and itl. Conclusive is true when the
 // percentile's confidence interval lies wholly on the verdict's side of
 // the bound; it is false when there is no interval.
 type SLOCheck struct {
 	trace.SLO
+	JudgedOn   string    `json:"judged_on"` // the distribution's name: "ttft+lag"
 	N          int       `json:"n"`
 	Observed   float64   `json:"observed"`
 	CI         *Interval `json:"ci,omitempty"`
@@ -80,9 +85,9 @@ func (c *calc) goodput(sc *Scope, recs []*trace.Record) ([]SLOCheck, *Goodput) {
 
 // check judges slo against the scope's distribution m.
 func (c *calc) check(client string, slo trace.SLO, m *Metric) SLOCheck {
-	ch := SLOCheck{SLO: slo, N: m.N}
+	ch := SLOCheck{SLO: slo, JudgedOn: judgedOn(slo.Metric), N: m.N}
 	if m.N == 0 {
-		c.warn(WarnSLO, client, 0, "slo %s: no %s values to judge it", sloName(slo), slo.Metric)
+		c.warn(WarnSLO, client, 0, "slo %s: no %s values to judge it", sloName(slo), ch.JudgedOn)
 		return ch
 	}
 	bound := float64(slo.BoundUS)
@@ -114,17 +119,18 @@ func PercentileName(p float64) string {
 	return "p" + trimFloat(p)
 }
 
-// meets reports whether the successful request r met slo on its own;
+// meets reports whether the successful request r met slo on its own,
+// judging TTFT, TTFO and E2E from the intended send time;
 // gaps is scratch space for its ITL gaps, returned for reuse.
 func meets(r *trace.Record, slo trace.SLO, gaps []float64) (bool, []float64) {
 	bound := float64(slo.BoundUS)
 	switch slo.Metric {
 	case "ttft":
-		return r.TTFTUS > 0 && float64(r.TTFTUS) <= bound, gaps
+		return r.TTFTUS > 0 && float64(r.TTFTUS+lag(r)) <= bound, gaps
 	case "ttfo":
-		return r.TTFOUS > 0 && float64(r.TTFOUS) <= bound, gaps
+		return r.TTFOUS > 0 && float64(r.TTFOUS+lag(r)) <= bound, gaps
 	case "e2e":
-		return float64(r.E2EUS) <= bound, gaps
+		return float64(r.E2EUS+lag(r)) <= bound, gaps
 	case "tpot":
 		v, ok := TPOT(r)
 		return !ok || v <= bound, gaps

@@ -46,7 +46,9 @@ func TestGoodputAndVerdicts(t *testing.T) {
 	var recs []trace.Record
 	for i := range 1000 {
 		ttft := int64(i+1) * 1000
-		recs = append(recs, okRec("c", int64(i)*1000, ttft, ttft+9000))
+		r := okRec("c", int64(i)*1000, ttft, ttft+9000)
+		r.SentUS = r.IntendedUS // no lag: ttft+lag is TTFT
+		recs = append(recs, r)
 	}
 	recs = append(recs, failRec("c", 0, trace.ErrHTTP, 503))
 	slos := []trace.SLO{
@@ -95,5 +97,41 @@ func TestNoSLONoGoodput(t *testing.T) {
 	s := Summarize(records(nil, okRec("c", 0, 1, 2)), Options{})
 	if s.All.Goodput != nil || s.All.SLOs != nil {
 		t.Errorf("goodput %+v and checks %v without SLOs, want none", s.All.Goodput, s.All.SLOs)
+	}
+}
+
+// TestSLOCountsQueueing: requests that queue behind their schedule fail a
+// TTFT SLO that their TTFT alone would pass (no coordinated omission),
+// while a TPOT SLO ignores the queueing.
+func TestSLOCountsQueueing(t *testing.T) {
+	t.Parallel()
+	var recs []trace.Record
+	for i := range 400 {
+		// TTFT 100 ms, but each request waited 10 ms longer than the last
+		// for a concurrency slot: lag grows to 4 s.
+		r := okRec("c", int64(i)*10_000, 100_000, 190_000)
+		r.QueueUS = int64(i) * 10_000
+		r.SentUS = r.IntendedUS + 1000 + r.QueueUS
+		recs = append(recs, r)
+	}
+	slos := []trace.SLO{
+		{Metric: "ttft", Percentile: 99, BoundUS: 500_000},
+		{Metric: "tpot", Percentile: 99, BoundUS: 10_000},
+	}
+	s := Summarize(records(slos, recs...), Options{})
+	if q, _ := s.All.Latency.TTFT.At(99); q.Value != 100_000 {
+		t.Fatalf("plain ttft p99 %v, want 100 ms, which passes the 500 ms bound", q.Value)
+	}
+	ttft, tpot := s.All.SLOs[0], s.All.SLOs[1]
+	// ttft+lag of request i is 100 + 1 + 10·i ms: 40 requests (i ≤ 39)
+	// are within 500 ms; p99 is the 396th value, 100 + 1 + 3950 ms.
+	if ttft.JudgedOn != "ttft+lag" || ttft.Pass || !ttft.Conclusive || ttft.Observed != 4_051_000 || ttft.Met != 40 {
+		t.Errorf("ttft verdict %+v; want judged on ttft+lag, a conclusive fail at 4051 ms, met by 40", ttft)
+	}
+	if tpot.JudgedOn != "tpot" || !tpot.Pass || tpot.Met != 400 {
+		t.Errorf("tpot verdict %+v; want judged on tpot and passed by all: queueing does not change it", tpot)
+	}
+	if g := s.All.Goodput; g.Requests != 40 {
+		t.Errorf("goodput %d requests, want the 40 whose ttft+lag is within 500 ms", g.Requests)
 	}
 }

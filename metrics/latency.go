@@ -19,6 +19,7 @@ type Latency struct {
 	TPOT    Metric `json:"tpot"`
 	E2E     Metric `json:"e2e"`
 	TTFTLag Metric `json:"ttft_lag"`
+	TTFOLag Metric `json:"ttfo_lag"`
 	E2ELag  Metric `json:"e2e_lag"`
 	Lag     Metric `json:"lag"`
 	Queue   Metric `json:"queue"`
@@ -26,25 +27,40 @@ type Latency struct {
 
 // Metrics returns the distributions of l in report order.
 func (l *Latency) Metrics() []*Metric {
-	return []*Metric{&l.TTFT, &l.TTFO, &l.ITL, &l.TPOT, &l.E2E, &l.TTFTLag, &l.E2ELag, &l.Lag, &l.Queue}
+	return []*Metric{&l.TTFT, &l.TTFO, &l.ITL, &l.TPOT, &l.E2E, &l.TTFTLag, &l.TTFOLag, &l.E2ELag, &l.Lag, &l.Queue}
 }
 
-// Named returns the distribution an SLO's metric name refers to (ttft,
-// ttfo, itl, tpot, e2e), or nil.
+// Named returns the distribution an SLO on the metric name (ttft, ttfo,
+// itl, tpot, e2e) is judged on, or nil. TTFT, TTFO and E2E SLOs are judged
+// from the intended send time (ttft+lag, ttfo+lag, e2e+lag), so time a
+// request spent queued behind its schedule counts against them (no
+// coordinated omission); TPOT and ITL do not depend on when it was sent.
 func (l *Latency) Named(name string) *Metric {
 	switch name {
 	case "ttft":
-		return &l.TTFT
+		return &l.TTFTLag
 	case "ttfo":
-		return &l.TTFO
+		return &l.TTFOLag
 	case "itl":
 		return &l.ITL
 	case "tpot":
 		return &l.TPOT
 	case "e2e":
-		return &l.E2E
+		return &l.E2ELag
 	}
 	return nil
+}
+
+// judgedOn names the distribution an SLO on metric is judged on (see
+// Latency.Named), or "" for an unknown metric.
+func judgedOn(metric string) string {
+	switch metric {
+	case "ttft", "ttfo", "e2e":
+		return metric + "+lag"
+	case "itl", "tpot":
+		return metric
+	}
+	return ""
 }
 
 // itlNote is the caveat on pooled inter-token latencies.
@@ -66,6 +82,9 @@ func (c *calc) latency(recs []*trace.Record) Latency {
 	})
 	l.TTFTLag = c.metric("ttft+lag", UnitUS, recs, succeeded, func(r *trace.Record) (float64, bool) {
 		return float64(r.TTFTUS + lag(r)), r.TTFTUS > 0
+	})
+	l.TTFOLag = c.metric("ttfo+lag", UnitUS, recs, succeeded, func(r *trace.Record) (float64, bool) {
+		return float64(r.TTFOUS + lag(r)), r.TTFOUS > 0
 	})
 	l.E2ELag = c.metric("e2e+lag", UnitUS, recs, succeeded, func(r *trace.Record) (float64, bool) {
 		return float64(r.E2EUS + lag(r)), true

@@ -93,6 +93,7 @@ func TestLatencyPopulations(t *testing.T) {
 		{&l.TPOT, 2, 1, 1000, 1000, "(10000−1000)/9 and (12000−3000)/9; one token is undefined"},
 		{&l.E2E, 3, 0, 2000, 12_000, "successes only"},
 		{&l.TTFTLag, 3, 0, 2000, 8000, "TTFT + (sent − intended): 1000+1000, 3000+5000"},
+		{&l.TTFOLag, 2, 1, 2000, 3000, "TTFO + lag: 1000+1000, 2000+1000; b never answered"},
 		{&l.Lag, 4, 0, 1000, 5000, "every sent request, the timeout included, not the dropped"},
 		{&l.Queue, 4, 0, 0, 4000, "every sent request"},
 	}

@@ -17,6 +17,12 @@ type Options struct {
 	// LagWarnUS is the p99 schedule lag above which the summary warns that
 	// surge sent behind schedule; 0 means 10 ms.
 	LagWarnUS int64
+	// ClosedLoop names the closed-loop clients (client name → true). For
+	// them IntendedUS is when a worker took the session, not a schedule,
+	// so their records are left out of the send and scheduled rates (but
+	// not of throughput). The records header does not say which clients
+	// are closed loop; the caller fills this from the spec.
+	ClosedLoop map[string]bool
 }
 
 // withDefaults fills the zero fields of o.
@@ -55,10 +61,15 @@ type Summary struct {
 // Scope summarises the measured records of one client, or of all clients
 // (Client empty). Measured means not marked Warmup.
 type Scope struct {
-	Client     string     `json:"client"`
-	Requests   int        `json:"requests"` // measured records: sent or dropped
-	Sent       int        `json:"sent"`
-	OK         int        `json:"ok"` // sent without an error class
+	Client   string `json:"client"`
+	Requests int    `json:"requests"` // measured records: sent or dropped
+	Sent     int    `json:"sent"`
+	OK       int    `json:"ok"` // sent without an error class
+	// Retried counts measured requests re-sent on a fresh connection
+	// after a reused one turned out dead (the server had closed it);
+	// Retries is their total number of re-sends. They are not errors.
+	Retried    int        `json:"retried"`
+	Retries    int        `json:"retries"`
 	Latency    Latency    `json:"latency"`
 	Throughput Throughput `json:"throughput"`
 	// Goodput is nil when the header has no SLO.
@@ -150,20 +161,20 @@ type calc struct {
 	warnings []Warning
 }
 
-// newCalc prepares a calc; each metric named by an SLO also reports the
-// SLO's percentile when it is not a standard one. An SLO on an unknown
+// newCalc prepares a calc; each distribution an SLO is judged on also
+// reports the SLO's percentile when it is not a standard one. An SLO on an unknown
 // metric is warned about here, once.
 func newCalc(o Options, slos []trace.SLO, w Window) *calc {
 	c := &calc{opts: o, slos: slos, window: w, ps: map[string][]float64{}}
-	var l Latency
 	for _, slo := range slos {
-		if l.Named(slo.Metric) == nil {
+		name := judgedOn(slo.Metric)
+		if name == "" {
 			c.warn(WarnSLO, "", 0, "slo %q: unknown metric, not judged; expected ttft, ttfo, itl, tpot or e2e", slo.Metric)
 			continue
 		}
-		ps := c.percentiles(slo.Metric)
+		ps := c.percentiles(name)
 		if slo.Percentile > 0 && !slices.Contains(ps, slo.Percentile) {
-			c.ps[slo.Metric] = append(ps, slo.Percentile)
+			c.ps[name] = append(slices.Clip(ps), slo.Percentile)
 		}
 	}
 	return c
@@ -190,6 +201,10 @@ func (c *calc) scope(client string, recs []*trace.Record) Scope {
 			sc.Sent++
 			if r.OK() {
 				sc.OK++
+			}
+			if r.Retries > 0 {
+				sc.Retried++
+				sc.Retries += r.Retries
 			}
 		}
 	}

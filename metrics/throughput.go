@@ -58,10 +58,14 @@ type Throughput struct {
 	// every request), "chunks" (in none), "mixed", or "" (no request).
 	OutputSource string `json:"output_source"`
 	// SendRatePerS is (n−1)/(last − first SentUS) over the n measured sent
-	// requests; ScheduledRatePerS the same over IntendedUS of every
-	// measured request, dropped ones included. Both are 0 when n < 2.
+	// requests of open-loop clients; ScheduledRatePerS the same over
+	// IntendedUS of every measured request of open-loop clients, dropped
+	// ones included. Both are 0 when n < 2. Clients named in
+	// Options.ClosedLoop have no schedule and are left out of both;
+	// RateExcluded counts their measured requests.
 	SendRatePerS      float64 `json:"send_rate_per_s"`
 	ScheduledRatePerS float64 `json:"scheduled_rate_per_s"`
+	RateExcluded      int     `json:"rate_excluded,omitempty"`
 	// Concurrency counts requests in flight, each over [SentUS,
 	// SentUS+E2EUS), warmup ones included, within the window: its peak and
 	// its time-weighted mean ∫c(t)dt / window.
@@ -90,8 +94,16 @@ func (c *calc) throughput(recs []*trace.Record) Throughput {
 		t.InputTokensPerS = float64(t.InputTokens) / secs
 		t.OutputTokensPerS = float64(t.OutputTokens) / secs
 	}
-	t.SendRatePerS = rate(recs, sent, func(r *trace.Record) int64 { return r.SentUS })
-	t.ScheduledRatePerS = rate(recs, measured, func(r *trace.Record) int64 { return r.IntendedUS })
+	open := func(in func(*trace.Record) bool) func(*trace.Record) bool {
+		return func(r *trace.Record) bool { return in(r) && !c.opts.ClosedLoop[r.Client] }
+	}
+	for _, r := range recs {
+		if measured(r) && c.opts.ClosedLoop[r.Client] {
+			t.RateExcluded++
+		}
+	}
+	t.SendRatePerS = rate(recs, open(sent), func(r *trace.Record) int64 { return r.SentUS })
+	t.ScheduledRatePerS = rate(recs, open(measured), func(r *trace.Record) int64 { return r.IntendedUS })
 	t.PeakConcurrency, t.MeanConcurrency = c.concurrency(recs)
 	return t
 }

@@ -84,3 +84,35 @@ func TestPerClientRatesAddUp(t *testing.T) {
 		t.Errorf("ok a=%d b=%d, want 20 and 10", s.Clients[0].OK, s.Clients[1].OK)
 	}
 }
+
+// TestClosedLoopRates: a closed-loop client's records count toward
+// throughput but not toward the send and scheduled rates, whose
+// IntendedUS is no schedule.
+func TestClosedLoopRates(t *testing.T) {
+	t.Parallel()
+	var recs []trace.Record
+	for i := range 11 {
+		recs = append(recs, okRec("open", int64(i)*100_000, 1000, 2000)) // 10/s
+		// A closed-loop worker takes sessions back to back, 1 ms apart.
+		recs = append(recs, okRec("loop", int64(i)*1000, 1000, 2000))
+	}
+	tests := []struct {
+		closed          map[string]bool
+		scheduled, sent float64
+		excluded        int
+		reason          string
+	}{
+		{map[string]bool{"loop": true}, 10, 10, 11, "only the open-loop client's 11 requests 100 ms apart"},
+		{nil, 21 / 1.0, 21 / 1.0, 0, "without the option both clients are pooled: 22 requests over 1 s"},
+		{map[string]bool{"loop": true, "open": true}, 0, 0, 22, "no open-loop client, no rate"},
+	}
+	for _, tt := range tests {
+		s := Summarize(records(nil, recs...), Options{ClosedLoop: tt.closed})
+		tp := s.All.Throughput
+		if math.Abs(tp.ScheduledRatePerS-tt.scheduled) > 1e-9 || math.Abs(tp.SendRatePerS-tt.sent) > 1e-9 ||
+			tp.RateExcluded != tt.excluded || tp.Requests != 22 {
+			t.Errorf("scheduled %v sent %v excluded %d requests %d; want %v %v %d 22 (%s)",
+				tp.ScheduledRatePerS, tp.SendRatePerS, tp.RateExcluded, tp.Requests, tt.scheduled, tt.sent, tt.excluded, tt.reason)
+		}
+	}
+}

@@ -3,6 +3,7 @@ package metrics
 import (
 	"fmt"
 	"math"
+	"strings"
 
 	"surge/trace"
 )
@@ -145,7 +146,7 @@ func finding(cs []Comparison, i int) string {
 	case "input requested→client":
 		return fmt.Sprintf("input: surge sent another prompt length than the trace asked in %s (%d shorter, %d longer, by up to %d tokens): prompt synthesis was not exact for this tokenizer", of, c.Fewer, c.More, c.MaxAbsDiff)
 	case "input client→server":
-		return fmt.Sprintf("input: the server's prompt_tokens differ from surge's count in %s (%d more, %d fewer, by %+.1f tokens on average): a constant excess is the chat template, anything else a different tokenizer", of, c.More, c.Fewer, c.MeanDiff*float64(c.N)/float64(c.Disagree))
+		return fmt.Sprintf("input: the server's prompt_tokens differ from surge's count in %s (%s; those differ by %s tokens on average): a constant excess is the chat template, anything else a different tokenizer", of, moreFewer(c), signed(c.MeanDiff*float64(c.N)/float64(c.Disagree)))
 	case "output requested→server", "output requested→chunks":
 		if c.Name == "output requested→chunks" && usageSeen(cs) {
 			return ""
@@ -190,4 +191,23 @@ func serverChunks(c Comparison) string {
 		s += fmt.Sprintf("; %d with more events than tokens: the server's usage undercounts, or it streams empty events", c.More)
 	}
 	return s
+}
+
+// moreFewer words the split of c's disagreements, leaving out an empty
+// side: "8 more", "6 fewer", "2 more, 1 fewer".
+func moreFewer(c Comparison) string {
+	var parts []string
+	if c.More > 0 {
+		parts = append(parts, fmt.Sprintf("%d more", c.More))
+	}
+	if c.Fewer > 0 {
+		parts = append(parts, fmt.Sprintf("%d fewer", c.Fewer))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// signed formats v with one decimal and an explicit sign, a true minus
+// sign for negatives: "+7.0", "−10.0".
+func signed(v float64) string {
+	return strings.Replace(fmt.Sprintf("%+.1f", v), "-", "−", 1)
 }

@@ -18,6 +18,8 @@ func TestTokenAudit(t *testing.T) {
 	noUsage.ServerOutputTokens, noUsage.ServerInputTokens = 0, 0
 	template := agree
 	template.ServerInputTokens = 107
+	truncated := agree
+	truncated.ServerInputTokens = 90 // the server kept less of the prompt
 	short := agree
 	short.ClientInputTokens = 90
 	stopped := agree
@@ -38,7 +40,8 @@ func TestTokenAudit(t *testing.T) {
 		{"coalesced", []trace.Record{agree, coalesced}, "output server→chunks", 2, 1, 0, "several tokens per event (legitimate)", "chunks < usage is coalescing"},
 		{"undercount", []trace.Record{under}, "output server→chunks", 1, 0, 1, "usage undercounts", "chunks > usage means usage is wrong"},
 		{"no usage", []trace.Record{noUsage}, "output server→chunks", 0, 0, 0, "", "nothing to compare without usage"},
-		{"template", []trace.Record{template, agree}, "input client→server", 2, 0, 1, "chat template", "server counts the template"},
+		{"template", []trace.Record{template, agree}, "input client→server", 2, 0, 1, "(1 more; those differ by +7.0 tokens on average): a constant excess is the chat template", "server counts the template; an empty side is not worded"},
+		{"server fewer", []trace.Record{truncated, agree}, "input client→server", 2, 1, 0, "(1 fewer; those differ by −10.0 tokens on average)", "no double negative such as \"0 more, 1 fewer, by -10.0\""},
 		{"short prompt", []trace.Record{short}, "input requested→client", 1, 1, 0, "not exact for this tokenizer", "surge sent fewer than asked"},
 		{"early stop", []trace.Record{stopped}, "output requested→server", 1, 1, 0, "1 with finish_reason=stop", "stopping early is legitimate, and said so"},
 		{"failures ignored", []trace.Record{agree, failed}, "output server→chunks", 1, 0, 0, "", "a failed request's counts are not audited"},

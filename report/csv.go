@@ -16,8 +16,8 @@ const AllScope = "(all)"
 
 // CSV writes s in long form, one figure a row, for spreadsheets and data
 // frames to pivot: the columns are scope (a client, or AllScope), section
-// (run, requests, latency, throughput, goodput, slo, errors,
-// errors_by_class, errors_by_status, tokens, warning), name (the metric,
+// (run, requests, connections, latency, throughput, goodput, slo, errors,
+// errors_by_class, errors_by_status, errors_top, tokens, warning), name (the metric,
 // SLO, class or comparison), stat, value and unit. Latency values are
 // microseconds (unit us, or us/token for TPOT); a percentile pXX comes
 // with pXX_lo, pXX_hi and pXX_coverage when it has an interval.
@@ -84,6 +84,8 @@ func (c *csvRows) scope(name string, sc *metrics.Scope) {
 	c.row(name, "requests", "", "measured", i(sc.Requests), "")
 	c.row(name, "requests", "", "sent", i(sc.Sent), "")
 	c.row(name, "requests", "", "ok", i(sc.OK), "")
+	c.row(name, "connections", "", "retried_requests", i(sc.Retried), "")
+	c.row(name, "connections", "", "retries", i(sc.Retries), "")
 	for _, m := range sc.Latency.Metrics() {
 		c.metric(name, m)
 	}
@@ -136,6 +138,7 @@ func (c *csvRows) throughput(scope string, t *metrics.Throughput) {
 	r("output_source", t.OutputSource, "")
 	r("send_rate", f(t.SendRatePerS), "1/s")
 	r("scheduled_rate", f(t.ScheduledRatePerS), "1/s")
+	r("rate_excluded", i(t.RateExcluded), "")
 	r("peak_concurrency", i(t.PeakConcurrency), "")
 	r("mean_concurrency", f(t.MeanConcurrency), "")
 }
@@ -145,6 +148,7 @@ func (c *csvRows) slo(scope string, ch metrics.SLOCheck) {
 	r := func(stat, value, unit string) {
 		c.row(scope, "slo", ch.Metric+" "+metrics.PercentileName(ch.Percentile), stat, value, unit)
 	}
+	r("judged_on", ch.JudgedOn, "")
 	r("bound", i(ch.BoundUS), "us")
 	r("n", i(ch.N), "")
 	r("observed", f(ch.Observed), "us")
@@ -168,6 +172,9 @@ func (c *csvRows) errors(scope string, e *metrics.Errors) {
 	}
 	for _, k := range slices.Sorted(maps.Keys(e.ByStatus)) {
 		c.row(scope, "errors_by_status", i(k), "count", i(e.ByStatus[k]), "")
+	}
+	for _, m := range e.Top {
+		c.row(scope, "errors_top", m.Text, "count", i(m.Count), "")
 	}
 }
 

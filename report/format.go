@@ -54,16 +54,18 @@ func group(s string) string {
 }
 
 // spread formats a confidence interval as the largest relative distance
-// from the value to either end, like benchstat: "±2%". A zero value with
-// a non-empty interval is given in milliseconds instead.
+// from the value to either end, like benchstat: "±2%". When that distance
+// exceeds the value itself (over ±100%, or any interval around 0) a
+// percentage says nothing, so the interval is given whole, in the
+// column's unit, milliseconds: "[0, 2.77]".
 func spread(q metrics.Percentile) string {
 	ci := q.CI
 	d := math.Max(q.Value-ci.Lo, ci.Hi-q.Value)
 	switch {
 	case d == 0:
 		return "±0%"
-	case q.Value == 0:
-		return "±" + ms(d)
+	case d > math.Abs(q.Value):
+		return "[" + ms(ci.Lo) + ", " + ms(ci.Hi) + "]"
 	}
 	r := 100 * d / math.Abs(q.Value)
 	if r < 1 {

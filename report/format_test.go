@@ -44,7 +44,10 @@ func TestSpread(t *testing.T) {
 		{q(100, 90, 101), "±10%", "the larger side is below"},
 		{q(1000, 999, 1002), "±0.2%", "under 1% keeps a decimal rather than claiming ±0%"},
 		{q(5, 5, 5), "±0%", "a degenerate interval"},
-		{q(0, -500, 1500), "±1.50", "relative to zero is meaningless: milliseconds instead"},
+		{q(100, 50, 200), "±100%", "exactly the value's size is still a percentage"},
+		{q(0, 0, 2770), "[0, 2.77]", "relative to zero is meaningless: the interval in ms, never a unitless ±"},
+		{q(1, 0, 8919), "[0, 8.92]", "not ±891,800%: the interval in ms"},
+		{q(1000, 0, 2500), "[0, 2.50]", "±150% is over 100%: the interval in ms"},
 	}
 	for _, tt := range tests {
 		if got := spread(tt.q); got != tt.want {
@@ -68,5 +71,15 @@ func TestShortHashAndFootnotes(t *testing.T) {
 	}
 	if marks[0] != "¹" || marks[1] != "²" || marks[2] != "¹" || f.ref("new") != "¹²" {
 		t.Errorf("marks %v and %q; want ¹ ² ¹, repeats reuse their number, and the 12th is ¹²", marks, f.ref("new"))
+	}
+}
+
+func TestClip(t *testing.T) {
+	t.Parallel()
+	if got := clip("héllo world", 6); got != "héllo…" {
+		t.Errorf("clip = %q, want 6 runes ending in …", got)
+	}
+	if got := clip("short", 60); got != "short" {
+		t.Errorf("clip of a short message = %q, want it whole", got)
 	}
 }

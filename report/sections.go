@@ -19,9 +19,16 @@ func (p *printer) throughput(sc *metrics.Scope) {
 	case "mixed":
 		out += " (usage, else streamed chunks)"
 	}
+	sentRate := "sent " + num(t.SendRatePerS) + "/s of " + num(t.ScheduledRatePerS) + "/s scheduled"
+	switch {
+	case t.RateExcluded > 0 && t.RateExcluded == sc.Requests:
+		sentRate = "closed loop: no schedule"
+	case t.RateExcluded > 0:
+		sentRate += " (open-loop clients)"
+	}
 	p.line("")
-	p.line("throughput  %s req/s · %s tok/s in · %s · sent %s/s of %s/s scheduled · in flight %s mean, %s peak",
-		num(t.RequestsPerS), num(t.InputTokensPerS), out, num(t.SendRatePerS), num(t.ScheduledRatePerS),
+	p.line("throughput  %s req/s · %s tok/s in · %s · %s · in flight %s mean, %s peak",
+		num(t.RequestsPerS), num(t.InputTokensPerS), out, sentRate,
 		num(t.MeanConcurrency), count(t.PeakConcurrency))
 }
 
@@ -44,6 +51,9 @@ func (p *printer) goodput(s *metrics.Summary) {
 			mark += "~" + p.notes.ref("~: the bound lies inside the percentile's confidence interval, so the verdict is within noise")
 		}
 		name := c.Metric + " " + metrics.PercentileName(c.Percentile) + " ≤ " + ms(float64(c.BoundUS)) + " ms"
+		if c.JudgedOn != c.Metric {
+			name += p.notes.ref("ttft, ttfo and e2e SLOs are judged from the intended send time (the +lag rows), so time a request queued behind its schedule counts against them")
+		}
 		observed, ci := "no values", ""
 		if c.N > 0 {
 			observed = ms(c.Observed) + " ms"
@@ -97,6 +107,43 @@ func (p *printer) errors(sc *metrics.Scope) {
 		s += fmt.Sprintf(" · %s dropped at the concurrency cap (%s)", count(e.Dropped), pct(e.DropRate))
 	}
 	p.line("errors      %s", s)
+	var msgs []string
+	for _, m := range e.Top[:min(len(e.Top), textMessages)] {
+		msgs = append(msgs, fmt.Sprintf("%q ×%s", clip(m.Text, messageWidth), count(m.Count)))
+	}
+	if len(msgs) > 0 {
+		p.line("            most common: %s", strings.Join(msgs, ", "))
+	}
+}
+
+// textMessages is how many of the most common error messages the text
+// report shows, each clipped to messageWidth runes; JSON and CSV have all
+// of metrics.Errors.Top, unclipped.
+const (
+	textMessages = 2
+	messageWidth = 60
+)
+
+// clip shortens s to at most n runes, marking a cut with "…".
+func clip(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n-1]) + "…"
+}
+
+// connections writes, when any request was re-sent, how many were: a
+// server closing idle keep-alive connections, not a failure.
+func (p *printer) connections(sc *metrics.Scope) {
+	if sc.Retried == 0 {
+		return
+	}
+	noun := "requests"
+	if sc.Retried == 1 {
+		noun = "request"
+	}
+	p.line("connections %s %s re-sent on a fresh connection after the server closed a reused one (not errors)", count(sc.Retried), noun)
 }
 
 // tokens writes the token audit's findings, if any.

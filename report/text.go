@@ -16,15 +16,17 @@ var textPercentiles = []float64{50, 90, 99, 99.9}
 // rowNames are the text report's names of the latency distributions.
 var rowNames = map[string]string{
 	"ttft": "TTFT", "ttfo": "TTFO", "itl": "ITL", "tpot": "TPOT/token", "e2e": "E2E",
-	"ttft+lag": "TTFT+lag", "e2e+lag": "E2E+lag", "lag": "lag", "queue": "queue",
+	"ttft+lag": "TTFT+lag", "ttfo+lag": "TTFO+lag", "e2e+lag": "E2E+lag", "lag": "lag", "queue": "queue",
 }
 
 // Text writes s for a person to read in five seconds: what ran, a latency
 // table in milliseconds with each percentile's confidence interval as
-// "±x%" (the larger relative distance to either end; "±∞" where the
-// sample is too small for one), then throughput, goodput against the SLOs
-// (✓ passes, ✗ fails, ~ when the bound lies inside the interval), errors,
-// token-count disagreements, a per-client table when there are several
+// "±x%" (the larger relative distance to either end; the interval itself
+// in ms, "[lo, hi]", when that exceeds the value; "±∞" where the sample
+// is too small for one), then throughput, goodput against the SLOs
+// (✓ passes, ✗ fails, ~ when the bound lies inside the interval; TTFT,
+// TTFO and E2E judged from the intended send time), errors with their
+// most common messages, re-sent requests, token-count disagreements, a per-client table when there are several
 // clients, and the caveats as numbered footnotes.
 func Text(w io.Writer, s *metrics.Summary) error {
 	p := &printer{w: w}
@@ -33,6 +35,7 @@ func Text(w io.Writer, s *metrics.Summary) error {
 	p.throughput(&s.All)
 	p.goodput(s)
 	p.errors(&s.All)
+	p.connections(&s.All)
 	p.tokens(&s.All)
 	p.clients(s)
 	if p.err == nil {

@@ -19,6 +19,7 @@ type RunHeader struct {
 	Start        time.Time `json:"start"` // wall-clock time of the run's start instant
 	WarmupUS     int64     `json:"warmup_us,omitempty"`
 	SLO          []SLO     `json:"slo,omitempty"`
+	ClosedLoop   []string  `json:"closed_loop,omitempty"` // clients with no schedule (concurrency)
 }
 
 // SLO is a latency objective carried from the spec into the records, so a

@@ -39,12 +39,22 @@ audit. Several files of the same workload are merged record by record.`,
 			if err != nil {
 				return err
 			}
-			return write(c.OutOrStdout(), metrics.Summarize(rs, metrics.Options{PerClient: perClient}))
+			return write(c.OutOrStdout(), summarize(rs, perClient))
 		},
 	}
 	c.Flags().StringVar(&format, "format", "text", "text, json or csv")
 	c.Flags().BoolVar(&perClient, "per-client", true, "break figures down by client")
 	return c
+}
+
+// summarize computes the report of rs; closed-loop clients, which have no
+// schedule, are left out of the send and scheduled rates.
+func summarize(rs *trace.Records, perClient bool) *metrics.Summary {
+	opts := metrics.Options{PerClient: perClient, ClosedLoop: map[string]bool{}}
+	for _, name := range rs.Header.ClosedLoop {
+		opts.ClosedLoop[name] = true
+	}
+	return metrics.Summarize(rs, opts)
 }
 
 var reportFormats = map[string]func(io.Writer, *metrics.Summary) error{

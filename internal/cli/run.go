@@ -207,6 +207,11 @@ func runHeader(in *workloadInput, f runFlags, start time.Time) trace.RunHeader {
 		Seed: in.header.Seed, Tokenizer: in.header.Tokenizer, Target: redact(f.target),
 		API: f.api, Start: start, WarmupUS: in.header.WarmupUS, SLO: in.header.SLO,
 	}
+	for _, c := range in.header.Clients {
+		if c.Concurrency > 0 {
+			h.ClosedLoop = append(h.ClosedLoop, c.Name)
+		}
+	}
 	return h
 }
 
@@ -257,7 +262,7 @@ func writeReports(c *cobra.Command, dir string) (*metrics.Summary, error) {
 	if err != nil {
 		return nil, err
 	}
-	sum := metrics.Summarize(rs, metrics.Options{PerClient: true})
+	sum := summarize(rs, true)
 	for name, write := range map[string]func(io.Writer, *metrics.Summary) error{"report.txt": report.Text, "report.json": report.JSON} {
 		if err := writeFile(filepath.Join(dir, name), func(w io.Writer) error { return write(w, sum) }); err != nil {
 			return nil, err
