@@ -1,0 +1,101 @@
+package virtual
+
+import (
+	"io"
+	"math"
+	"math/rand/v2"
+	"testing"
+	"time"
+
+	"surge/trace"
+)
+
+// hourChat returns one hour of open-loop chat at 20 req/s (Poisson, about
+// 72k requests) with log-normal lengths of mean 1,000 input and 250 output
+// tokens (σ 0.5), prompts being distinct 4-bytes-per-token slices of one
+// random text.
+func hourChat(seed uint64) []*trace.Session {
+	rng := rand.New(rand.NewPCG(seed, 0))
+	const rate, hour = 20.0, time.Hour
+	text := make([]byte, 1<<20)
+	for i := range text {
+		text[i] = 'a' + byte(rng.IntN(26))
+	}
+	pool := string(text)
+	logNormal := func(mean float64) int {
+		const sigma = 0.5 // mean = median·e^{σ²/2}
+		return max(1, int(mean*math.Exp(sigma*rng.NormFloat64()-sigma*sigma/2)))
+	}
+	var ss []*trace.Session
+	for at := time.Duration(0); ; {
+		at += time.Duration(rng.ExpFloat64() / rate * float64(time.Second))
+		if at >= hour {
+			return ss
+		}
+		in, out := min(logNormal(1000), 8000), min(logNormal(250), 2000)
+		off := rng.IntN(len(pool) - 4*in)
+		ss = append(ss, &trace.Session{
+			Client: "c", Index: len(ss), AtUS: at.Microseconds(), Model: "m", API: "chat",
+			Turns: []trace.Turn{{InputTokens: in, OutputTokens: out, MaxTokens: out, IgnoreEOS: true, Prompt: pool[off : off+4*in]}},
+		})
+	}
+}
+
+// discard is a sink that drops records.
+type discard struct{}
+
+func (discard) Write(*trace.Record) error { return nil }
+
+// BenchmarkSimHourChat simulates the hour of chat on Llama-3.1-8B / H100
+// and reports x_realtime (simulated seconds per wall second) and output
+// tokens simulated per wall second. "discard" measures the simulation
+// alone; "jsonl" also encodes every record as `surge sim` writes it.
+func BenchmarkSimHourChat(b *testing.B) {
+	ss := hourChat(1)
+	for _, bc := range []struct {
+		name     string
+		replicas int
+		sink     func() (Sink, func())
+	}{
+		{"discard/1xH100", 1, func() (Sink, func()) { return discard{}, func() {} }},
+		{"discard/2xH100", 2, func() (Sink, func()) { return discard{}, func() {} }},
+		{"jsonl/2xH100", 2, func() (Sink, func()) {
+			rw, err := trace.NewRecordWriter(io.Discard, trace.RunHeader{})
+			if err != nil {
+				b.Fatal(err)
+			}
+			return rw, func() { rw.Close(trace.RunEnd{}) }
+		}},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			cfg := llamaH100(b)
+			cfg.Replicas = bc.replicas
+			var simulated time.Duration
+			var tokens int64
+			for b.Loop() {
+				sink, done := bc.sink()
+				end, err := Run(cfg, header(0), ss, countSink{sink, &tokens})
+				done()
+				if err != nil {
+					b.Fatal(err)
+				}
+				simulated += time.Duration(end.DurationUS) * time.Microsecond
+			}
+			wall := b.Elapsed().Seconds()
+			b.ReportMetric(simulated.Seconds()/wall, "x_realtime")
+			b.ReportMetric(float64(tokens)/wall, "out_tokens/s")
+			b.ReportMetric(float64(len(ss)), "requests")
+		})
+	}
+}
+
+// countSink counts output tokens on the way to a sink.
+type countSink struct {
+	Sink
+	tokens *int64
+}
+
+func (c countSink) Write(r *trace.Record) error {
+	*c.tokens += int64(r.ServerOutputTokens)
+	return c.Sink.Write(r)
+}

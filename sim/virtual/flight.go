@@ -1,0 +1,81 @@
+package virtual
+
+import (
+	"time"
+
+	"surge/trace"
+)
+
+// flight is one request inside an engine, from arrival to its last token.
+// Its index in runner.flights is the engine request ID.
+type flight struct {
+	sess    *trace.Session
+	turn    int
+	loop    int // closed-loop client index, or -1 for open loop
+	replica int
+	model   string
+	warmup  bool
+	arrival time.Duration // intended = sent
+	prompt  int           // prompt tokens as the engine sees them
+	out     int           // output tokens the engine generates
+	finish  string        // finish reason
+
+	first, last time.Duration // first and latest token times
+	lastUS      int64         // us(last − arrival), for the next gap
+	itl         []int64
+}
+
+// token notes a token event at time t; tokens is the count so far. The
+// gaps are differences of rounded offsets from the send, as the driver
+// computes them, so they sum exactly to the rounded streaming time.
+func (f *flight) token(t time.Duration, tokens int) {
+	cur := us(t - f.arrival)
+	if tokens == 1 {
+		f.first = t
+	} else {
+		f.itl = append(f.itl, cur-f.lastUS)
+	}
+	f.last, f.lastUS = t, cur
+}
+
+// base fills in what every record of f has: identity, schedule and the
+// requested token counts.
+func (f *flight) base() trace.Record {
+	t := &f.sess.Turns[f.turn]
+	at := us(f.arrival)
+	return trace.Record{
+		Client: f.sess.Client, Session: f.sess.Index, Turn: f.turn, Model: f.model, Warmup: f.warmup,
+		IntendedUS: at, SentUS: at,
+		InputTokens: t.InputTokens, ClientInputTokens: t.InputTokens, OutputTokens: t.OutputTokens,
+	}
+}
+
+// record is f's record once its last token is out: a 200 streaming
+// response of one token per chunk.
+func (f *flight) record() trace.Record {
+	rec := f.base()
+	ttft := us(f.first - f.arrival)
+	rec.FirstByteUS, rec.TTFTUS, rec.TTFOUS = ttft, ttft, ttft
+	rec.E2EUS = f.lastUS
+	rec.ITLUS = f.itl
+	rec.ServerInputTokens, rec.ServerOutputTokens = f.prompt, f.out
+	rec.Chunks = f.out
+	rec.Status = 200
+	rec.FinishReason = f.finish
+	return rec
+}
+
+// rejected is the record of a request the server refused with 400 and msg,
+// answered at once.
+func (f *flight) rejected(msg string) trace.Record {
+	rec := f.base()
+	rec.Status = 400
+	rec.ErrorClass = trace.ErrHTTP
+	rec.Error = "HTTP 400: " + msg
+	return rec
+}
+
+// us rounds d to the nearest whole microsecond (halves away from zero).
+func us(d time.Duration) int64 {
+	return int64(d.Round(time.Microsecond) / time.Microsecond)
+}

@@ -1,0 +1,107 @@
+package virtual
+
+import (
+	"fmt"
+
+	"surge/sim"
+	"surge/trace"
+)
+
+// arrive sends request a: it builds the engine request, answers a 400 at
+// once if the server would refuse it, or adds it to the routed replica.
+func (rn *runner) arrive(a arrival) error {
+	rn.now = a.at
+	rn.sent++
+	id := rn.newID()
+	f := &rn.flights[id]
+	t := &a.sess.Turns[a.turn]
+	*f = flight{
+		sess: a.sess, turn: a.turn, loop: a.loop, arrival: a.at,
+		model:  pick(rn.cfg.Model, a.sess.Model, rn.models[a.sess.Client]),
+		warmup: a.at < rn.warmup,
+		prompt: max(t.InputTokens, 1),
+	}
+	if err := rn.admit(id, f, t); err != nil {
+		return rn.reject(id, f, err)
+	}
+	return nil
+}
+
+// admit sizes f's output and adds it to a replica. The context check is
+// vLLM's: prompt + max_tokens (1 when unset) must fit in MaxModelLen.
+func (rn *runner) admit(id uint64, f *flight, t *trace.Turn) error {
+	if err := sim.CheckContext(rn.maxLen, f.prompt, max(t.MaxTokens, 1)); err != nil {
+		return err
+	}
+	f.out, f.finish = outputLen(t, rn.maxLen-f.prompt)
+	req := sim.Request{ID: id, Arrival: f.arrival, PromptLen: f.prompt, OutputLen: f.out}
+	if rn.prefix {
+		req.BlockHashes = blockHashes(t.Prompt, rn.bb, f.prompt, rn.bt)
+	}
+	if f.out > 1 {
+		f.itl = make([]int64, 0, f.out-1) // the only allocation per token stream
+	}
+	f.replica = rn.route()
+	r := &rn.reps[f.replica]
+	if err := r.eng.Add(&req); err != nil {
+		return err
+	}
+	r.load++
+	if !r.stepping {
+		r.at = max(r.at, f.arrival)
+	}
+	return nil
+}
+
+// outputLen returns the tokens a turn generates and its finish reason:
+// OutputTokens (at least 1), capped by MaxTokens and by room, the tokens
+// left in the context. The reason is "length" when a cap or ignore_eos
+// ended it, else "stop" (the sampled length stands for the natural end).
+func outputLen(t *trace.Turn, room int) (int, string) {
+	n := max(t.OutputTokens, 1)
+	capped := false
+	if t.MaxTokens > 0 && n >= t.MaxTokens {
+		n, capped = t.MaxTokens, true
+	}
+	if n >= room {
+		n, capped = room, true
+	}
+	if capped || t.IgnoreEOS {
+		return n, "length"
+	}
+	return n, "stop"
+}
+
+// reject writes the 400 record of a refused request and ends its session.
+func (rn *runner) reject(id uint64, f *flight, cause error) error {
+	rec := f.rejected(cause.Error())
+	sess, turn, loop := f.sess, f.turn, f.loop
+	*f = flight{}
+	rn.free = append(rn.free, id)
+	if err := rn.sink.Write(&rec); err != nil {
+		return fmt.Errorf("writing record: %w", err)
+	}
+	rn.followUp(sess, turn, loop, false)
+	return nil
+}
+
+// newID returns a free flight slot, growing the table when none is.
+func (rn *runner) newID() uint64 {
+	if n := len(rn.free); n > 0 {
+		id := rn.free[n-1]
+		rn.free = rn.free[:n-1]
+		return id
+	}
+	rn.flights = append(rn.flights, flight{})
+	return uint64(len(rn.flights) - 1)
+}
+
+// pick returns the first non-empty string.
+func pick(s ...string) string {
+	for _, v := range s {
+		if v != "" {
+			return v
+		}
+	}
+	return ""
+}

@@ -1,0 +1,167 @@
+package virtual
+
+import (
+	"errors"
+	"fmt"
+	"time"
+
+	"surge/sim"
+	"surge/trace"
+)
+
+// Sink receives each record as its request finishes; trace.RecordWriter is
+// one. Run reuses nothing it passes, so a sink may keep the records.
+type Sink interface {
+	Write(rec *trace.Record) error
+}
+
+// runner is the state of one Run.
+type runner struct {
+	cfg     Config
+	sink    Sink
+	reps    []replica
+	rr      int // next replica for RoundRobin
+	sched   *schedule
+	flights []flight // by engine request ID
+	free    []uint64 // IDs of finished flights, for reuse
+	models  map[string]string
+	warmup  time.Duration
+	bb      int // prompt bytes per KV block, 0 without text
+	bt      int // tokens per KV block
+	maxLen  int // context limit
+	prefix  bool
+	now     time.Duration
+	sent    int
+}
+
+// Run sends the sessions of the trace with header h through cfg.Replicas
+// engines in virtual time, writing each request's record to sink as it
+// finishes, in the order the requests finish. It returns the end line,
+// whose duration is the virtual time of the last event, or an error if
+// cfg is invalid or the sink fails.
+func Run(cfg Config, h trace.Header, sessions []*trace.Session, sink Sink) (trace.RunEnd, error) {
+	rn, scheduled, err := newRunner(cfg, h, sessions, sink)
+	if err != nil {
+		return trace.RunEnd{}, err
+	}
+	if err := rn.loop(); err != nil {
+		return trace.RunEnd{}, err
+	}
+	return trace.RunEnd{
+		End:        rn.cfg.Start.Add(rn.now),
+		DurationUS: us(rn.now),
+		Scheduled:  scheduled,
+		Sent:       rn.sent,
+	}, nil
+}
+
+func newRunner(cfg Config, h trace.Header, sessions []*trace.Session, sink Sink) (*runner, int, error) {
+	cfg, err := cfg.check()
+	if err != nil {
+		return nil, 0, err
+	}
+	if sink == nil {
+		return nil, 0, errors.New("virtual run: nil sink")
+	}
+	rn := &runner{cfg: cfg, sink: sink, reps: make([]replica, cfg.Replicas), warmup: warmupOf(cfg, h.WarmupUS)}
+	for i := range rn.reps {
+		if rn.reps[i].eng, err = sim.NewEngine(cfg.Engine, cfg.Cost); err != nil {
+			return nil, 0, fmt.Errorf("virtual run: %w", err)
+		}
+	}
+	ec := rn.reps[0].eng.Config()
+	rn.bt, rn.maxLen, rn.prefix = ec.BlockSize, ec.MaxModelLen, ec.EnablePrefixCaching
+	if rn.prefix {
+		rn.bb = blockBytes(sessions, rn.bt)
+	}
+	rn.models = make(map[string]string, len(h.Clients))
+	for _, c := range h.Clients {
+		rn.models[c.Name] = c.Model
+	}
+	var scheduled int
+	rn.sched, scheduled = newSchedule(h, sessions)
+	return rn, scheduled, nil
+}
+
+// loop takes the earliest event until none is left.
+func (rn *runner) loop() error {
+	for {
+		kind, i := rn.next()
+		switch kind {
+		case evNone:
+			return nil
+		case evDeliver:
+			if err := rn.deliver(&rn.reps[i]); err != nil {
+				return err
+			}
+		case evArrive:
+			if err := rn.arrive(rn.sched.pop()); err != nil {
+				return err
+			}
+		case evStep:
+			rn.reps[i].step()
+		}
+	}
+}
+
+// next returns the earliest event, and the replica for deliveries and
+// steps. Ties go to the lower kind, then the lower replica index.
+func (rn *runner) next() (eventKind, int) {
+	kind, at, idx := evNone, time.Duration(0), 0
+	if t, ok := rn.sched.peek(); ok {
+		kind, at = evArrive, t
+	}
+	for i := range rn.reps {
+		k, t := rn.reps[i].nextEvent()
+		if k != evNone && (kind == evNone || t < at || (t == at && k < kind)) {
+			kind, at, idx = k, t, i
+		}
+	}
+	return kind, idx
+}
+
+// deliver hands out the events of r's finished step at its end time.
+func (rn *runner) deliver(r *replica) error {
+	r.stepping = false
+	rn.now = r.at
+	for i := range r.held {
+		ev := &r.held[i]
+		f := &rn.flights[ev.ID]
+		switch ev.Kind {
+		case sim.EventFirstToken, sim.EventToken:
+			f.token(ev.Time, ev.Tokens)
+		case sim.EventFinished:
+			r.load--
+			if err := rn.finish(ev.ID, f); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// finish writes f's record, frees its ID and makes its follow-up due.
+func (rn *runner) finish(id uint64, f *flight) error {
+	rec := f.record()
+	sess, turn, loop := f.sess, f.turn, f.loop
+	*f = flight{}
+	rn.free = append(rn.free, id)
+	if err := rn.sink.Write(&rec); err != nil {
+		return fmt.Errorf("writing record: %w", err)
+	}
+	rn.followUp(sess, turn, loop, true)
+	return nil
+}
+
+// followUp makes the next request of a session due now: its next turn if
+// the turn succeeded and one is left, else (closed loop) the client's
+// next session.
+func (rn *runner) followUp(sess *trace.Session, turn, loop int, ok bool) {
+	if ok && turn+1 < len(sess.Turns) {
+		rn.sched.push(arrival{at: rn.now, sess: sess, turn: turn + 1, loop: loop})
+		return
+	}
+	if loop >= 0 {
+		rn.sched.startNext(loop, rn.now)
+	}
+}
