@@ -9,7 +9,6 @@ import (
 	"surge/trace"
 )
 
-
 func TestSimChatPrintsReport(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
