@@ -76,8 +76,7 @@ func (f genFlags) applyTo(changed interface{ Changed(string) bool }, s *spec.Spe
 func runGen(c *cobra.Command, path string, f genFlags) error {
 	s, err := loadSpec(path, c.InOrStdin())
 	if err != nil {
-		printSpecErrors(c, path, err)
-		return silentError{err}
+		return specFailure(c, path, err)
 	}
 	if err := f.applyTo(c.Flags(), s); err != nil {
 		return err

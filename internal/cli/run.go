@@ -32,12 +32,16 @@ type runFlags struct {
 	drop      bool
 	timeout   time.Duration
 	drain     time.Duration
+
+	engineModel string // built-in engine, when there is no target
+	gpu         string
+	tp          int
 }
 
 func newRun() *cobra.Command {
 	var f runFlags
 	c := &cobra.Command{
-		Use:   "run SPEC|TRACE --target URL",
+		Use:   "run SPEC|TRACE [--target URL]",
 		Short: "Drive a workload against an OpenAI-compatible server and report what happened",
 		Long: `run sends a workload (a spec, compiled in memory, or a trace from surge gen)
 to an OpenAI-compatible server at the offsets its schedule gives, records
@@ -45,6 +49,9 @@ every request as it finishes, and prints a report.
 
 It writes DIR/records.jsonl (one line per request, flushed as the run goes,
 so an interrupted run keeps what it saw), DIR/report.txt and DIR/report.json.
+Without --target it starts the built-in engine (surge serve) on a loopback
+port and drives that: --engine-model, --gpu and --tp choose what it
+simulates.
 Ctrl-C stops scheduling, waits briefly for requests in flight, and reports
 the run as interrupted; a second Ctrl-C ends surge at once.`,
 		Args: exactArgs(1),
@@ -63,6 +70,9 @@ the run as interrupted; a second Ctrl-C ends surge at once.`,
 	fs.BoolVar(&f.drop, "drop", false, "at the cap, drop and count requests instead of queueing them")
 	fs.DurationVar(&f.timeout, "timeout", 10*time.Minute, "per-request deadline")
 	fs.DurationVar(&f.drain, "drain", time.Minute, "how long to wait for requests in flight after the schedule ends")
+	fs.StringVar(&f.engineModel, "engine-model", "", "without --target: model the built-in engine simulates (default: the workload's, if in the catalog, else "+defaultEngineModel+")")
+	fs.StringVar(&f.gpu, "gpu", defaultEngineGPU, "without --target: accelerator the built-in engine simulates")
+	fs.IntVar(&f.tp, "tp", 1, "without --target: GPUs (tensor parallelism) of the built-in engine")
 	return c
 }
 
@@ -76,8 +86,14 @@ func runRun(c *cobra.Command, path string, f runFlags) error {
 	}
 	in, err := loadWorkload(c.Context(), path, f.gen, c.Flags(), c.InOrStdin())
 	if err != nil {
-		printSpecErrors(c, path, err)
-		return silentError{err}
+		return specFailure(c, path, err)
+	}
+	if f.target == "" {
+		stop, err := startEmbedded(c.ErrOrStderr(), &f, in)
+		if err != nil {
+			return err
+		}
+		defer stop()
 	}
 	cl, err := client.New(client.Config{BaseURL: f.target, APIKey: key, MaxConns: maxConns(in, f.maxConc), HTTP2: f.http2, Timeout: f.timeout})
 	if err != nil {
@@ -115,14 +131,19 @@ func runRun(c *cobra.Command, path string, f runFlags) error {
 
 func (f runFlags) check() error {
 	switch {
-	case f.target == "":
-		return usageError{errors.New("run: no --target: give the server's base URL, e.g. --target http://127.0.0.1:8000 (the built-in engine is not available yet)")}
+	case f.target == "" && f.apiKeyEnv != "":
+		return usageError{errors.New("--api-key-env needs --target: the built-in engine takes no key")}
+	case f.tp < 1:
+		return usageError{fmt.Errorf("--tp %d: want 1 or more GPUs", f.tp)}
 	case f.api != "" && f.api != "chat" && f.api != "completions":
 		return usageError{fmt.Errorf("--api %q: want chat or completions", f.api)}
 	case f.maxConc < 0:
 		return usageError{fmt.Errorf("--max-concurrency %d: want 0 (no cap) or more", f.maxConc)}
 	case f.drop && f.maxConc == 0:
 		return usageError{errors.New("--drop needs --max-concurrency: there is no cap to drop at")}
+	}
+	if f.target == "" {
+		return nil
 	}
 	u, err := url.Parse(f.target)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {

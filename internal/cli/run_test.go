@@ -67,7 +67,8 @@ func TestRunErrors(t *testing.T) {
 		code   int
 		want   string
 	}{
-		{"a target is needed until the built-in engine exists", []string{"run", "testdata/run.yaml"}, exitUsage, "no --target"},
+		{"the built-in engine takes no key", []string{"run", "testdata/run.yaml", "--api-key-env", "HOME"}, exitUsage, "needs --target"},
+		{"the built-in engine needs a catalog GPU", []string{"run", "testdata/run.yaml", "--gpu", "tpu9"}, exitUsage, "--gpu"},
 		{"the target must be a URL", []string{"run", "testdata/run.yaml", "--target", "localhost:8000"}, exitUsage, "want a URL"},
 		{"credentials in the target are never echoed", []string{"run", "testdata/run.yaml", "--target", "ftp://user:secret@host"}, exitUsage, "ftp://host"},
 		{"an unset key variable is named", []string{"run", "testdata/run.yaml", "--target", "http://127.0.0.1:1", "--api-key-env", "SURGE_TEST_UNSET_KEY"}, exitUsage, "SURGE_TEST_UNSET_KEY"},

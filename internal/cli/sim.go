@@ -59,8 +59,7 @@ func runSim(c *cobra.Command, path string, f simFlags) error {
 	}
 	in, err := loadWorkload(c.Context(), path, f.gen, c.Flags(), c.InOrStdin())
 	if err != nil {
-		printSpecErrors(c, path, err)
-		return silentError{err}
+		return specFailure(c, path, err)
 	}
 	dir := f.out
 	if dir == "" {

@@ -53,6 +53,17 @@ func validateOne(c *cobra.Command, path string) (int, error) {
 	return len(s.Clients), nil
 }
 
+// specFailure reports a failure to load the workload at path: a spec's
+// problems one per line with their positions, anything else as it is.
+func specFailure(c *cobra.Command, path string, err error) error {
+	var list spec.Errors
+	if !errors.As(err, &list) {
+		return err
+	}
+	printSpecErrors(c, path, err)
+	return silentError{err}
+}
+
 // printSpecErrors writes each problem of a spec on its own line.
 func printSpecErrors(c *cobra.Command, path string, err error) {
 	var list spec.Errors

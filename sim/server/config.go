@@ -1,0 +1,158 @@
+package server
+
+import (
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"surge/content"
+	"surge/sim"
+)
+
+// Defaults applied to zero fields of Config.
+const (
+	// DefaultMaxBodyBytes caps a request body; larger bodies get 413.
+	DefaultMaxBodyBytes = 32 << 20
+	// DefaultOutputMedian is the median natural output length in tokens.
+	DefaultOutputMedian = 200
+	// DefaultOutputSigma is the lognormal σ of natural output lengths.
+	DefaultOutputSigma = 0.8
+)
+
+// Config configures a Server. Hardware is required; every other zero
+// field takes a default.
+type Config struct {
+	// Model is the served model name clients must send; empty means
+	// Hardware.Model.Name.
+	Model string
+	// Hardware is the model and GPUs the cost model simulates.
+	Hardware sim.Hardware
+	// Engine configures the scheduler. Zero NumBlocks means the hardware's
+	// KV capacity, Hardware.KVBlocks(MemoryUtilization); zero MaxModelLen
+	// means min(the model's context, the KV cache). Prefix caching is on
+	// unless DisablePrefixCaching is set, as in vLLM V1.
+	Engine               sim.EngineConfig
+	MemoryUtilization    float64 // ≤ 0 means sim.DefaultMemoryUtilization
+	DisablePrefixCaching bool
+	// CostParams are the step-time model's parameters; zero means
+	// sim.DefaultCostParams.
+	CostParams sim.CostParams
+	// Coster, when set, replaces the cost model built from Hardware and
+	// CostParams (tests use a fixed step time).
+	Coster sim.Coster
+	// Tokenizer counts prompt tokens; nil means o200k_base.
+	Tokenizer content.Tokenizer
+	// MaxBodyBytes caps request bodies; ≤ 0 means DefaultMaxBodyBytes.
+	MaxBodyBytes int64
+	// OutputMedian and OutputSigma shape natural output lengths; zero
+	// means DefaultOutputMedian and DefaultOutputSigma.
+	OutputMedian int
+	OutputSigma  float64
+}
+
+// Server is a simulated OpenAI-compatible inference server. Its engine
+// loop runs inside Serve (or Run); Handler serves HTTP.
+type Server struct {
+	cfg     Config
+	eng     *sim.Engine
+	engCfg  sim.EngineConfig
+	tok     content.Tokenizer
+	metrics *metrics
+	start   time.Time
+	created int64 // unix seconds for response "created"
+
+	mu      sync.Mutex // guards the fields below
+	inbox   []*stream  // submitted, not yet added to the engine
+	aborts  []uint64   // ids whose clients went away
+	nextID  uint64
+	stats   sim.Stats // the engine's stats after the last step
+	running bool      // Run has started
+	stopped bool      // Run has returned; submissions are refused
+	wake    chan struct{}
+}
+
+// New builds a Server from cfg, loading the default tokenizer if needed.
+func New(cfg Config) (*Server, error) {
+	if cfg.Hardware.Model.Layers == 0 && cfg.Coster == nil {
+		return nil, errors.New("server config: no hardware model")
+	}
+	if cfg.Model == "" {
+		cfg.Model = cfg.Hardware.Model.Name
+	}
+	if cfg.Model == "" {
+		return nil, errors.New("server config: no served model name")
+	}
+	if cfg.MaxBodyBytes <= 0 {
+		cfg.MaxBodyBytes = DefaultMaxBodyBytes
+	}
+	if cfg.OutputMedian <= 0 {
+		cfg.OutputMedian = DefaultOutputMedian
+	}
+	if cfg.OutputSigma <= 0 {
+		cfg.OutputSigma = DefaultOutputSigma
+	}
+	if cfg.Tokenizer == nil {
+		tok, err := content.Builtin("o200k_base")
+		if err != nil {
+			return nil, fmt.Errorf("server config: %w", err)
+		}
+		cfg.Tokenizer = tok
+	}
+	eng, err := newEngine(cfg)
+	if err != nil {
+		return nil, err
+	}
+	s := &Server{cfg: cfg, eng: eng, engCfg: eng.Config(), tok: cfg.Tokenizer,
+		start: time.Now(), wake: make(chan struct{}, 1)}
+	s.created = s.start.Unix()
+	s.metrics = newMetrics(cfg.Model, s.Stats)
+	return s, nil
+}
+
+// newEngine builds the engine and its coster from cfg.
+func newEngine(cfg Config) (*sim.Engine, error) {
+	ec := cfg.Engine
+	ec.EnablePrefixCaching = !cfg.DisablePrefixCaching
+	if ec.NumBlocks == 0 && cfg.Hardware.Model.Layers > 0 {
+		ec.NumBlocks = cfg.Hardware.KVBlocks(cfg.MemoryUtilization)
+		if ec.NumBlocks == 0 {
+			return nil, fmt.Errorf("server config: %s weights do not fit on %d×%s",
+				cfg.Hardware.Model.Name, max(cfg.Hardware.TP, 1), cfg.Hardware.GPU.Name)
+		}
+	}
+	if ec.MaxModelLen == 0 && cfg.Hardware.MaxContext() > 0 {
+		bs := ec.BlockSize
+		if bs == 0 {
+			bs = sim.DefaultBlockSize
+		}
+		blocks := ec.NumBlocks
+		if blocks == 0 {
+			blocks = sim.DefaultNumBlocks
+		}
+		ec.MaxModelLen = min(cfg.Hardware.MaxContext(), blocks*bs)
+	}
+	coster := cfg.Coster
+	if coster == nil {
+		coster = sim.NewCostModel(cfg.Hardware, cfg.CostParams)
+	}
+	eng, err := sim.NewEngine(ec, coster)
+	if err != nil {
+		return nil, fmt.Errorf("server config: %w", err)
+	}
+	return eng, nil
+}
+
+// Model returns the served model name.
+func (s *Server) Model() string { return s.cfg.Model }
+
+// EngineConfig returns the engine's configuration with defaults applied:
+// KV capacity in NumBlocks×BlockSize tokens and the context limit.
+func (s *Server) EngineConfig() sim.EngineConfig { return s.engCfg }
+
+// Stats returns the engine's gauges and counters as of the last step.
+func (s *Server) Stats() sim.Stats {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.stats
+}

@@ -1,0 +1,223 @@
+package server
+
+import (
+	"encoding/json"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// usage is the usage object, with vLLM's prompt_tokens_details.
+type usage struct {
+	PromptTokens     int `json:"prompt_tokens"`
+	CompletionTokens int `json:"completion_tokens"`
+	TotalTokens      int `json:"total_tokens"`
+	Details          struct {
+		CachedTokens int `json:"cached_tokens"`
+	} `json:"prompt_tokens_details"`
+}
+
+// timings is the surge_timings member (see the package doc).
+type timings struct {
+	QueuedMS float64 `json:"queued_ms"`
+	TTFTMS   float64 `json:"ttft_ms"`
+	E2EMS    float64 `json:"e2e_ms"`
+}
+
+// reply holds what every chunk and response of one request repeats.
+type reply struct {
+	s    *Server
+	req  request
+	st   *stream
+	id   string
+	head []byte // `{"id":…,"object":…,"created":…,"model":…,` of chunks
+}
+
+func (s *Server) newReply(req request, st *stream, object string) *reply {
+	id := "cmpl-" + strconv.FormatUint(st.id, 10)
+	if req.chat {
+		id = "chatcmpl-" + strconv.FormatUint(st.id, 10)
+	}
+	model, _ := json.Marshal(s.cfg.Model)
+	head := `{"id":"` + id + `","object":"` + object + `","created":` + strconv.FormatInt(s.created, 10) +
+		`,"model":` + string(model) + `,`
+	return &reply{s: s, req: req, st: st, id: id, head: []byte(head)}
+}
+
+// finishReason is "length" when the output stopped at the token cap.
+func finishReason(j job) string {
+	if j.length {
+		return "length"
+	}
+	return "stop"
+}
+
+// appendToken appends the SSE event of output token i (0-based); the last
+// token carries the finish reason.
+func (rp *reply) appendToken(dst []byte, i int) []byte {
+	dst = append(dst, "data: "...)
+	dst = append(dst, rp.head...)
+	if rp.req.chat {
+		dst = append(dst, `"choices":[{"index":0,"delta":{"content":`...)
+	} else {
+		dst = append(dst, `"choices":[{"index":0,"text":`...)
+	}
+	dst = strconv.AppendQuote(dst, word(i))
+	if rp.req.chat {
+		dst = append(dst, '}')
+	}
+	dst = append(dst, `,"logprobs":null,"finish_reason":`...)
+	if i == rp.st.job.outputLen-1 {
+		dst = strconv.AppendQuote(dst, finishReason(rp.st.job))
+	} else {
+		dst = append(dst, "null"...)
+	}
+	return append(dst, "}]}\n\n"...)
+}
+
+// usageOf returns the usage and timings of a finished request.
+func (rp *reply) usageOf(p progress) (usage, timings) {
+	u := usage{PromptTokens: rp.st.job.promptLen, CompletionTokens: p.tokens,
+		TotalTokens: rp.st.job.promptLen + p.tokens}
+	u.Details.CachedTokens = p.cached
+	ms := func(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+	return u, timings{QueuedMS: ms(p.queued), TTFTMS: ms(p.first.Sub(rp.st.arrival)), E2EMS: ms(p.last.Sub(rp.st.arrival))}
+}
+
+// writeStream streams the request as Server-Sent Events until it ends or
+// the client goes away, in which case the request is aborted.
+func (s *Server) writeStream(w http.ResponseWriter, r *http.Request, req request, st *stream) {
+	object := "text_completion"
+	if req.chat {
+		object = "chat.completion.chunk"
+	}
+	rp := s.newReply(req, st, object)
+	h := w.Header()
+	h.Set("Content-Type", "text/event-stream")
+	h.Set("Cache-Control", "no-cache")
+	w.WriteHeader(http.StatusOK)
+	rc := http.NewResponseController(w)
+	var buf []byte
+	if req.chat {
+		buf = append(buf, "data: "...)
+		buf = append(buf, rp.head...)
+		buf = append(buf, `"choices":[{"index":0,"delta":{"role":"assistant","content":""},"logprobs":null,"finish_reason":null}]}`+"\n\n"...)
+	}
+	sent := 0
+	for {
+		if len(buf) > 0 {
+			if _, err := w.Write(buf); err != nil {
+				s.abort(st.id)
+				return
+			}
+			rc.Flush()
+			buf = buf[:0]
+		}
+		select {
+		case <-st.notify:
+		case <-r.Context().Done():
+			s.abort(st.id)
+			return
+		}
+		p := st.snapshot()
+		for ; sent < p.tokens; sent++ {
+			buf = rp.appendToken(buf, sent)
+		}
+		if p.done {
+			buf = rp.appendEnd(buf, p)
+			w.Write(buf)
+			rc.Flush()
+			return
+		}
+	}
+}
+
+// appendEnd appends the events closing a stream: an error, or the usage
+// chunk when asked for, then [DONE].
+func (rp *reply) appendEnd(dst []byte, p progress) []byte {
+	if p.failure != nil {
+		body, _ := json.Marshal(map[string]any{"error": map[string]any{
+			"message": p.failure.msg, "type": p.failure.typ, "param": nil, "code": p.failure.status}})
+		dst = append(dst, "data: "...)
+		dst = append(dst, body...)
+		return append(dst, "\n\n"...)
+	}
+	if rp.req.includeUsage {
+		u, t := rp.usageOf(p)
+		tail, _ := json.Marshal(struct {
+			Usage   usage   `json:"usage"`
+			Timings timings `json:"surge_timings"`
+		}{u, t})
+		dst = append(dst, "data: "...)
+		dst = append(dst, rp.head...)
+		dst = append(dst, `"choices":[],`...)
+		dst = append(dst, tail[1:]...) // the members, without the opening brace
+		dst = append(dst, "\n\n"...)
+	}
+	return append(dst, "data: [DONE]\n\n"...)
+}
+
+// writeWhole waits for the request to finish and writes one JSON response.
+func (s *Server) writeWhole(w http.ResponseWriter, r *http.Request, req request, st *stream) {
+	var p progress
+	for !p.done {
+		select {
+		case <-st.notify:
+		case <-r.Context().Done():
+			s.abort(st.id)
+			return
+		}
+		p = st.snapshot()
+	}
+	if p.failure != nil {
+		writeError(w, p.failure)
+		return
+	}
+	var text strings.Builder
+	for i := range p.tokens {
+		text.WriteString(word(i))
+	}
+	rp := s.newReply(req, st, "")
+	u, t := rp.usageOf(p)
+	type message struct {
+		Role    string `json:"role"`
+		Content string `json:"content"`
+	}
+	type choice struct {
+		Index        int      `json:"index"`
+		Message      *message `json:"message,omitempty"`
+		Text         *string  `json:"text,omitempty"`
+		Logprobs     any      `json:"logprobs"`
+		FinishReason string   `json:"finish_reason"`
+	}
+	c := choice{FinishReason: finishReason(st.job)}
+	object := "text_completion"
+	if req.chat {
+		object = "chat.completion"
+		c.Message = &message{Role: "assistant", Content: text.String()}
+	} else {
+		s := text.String()
+		c.Text = &s
+	}
+	writeJSON(w, struct {
+		ID      string   `json:"id"`
+		Object  string   `json:"object"`
+		Created int64    `json:"created"`
+		Model   string   `json:"model"`
+		Choices []choice `json:"choices"`
+		Usage   usage    `json:"usage"`
+		Timings timings  `json:"surge_timings"`
+	}{rp.id, object, s.created, s.cfg.Model, []choice{c}, u, t})
+}
+
+// writeJSON writes v as a 200 JSON response.
+func writeJSON(w http.ResponseWriter, v any) {
+	body, err := json.Marshal(v)
+	if err != nil {
+		writeError(w, &apiError{status: http.StatusInternalServerError, typ: "InternalServerError", msg: err.Error()})
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Write(body)
+}

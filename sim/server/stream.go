@@ -1,0 +1,59 @@
+package server
+
+import (
+	"sync"
+	"time"
+)
+
+// stream is one request's progress, written by the engine loop and read
+// by the request's handler. The loop never blocks on it: it updates the
+// counts under mu and signals notify, a channel of capacity one, without
+// waiting, so tokens a slow handler has not yet written coalesce into the
+// counts and it catches up on its next read.
+type stream struct {
+	id      uint64
+	job     job
+	arrival time.Time
+	notify  chan struct{}
+
+	mu sync.Mutex // guards p
+	p  progress
+}
+
+// progress is a snapshot of a stream.
+type progress struct {
+	tokens  int           // output tokens generated so far
+	cached  int           // prompt tokens found in the prefix cache
+	queued  time.Duration // engine queue time
+	first   time.Time     // delivery of the first token
+	last    time.Time     // delivery of the latest token
+	done    bool          // all tokens generated, or failed
+	failure *apiError     // why the request ended early, if it did
+}
+
+func newStream(id uint64, j job, arrival time.Time) *stream {
+	return &stream{id: id, job: j, arrival: arrival, notify: make(chan struct{}, 1)}
+}
+
+// snapshot returns the current progress.
+func (st *stream) snapshot() progress {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	return st.p
+}
+
+// update applies f to the progress and wakes the handler without blocking.
+func (st *stream) update(f func(p *progress)) {
+	st.mu.Lock()
+	f(&st.p)
+	st.mu.Unlock()
+	select {
+	case st.notify <- struct{}{}:
+	default: // a wake-up is already pending; it will see this update too
+	}
+}
+
+// fail ends the stream with e.
+func (st *stream) fail(e *apiError) {
+	st.update(func(p *progress) { p.done, p.failure = true, e })
+}
