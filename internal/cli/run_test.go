@@ -172,3 +172,33 @@ func TestRunAllFailedExitsNonZero(t *testing.T) {
 		t.Errorf("exit %d, stderr %q; want exit 1 after the report", code, e)
 	}
 }
+
+// TestRunBuiltinEngine runs with no --target: surge starts the built-in
+// engine on a loopback port and drives it.
+func TestRunBuiltinEngine(t *testing.T) {
+	t.Parallel()
+	dir := filepath.Join(t.TempDir(), "run")
+	code, out, e := run(t, "run", "testdata/run.yaml", "-o", dir)
+	if code != exitOK || !strings.Contains(e, "driving the built-in engine") {
+		t.Fatalf("exit %d\nstderr:\n%s\nstdout:\n%s", code, e, out)
+	}
+	f, err := os.Open(filepath.Join(dir, "records.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	rs, err := trace.ReadRecords(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range rs.Records {
+		// Output 8 tokens, asked for with max_tokens 8: the engine ends at
+		// its natural length or at the cap.
+		if !r.OK() || r.ServerOutputTokens < 1 || r.ServerOutputTokens > 8 || r.ServerInputTokens != r.InputTokens {
+			t.Fatalf("record %+v", r)
+		}
+	}
+	if len(rs.Records) != 60 {
+		t.Errorf("%d records, want 60", len(rs.Records))
+	}
+}
