@@ -112,7 +112,7 @@ func timingAccuracy(t *testing.T, concurrency, waves int) {
 			}
 		}
 	}
-	bound := timingBound(concurrency)
+	bound := timingBound()
 	for _, m := range []struct {
 		name           string
 		client, server []time.Duration
@@ -134,20 +134,20 @@ func timingAccuracy(t *testing.T, concurrency, waves int) {
 	}
 }
 
-// timingBound is how far the client's medians may stray from the server's.
-// The goal is 1 ms. At 256 streams on two cores, anything else running at
-// the same time (the race detector, other packages' tests under go test
-// ./...) shows up in the medians, so the 1 ms bound is asserted only when
-// SURGE_STRICT_TIMING is set, as .ci/run does in a step of its own;
-// otherwise the test still catches gross errors with 10 ms.
-func timingBound(concurrency int) time.Duration {
-	switch {
-	case concurrency == 1 || os.Getenv("SURGE_STRICT_TIMING") != "":
+// strictTiming reports whether the timing tests run alone (SURGE_STRICT_TIMING
+// set, as in .ci/run's step of its own), where the 1 ms goal is asserted.
+func strictTiming() bool { return os.Getenv("SURGE_STRICT_TIMING") != "" }
+
+// timingBound is how far the client's medians may stray from the server's:
+// the 1 ms goal when the test runs alone; otherwise anything else on the two
+// cores (the race detector, other packages' tests under go test ./...)
+// shows up in the medians, and 5 ms still catches gross errors such as
+// stamping after decoding.
+func timingBound() time.Duration {
+	if strictTiming() {
 		return time.Millisecond
-	case raceDetector:
-		return 20 * time.Millisecond
 	}
-	return 10 * time.Millisecond
+	return 5 * time.Millisecond
 }
 
 // These two tests are not parallel, so other tests in this package do not
@@ -155,4 +155,11 @@ func timingBound(concurrency int) time.Duration {
 
 func TestTimingAccuracySerial(t *testing.T) { timingAccuracy(t, 1, 3) }
 
-func TestTimingAccuracy256(t *testing.T) { timingAccuracy(t, 256, 1) }
+// TestTimingAccuracy256 needs the machine to itself: 256 streams on two
+// cores shared with other tests measure the contention, not the client.
+func TestTimingAccuracy256(t *testing.T) {
+	if !strictTiming() {
+		t.Skip("set SURGE_STRICT_TIMING=1 and run alone, as .ci/run does: 256 streams sharing the cores with other tests measure the contention")
+	}
+	timingAccuracy(t, 256, 1)
+}
