@@ -112,6 +112,7 @@ func (st *stream) event(ev openai.Event, now time.Time) {
 		res.PromptTokens = in.Usage.PromptTokens
 		res.CompletionTokens = in.Usage.CompletionTokens
 	}
+	res.server(&in)
 }
 
 // fail records an error found in the stream.
@@ -190,6 +191,7 @@ func readWhole(caller, ctx context.Context, body io.Reader, r *reader, res *Resu
 	res.FinishReason = in.FinishReason
 	res.PromptTokens = in.Usage.PromptTokens
 	res.CompletionTokens = in.Usage.CompletionTokens
+	res.server(&in)
 }
 
 // readFailure reads the start of a non-2xx body for its message.

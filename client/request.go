@@ -35,6 +35,21 @@ type Result struct {
 	ErrClass string
 	Err      string // what went wrong, for people
 
+	// CachedTokens is usage.prompt_tokens_details.cached_tokens, or
+	// llama-server's timings.cache_n when usage has none: prompt tokens
+	// the server took from its prefix cache. 0 if absent.
+	CachedTokens int
+	// ServerQueue, ServerTTFT and ServerE2E are the server's own timings of
+	// the request, 0 when it sends none. From surge's engine server
+	// (surge_timings) they are its queue time, and the times from the
+	// request's arrival at the handler to the delivery of its first and
+	// last token. From llama-server (timings) ServerTTFT is prompt_ms,
+	// measured from the start of the slot's prompt processing (after HTTP,
+	// tokenizing and queueing, which it does not report: ServerQueue stays
+	// 0) through the first token's sampling, and ServerE2E is
+	// prompt_ms + predicted_ms, that start to the last token's sampling.
+	ServerQueue, ServerTTFT, ServerE2E time.Duration
+
 	// Retries counts re-sends on a fresh connection after a reused one
 	// turned out closed before any response byte arrived (servers such as
 	// llama-server close after every response). Not an error.

@@ -30,6 +30,10 @@ func (a *attempt) record(start time.Time, res *client.Result) trace.Record {
 	rec.ServerInputTokens = res.PromptTokens
 	rec.ServerOutputTokens = res.CompletionTokens
 	rec.Chunks = res.Chunks
+	rec.CachedTokens = res.CachedTokens
+	rec.ServerQueueUS = us(res.ServerQueue)
+	rec.ServerTTFTUS = us(res.ServerTTFT)
+	rec.ServerE2EUS = us(res.ServerE2E)
 	rec.Status = res.Status
 	rec.Retries = res.Retries
 	rec.FinishReason = res.FinishReason

@@ -31,18 +31,21 @@ func TestRecordMapping(t *testing.T) {
 		want   trace.Record
 	}{{
 		name:   "streamed reasoning answer",
-		reason: "every latency counts from Sent; TTFO is set because FirstAnswer is; ITL differences rounded offsets",
+		reason: "every latency counts from Sent; TTFO is set because FirstAnswer is; ITL differences rounded offsets; server timings and cached tokens carried over",
 		res: client.Result{
 			Sent: at(1500 * time.Microsecond), FirstByte: at(2 * time.Millisecond),
 			FirstToken: at(3 * time.Millisecond), FirstAnswer: at(5 * time.Millisecond), Last: at(8 * time.Millisecond),
 			TokenTimes: []time.Time{at(3 * time.Millisecond), at(4*time.Millisecond + 400), at(5*time.Millisecond + 600), at(7 * time.Millisecond)},
 			Chunks:     4, Status: 200, PromptTokens: 102, CompletionTokens: 19, FinishReason: "stop",
+			CachedTokens: 64, ServerQueue: 250*time.Microsecond + 400, ServerTTFT: 1200*time.Microsecond + 500, ServerE2E: 6 * time.Millisecond,
 		},
 		want: want(func(r *trace.Record) {
 			r.SentUS, r.FirstByteUS, r.TTFTUS, r.TTFOUS, r.E2EUS = 1500, 500, 1500, 3500, 6500
 			// offsets 1500, 2500.4→2500, 3500.6→3501, 5500: gaps 1000, 1001, 1999 (sum 4000 exact)
 			r.ITLUS = []int64{1000, 1001, 1999}
 			r.Chunks, r.Status, r.ServerInputTokens, r.ServerOutputTokens, r.FinishReason = 4, 200, 102, 19, "stop"
+			// server timings are durations, rounded to µs: 250.4→250, 1200.5→1201
+			r.CachedTokens, r.ServerQueueUS, r.ServerTTFTUS, r.ServerE2EUS = 64, 250, 1201, 6000
 		}),
 	}, {
 		name:   "sub-microsecond rounding",

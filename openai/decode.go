@@ -20,6 +20,17 @@ type Info struct {
 	// Usage is the usage object, valid when HasUsage.
 	Usage    Usage
 	HasUsage bool
+	// CachedTokens is usage.prompt_tokens_details.cached_tokens: prompt
+	// tokens the server took from its prefix cache (vLLM, SGLang, OpenAI,
+	// surge's engine).
+	CachedTokens int
+	// SurgeTimings is the surge_timings member of surge's own engine
+	// server, valid when HasSurgeTimings.
+	SurgeTimings    SurgeTimings
+	HasSurgeTimings bool
+	// Timings is llama-server's timings member, valid when HasTimings.
+	Timings    Timings
+	HasTimings bool
 	// IsError reports an error object: an "error" member that is neither
 	// null nor false, or "object": "error" (older vLLM); ErrorMessage is
 	// its message when it has one.
@@ -35,9 +46,11 @@ func (in *Info) Token() bool { return in.Reasoning || in.Answer }
 // either API, a whole non-streamed response, or an error body. It reads
 // choices[].delta and choices[].message (content, refusal,
 // reasoning_content, reasoning, tool_calls, function_call),
-// choices[].text, choices[].finish_reason, usage, and error, and skips
-// everything else (llama-server's timings, logprobs) after checking its
-// syntax. Members of an unexpected type are ignored; keys match exactly
+// choices[].text, choices[].finish_reason, usage (with
+// prompt_tokens_details.cached_tokens), surge_timings, llama-server's
+// timings, and error, and skips everything else (logprobs) after checking
+// its syntax. A number that does not parse as a float64 (out of range) is
+// ignored. Members of an unexpected type are ignored; keys match exactly
 // (encoding/json would also match other cases). Decode does not allocate
 // unless a string it keeps contains escapes. It returns an error if data is
 // not a single valid JSON object.
@@ -53,6 +66,10 @@ func Decode(data []byte) (Info, error) {
 			err = s.choices(&in)
 		case "usage":
 			err = s.usage(&in)
+		case "surge_timings":
+			err = s.surgeTimings(&in)
+		case "timings":
+			err = s.timings(&in)
 		case "error":
 			err = s.errorMember(&in)
 		case "object":
@@ -155,6 +172,8 @@ func (s *scanner) usage(in *Info) error {
 			dst = &in.Usage.CompletionTokens
 		case "total_tokens":
 			dst = &in.Usage.TotalTokens
+		case "prompt_tokens_details":
+			return s.promptDetails(in)
 		default:
 			return s.skip()
 		}

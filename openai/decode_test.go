@@ -55,7 +55,17 @@ func TestDecode(t *testing.T) {
 			Info{IsError: true, ErrorMessage: "bad"}, "older vLLM error object"},
 		{`{"object":"chat.completion.chunk","message":"x"}`, Info{}, "a message member alone is not an error"},
 		{" \n{\"choices\":[{\"delta\":{\"content\":\"a\"}}]}\r\n", Info{Answer: true}, "surrounding whitespace"},
-		{`{"timings":{"prompt_n":11,"prompt_ms":21.3},"choices":[{"delta":{"content":"Cont"}}]}`, Info{Answer: true}, "timings skipped"},
+		{`{"timings":{"prompt_n":11,"prompt_ms":21.3},"choices":[{"delta":{"content":"Cont"}}]}`,
+			Info{Answer: true, HasTimings: true, Timings: Timings{PromptN: 11, PromptMS: 21.3}}, "llama-server timings read"},
+		{`{"timings":{"cache_n":4,"prompt_n":7,"prompt_ms":2.5e1,"prompt_per_token_ms":1.9,"predicted_n":3,"predicted_ms":30.125,"predicted_per_second":99.7}}`,
+			Info{HasTimings: true, Timings: Timings{CacheN: 4, PromptN: 7, PromptMS: 25, PredictedN: 3, PredictedMS: 30.125}}, "all llama-server timings kept, rates skipped"},
+		{`{"timings":{"prompt_ms":"21","predicted_ms":1e999}}`, Info{HasTimings: true}, "string and out-of-range times ignored"},
+		{`{"timings":null,"surge_timings":[1]}`, Info{}, "null or non-object timings are absent"},
+		{`{"choices":[],"usage":{"prompt_tokens":64,"completion_tokens":32,"total_tokens":96,"prompt_tokens_details":{"cached_tokens":48}},"surge_timings":{"queued_ms":0.25,"ttft_ms":12.5,"e2e_ms":340.75}}`,
+			Info{HasUsage: true, Usage: Usage{64, 32, 96}, CachedTokens: 48, HasSurgeTimings: true, SurgeTimings: SurgeTimings{0.25, 12.5, 340.75}}, "surge engine final chunk"},
+		{`{"usage":{"prompt_tokens_details":null,"cached_tokens":5}}`, Info{HasUsage: true}, "cached_tokens only inside prompt_tokens_details"},
+		{`{"usage":{"prompt_tokens_details":{"cached_tokens":-0.0,"audio_tokens":3}},"surge_timings":{"ttft_ms":-1}}`,
+			Info{HasUsage: true, HasSurgeTimings: true, SurgeTimings: SurgeTimings{TTFTMS: -1}}, "odd but valid numbers kept"},
 	}
 	for _, tt := range tests {
 		got, err := Decode([]byte(tt.in))
@@ -180,6 +190,18 @@ func refDecode(data []byte) (Info, error) {
 	if u, ok := obj["usage"].(map[string]any); ok {
 		in.HasUsage = true
 		in.Usage = Usage{refInt(u["prompt_tokens"]), refInt(u["completion_tokens"]), refInt(u["total_tokens"])}
+		if d, ok := u["prompt_tokens_details"].(map[string]any); ok {
+			in.CachedTokens = refInt(d["cached_tokens"])
+		}
+	}
+	if st, ok := obj["surge_timings"].(map[string]any); ok {
+		in.HasSurgeTimings = true
+		in.SurgeTimings = SurgeTimings{refFloat(st["queued_ms"]), refFloat(st["ttft_ms"]), refFloat(st["e2e_ms"])}
+	}
+	if tm, ok := obj["timings"].(map[string]any); ok {
+		in.HasTimings = true
+		in.Timings = Timings{CacheN: refInt(tm["cache_n"]), PromptN: refInt(tm["prompt_n"]), PromptMS: refFloat(tm["prompt_ms"]),
+			PredictedN: refInt(tm["predicted_n"]), PredictedMS: refFloat(tm["predicted_ms"])}
 	}
 	switch e := obj["error"].(type) {
 	case nil:
@@ -251,6 +273,20 @@ func refInt(v any) int {
 		return 0
 	}
 	return int(f)
+}
+
+// refFloat mirrors Decode's float rule: the number's float64 value, or
+// absent if it is out of range.
+func refFloat(v any) float64 {
+	n, ok := v.(json.Number)
+	if !ok {
+		return 0
+	}
+	f, err := n.Float64()
+	if err != nil {
+		return 0
+	}
+	return f
 }
 
 // hasDuplicateKeys reports whether any object in the valid JSON data repeats

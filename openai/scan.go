@@ -375,3 +375,21 @@ func parseInt(b []byte) (int, bool) {
 	}
 	return n, true
 }
+
+// float consumes a value and stores it in dst if it is a number that
+// parses as a float64; anything else, or a number out of range, leaves
+// dst alone. A number of up to 32 bytes is converted without allocating.
+func (s *scanner) float(dst *float64) error {
+	c := s.peek()
+	if c != '-' && !isDigit(c) {
+		return s.skip()
+	}
+	num, err := s.number()
+	if err != nil {
+		return err
+	}
+	if f, err := strconv.ParseFloat(string(num), 64); err == nil {
+		*dst = f
+	}
+	return nil
+}

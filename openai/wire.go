@@ -108,13 +108,26 @@ type Usage struct {
 }
 
 // Timings is llama-server's own measurement of a request, sent in its final
-// chunk: prompt processing and generation, in milliseconds.
+// chunk, in milliseconds: PromptMS runs from the start of the slot's prompt
+// processing (after HTTP, tokenizing and queueing) through the sampling of
+// the first token, PredictedMS from that sampling to the last token's.
+// CacheN prompt tokens came from the cache, PromptN were processed.
 type Timings struct {
 	CacheN      int     `json:"cache_n,omitempty"`
 	PromptN     int     `json:"prompt_n"`
 	PromptMS    float64 `json:"prompt_ms"`
 	PredictedN  int     `json:"predicted_n"`
 	PredictedMS float64 `json:"predicted_ms"`
+}
+
+// SurgeTimings is the surge_timings member surge's own engine server adds
+// to its final usage chunk and to whole responses: the queue time (arrival
+// to first admission), the time to first token and the end-to-end time,
+// each measured by the server from the request's arrival, in milliseconds.
+type SurgeTimings struct {
+	QueuedMS float64 `json:"queued_ms"`
+	TTFTMS   float64 `json:"ttft_ms"`
+	E2EMS    float64 `json:"e2e_ms"`
 }
 
 // ErrorResponse is the body of a failed request, and the data of an error

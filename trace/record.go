@@ -68,6 +68,15 @@ type Record struct {
 	OutputTokens       int `json:"output_tokens"`                  // requested
 	ServerOutputTokens int `json:"server_output_tokens,omitempty"` // usage.completion_tokens
 	Chunks             int `json:"chunks"`                         // token-bearing stream events
+	CachedTokens       int `json:"cached_tokens,omitempty"`        // usage.prompt_tokens_details.cached_tokens (llama-server: timings.cache_n)
+
+	// The server's own timings, when it reports them (surge's engine
+	// server: surge_timings; llama-server: timings), in µs. They count from
+	// the request's arrival at the server, not from SentUS; see
+	// docs/records.md for what each server measures.
+	ServerQueueUS int64 `json:"server_queue_us,omitempty"`
+	ServerTTFTUS  int64 `json:"server_ttft_us,omitempty"`
+	ServerE2EUS   int64 `json:"server_e2e_us,omitempty"`
 
 	Status       int    `json:"status,omitempty"`  // HTTP status
 	Retries      int    `json:"retries,omitempty"` // re-sent on a fresh connection after a dead reused one

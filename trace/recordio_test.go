@@ -16,7 +16,8 @@ func sampleRun() (RunHeader, []Record, RunEnd) {
 	}
 	recs := []Record{
 		{Client: "c", Session: 0, IntendedUS: 10, SentUS: 12, TTFTUS: 50_000, E2EUS: 700_000, ITLUS: []int64{10_000, 9_000},
-			InputTokens: 100, ClientInputTokens: 100, ServerInputTokens: 100, OutputTokens: 3, ServerOutputTokens: 3, Chunks: 3, Status: 200, FinishReason: "length"},
+			InputTokens: 100, ClientInputTokens: 100, ServerInputTokens: 100, OutputTokens: 3, ServerOutputTokens: 3, Chunks: 3, Status: 200, FinishReason: "length",
+			CachedTokens: 64, ServerQueueUS: 120, ServerTTFTUS: 48_000, ServerE2EUS: 695_000},
 		{Client: "c", Session: 1, IntendedUS: 20, SentUS: 21, E2EUS: 5, Status: 500, ErrorClass: ErrHTTP, Error: "internal error"},
 	}
 	end := RunEnd{End: start.Add(2 * time.Second), DurationUS: 2e6, Scheduled: 2, Sent: 2}
