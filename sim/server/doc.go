@@ -34,7 +34,9 @@
 //
 // measured by the server: queued_ms is the engine's queue time (arrival to
 // first admission), ttft_ms the real time from the request's arrival at
-// the handler to the loop's delivery of its first token, and e2e_ms the
-// time from arrival to the delivery of its last token. Clients that do not
-// know the member ignore it.
+// the handler to the handler's flush of its first token (for a whole,
+// non-streamed response, to the moment it is written), and e2e_ms the time
+// from arrival to the writing of its last bytes. Clients that do not know
+// the member ignore it. (The vllm:* latency histograms are observed when
+// the engine produces the tokens.)
 package server

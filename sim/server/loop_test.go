@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"sync"
 	"testing"
@@ -46,14 +47,7 @@ func TestMetricsExposeVLLMNames(t *testing.T) {
 	if code, body := post(t, ts, openai.ChatPath, chatBody("hello", 4, true)); code != 200 {
 		t.Fatalf("status %d: %s", code, body)
 	}
-	resp, err := ts.Client().Get(ts.URL + "/metrics")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
-	text := string(b)
-	for _, name := range []string{
+	names := []string{
 		`vllm:num_requests_running{model_name="test-model"} 0`,
 		`vllm:num_requests_waiting{model_name="test-model"} 0`,
 		`vllm:kv_cache_usage_perc{model_name="test-model"}`,
@@ -66,11 +60,38 @@ func TestMetricsExposeVLLMNames(t *testing.T) {
 		`vllm:inter_token_latency_seconds_count{model_name="test-model"} 3`,
 		`vllm:e2e_request_latency_seconds_count{model_name="test-model"} 1`,
 		`vllm:request_success_total{finished_reason="length",model_name="test-model"} 1`,
-	} {
-		if !strings.Contains(text, name) {
-			t.Errorf("/metrics lacks %s", name)
+	}
+	// The engine loop publishes its counters after the step that finished
+	// the request, which may come just after the response's last byte:
+	// poll briefly.
+	var missing []string
+	for deadline := time.Now().Add(2 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		text := scrape(t, ts)
+		missing = missing[:0]
+		for _, name := range names {
+			if !strings.Contains(text, name) {
+				missing = append(missing, name)
+			}
+		}
+		if len(missing) == 0 || time.Now().After(deadline) {
+			break
 		}
 	}
+	for _, name := range missing {
+		t.Errorf("/metrics lacks %s", name)
+	}
+}
+
+// scrape returns the text of ts's /metrics.
+func scrape(t *testing.T, ts *httptest.Server) string {
+	t.Helper()
+	resp, err := ts.Client().Get(ts.URL + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return string(b)
 }
 
 func TestConcurrentStreamsComplete(t *testing.T) {

@@ -32,6 +32,11 @@ type reply struct {
 	st   *stream
 	id   string
 	head []byte // `{"id":…,"object":…,"created":…,"model":…,` of chunks
+	// firstWrite is when the handler flushed the first token to the
+	// client: the server's TTFT counts to it, not to the engine step that
+	// made the token, since with a thousand streams writing one step's
+	// tokens out takes milliseconds.
+	firstWrite time.Time
 }
 
 func (s *Server) newReply(req request, st *stream, object string) *reply {
@@ -76,13 +81,20 @@ func (rp *reply) appendToken(dst []byte, i int) []byte {
 	return append(dst, "}]}\n\n"...)
 }
 
-// usageOf returns the usage and timings of a finished request.
+// usageOf returns the usage and timings of a finished request, whose last
+// bytes are being written now: its TTFT counts to the flush of its first
+// token (or to now, if that is in this last write), its E2E to now.
 func (rp *reply) usageOf(p progress) (usage, timings) {
 	u := usage{PromptTokens: rp.st.job.promptLen, CompletionTokens: p.tokens,
 		TotalTokens: rp.st.job.promptLen + p.tokens}
 	u.Details.CachedTokens = p.cached
+	now := time.Now()
+	first := rp.firstWrite
+	if first.IsZero() {
+		first = now
+	}
 	ms := func(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
-	return u, timings{QueuedMS: ms(p.queued), TTFTMS: ms(p.first.Sub(rp.st.arrival)), E2EMS: ms(p.last.Sub(rp.st.arrival))}
+	return u, timings{QueuedMS: ms(p.queued), TTFTMS: ms(first.Sub(rp.st.arrival)), E2EMS: ms(now.Sub(rp.st.arrival))}
 }
 
 // writeStream streams the request as Server-Sent Events until it ends or
@@ -112,6 +124,9 @@ func (s *Server) writeStream(w http.ResponseWriter, r *http.Request, req request
 				return
 			}
 			rc.Flush()
+			if sent > 0 && rp.firstWrite.IsZero() {
+				rp.firstWrite = time.Now()
+			}
 			buf = buf[:0]
 		}
 		select {
