@@ -9,6 +9,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"surge/trace"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
@@ -159,4 +161,19 @@ func TestVersion(t *testing.T) {
 	if code != exitOK || !strings.HasPrefix(out, "surge ") || !strings.Contains(out, "go1.") {
 		t.Errorf("version: exit %d, %q", code, out)
 	}
+}
+
+// readRun reads the records a run wrote to dir.
+func readRun(t *testing.T, dir string) *trace.Records {
+	t.Helper()
+	f, err := os.Open(filepath.Join(dir, "records.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	rs, err := trace.ReadRecords(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rs
 }

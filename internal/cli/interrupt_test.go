@@ -58,15 +58,7 @@ func TestInterruptKeepsRecords(t *testing.T) {
 	if took := time.Since(signalled); took > 5*time.Second {
 		t.Errorf("surge took %v to exit after SIGINT, want under 5 s", took)
 	}
-	f, err := os.Open(filepath.Join(dir, "records.jsonl"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	rs, err := trace.ReadRecords(f)
-	if err != nil {
-		t.Fatal(err)
-	}
+	rs := readRun(t, dir)
 	if rs.End == nil || !rs.End.Interrupted {
 		t.Fatalf("end line %+v, want one marked interrupted", rs.End)
 	}

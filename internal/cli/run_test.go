@@ -9,8 +9,6 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
-
-	"surge/trace"
 )
 
 // TestRunAndReport runs a spec against a streaming test server and checks
@@ -25,15 +23,7 @@ func TestRunAndReport(t *testing.T) {
 	if code != exitOK {
 		t.Fatalf("run exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
 	}
-	f, err := os.Open(filepath.Join(dir, "records.jsonl"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	rs, err := trace.ReadRecords(f)
-	if err != nil {
-		t.Fatal(err)
-	}
+	rs := readRun(t, dir)
 	if len(rs.Records) != 60 || rs.End == nil || rs.End.Interrupted || rs.End.Sent != 60 {
 		t.Fatalf("%d records, end %+v; want 60 and a clean end", len(rs.Records), rs.End)
 	}
@@ -118,11 +108,9 @@ func TestRunPacing(t *testing.T) {
 	if code, _, e := run(t, "run", spec, "--target", srv.URL, "-o", dir); code != exitOK {
 		t.Fatalf("run exit %d: %s", code, e)
 	}
-	f, _ := os.Open(filepath.Join(dir, "records.jsonl"))
-	defer f.Close()
-	rs, err := trace.ReadRecords(f)
-	if err != nil || len(rs.Records) != 1000 {
-		t.Fatalf("%d records, %v", len(rs.Records), err)
+	rs := readRun(t, dir)
+	if len(rs.Records) != 1000 {
+		t.Fatalf("%d records, want 1000", len(rs.Records))
 	}
 	lags := make([]int64, 0, 1000)
 	first, last := rs.Records[0].SentUS, rs.Records[0].SentUS
@@ -182,15 +170,7 @@ func TestRunBuiltinEngine(t *testing.T) {
 	if code != exitOK || !strings.Contains(e, "driving the built-in engine") {
 		t.Fatalf("exit %d\nstderr:\n%s\nstdout:\n%s", code, e, out)
 	}
-	f, err := os.Open(filepath.Join(dir, "records.jsonl"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	rs, err := trace.ReadRecords(f)
-	if err != nil {
-		t.Fatal(err)
-	}
+	rs := readRun(t, dir)
 	for _, r := range rs.Records {
 		// Output 8 tokens, asked for with max_tokens 8: the engine ends at
 		// its natural length or at the cap.

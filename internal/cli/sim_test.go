@@ -5,8 +5,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"surge/trace"
 )
 
 func TestSimChatPrintsReport(t *testing.T) {
@@ -22,15 +20,7 @@ func TestSimChatPrintsReport(t *testing.T) {
 			t.Errorf("output lacks %q:\nstdout:\n%s\nstderr:\n%s", want, out, errOut)
 		}
 	}
-	f, err := os.Open(filepath.Join(dir, "records.jsonl"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	rs, err := trace.ReadRecords(f)
-	if err != nil {
-		t.Fatal(err)
-	}
+	rs := readRun(t, dir)
 	if rs.Header.Target != "sim://Llama-3.1-8B@H100-SXMx1" || rs.End == nil || len(rs.Records) < 60 {
 		t.Errorf("records: target %q, end %v, %d records", rs.Header.Target, rs.End, len(rs.Records))
 	}
