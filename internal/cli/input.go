@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -97,6 +98,9 @@ func compileSpec(ctx context.Context, path string, f genFlags, c interface{ Chan
 		in.sessions = append(in.sessions, s)
 		return tw.Write(s)
 	})
+	if errors.Is(err, context.Canceled) {
+		return nil, errInterrupted
+	}
 	if err != nil {
 		return nil, fmt.Errorf("spec %s: %w", path, err)
 	}

@@ -227,13 +227,20 @@ func runHeader(in *workloadInput, f runFlags, start time.Time) trace.RunHeader {
 		Tool: versionString(), WorkloadHash: in.hash, SpecHash: in.header.SpecHash,
 		Seed: in.header.Seed, Tokenizer: in.header.Tokenizer, Target: redact(f.target),
 		API: f.api, Start: start, WarmupUS: in.header.WarmupUS, SLO: in.header.SLO,
-	}
-	for _, c := range in.header.Clients {
-		if c.Concurrency > 0 {
-			h.ClosedLoop = append(h.ClosedLoop, c.Name)
-		}
+		ClosedLoop: closedLoop(in.header),
 	}
 	return h
+}
+
+// closedLoop names the trace's clients that have no schedule.
+func closedLoop(h trace.Header) []string {
+	var names []string
+	for _, c := range h.Clients {
+		if c.Concurrency > 0 {
+			names = append(names, c.Name)
+		}
+	}
+	return names
 }
 
 // showProgress prints a live progress line to w while a run goes, when w

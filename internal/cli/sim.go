@@ -75,6 +75,9 @@ func runSim(c *cobra.Command, path string, f simFlags) error {
 	if err != nil {
 		return err
 	}
+	if sum.Interrupted {
+		return errInterrupted
+	}
 	if sum.All.Sent > 0 && sum.All.OK == 0 {
 		return fmt.Errorf("no request succeeded (%d sent): see the errors line above and %s", sum.All.Sent, filepath.Join(dir, "records.jsonl"))
 	}
@@ -129,12 +132,13 @@ func simulate(c *cobra.Command, cfg virtual.Config, in *workloadInput, target, d
 		Tool: versionString(), WorkloadHash: in.hash, SpecHash: in.header.SpecHash,
 		Seed: in.header.Seed, Tokenizer: in.header.Tokenizer, Target: target,
 		Start: cfg.Start, WarmupUS: in.header.WarmupUS, SLO: in.header.SLO,
+		ClosedLoop: closedLoop(in.header),
 	})
 	if err != nil {
 		return err
 	}
 	wall := time.Now()
-	end, err := virtual.Run(cfg, in.header, in.sessions, rw)
+	end, err := virtual.Run(c.Context(), cfg, in.header, in.sessions, rw)
 	if err != nil {
 		return fmt.Errorf("sim: %w", err)
 	}
@@ -143,6 +147,9 @@ func simulate(c *cobra.Command, cfg virtual.Config, in *workloadInput, target, d
 	}
 	el := time.Since(wall)
 	simulated := time.Duration(end.DurationUS) * time.Microsecond
+	if end.Interrupted {
+		fmt.Fprint(c.ErrOrStderr(), "interrupted: ")
+	}
 	fmt.Fprintf(c.ErrOrStderr(), "simulated %v of %s in %v (%.0f× real time)\n",
 		simulated.Round(time.Millisecond), target, el.Round(time.Millisecond), simulated.Seconds()/max(el.Seconds(), 1e-9))
 	return file.Close()

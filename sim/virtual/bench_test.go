@@ -1,6 +1,7 @@
 package virtual
 
 import (
+	"context"
 	"io"
 	"math"
 	"math/rand/v2"
@@ -74,7 +75,7 @@ func BenchmarkSimHourChat(b *testing.B) {
 			var tokens int64
 			for b.Loop() {
 				sink, done := bc.sink()
-				end, err := Run(cfg, header(0), ss, countSink{sink, &tokens})
+				end, err := Run(context.Background(), cfg, header(0), ss, countSink{sink, &tokens})
 				done()
 				if err != nil {
 					b.Fatal(err)

@@ -1,6 +1,7 @@
 package virtual
 
 import (
+	"context"
 	"errors"
 	"slices"
 	"testing"
@@ -69,7 +70,7 @@ func (failSink) Write(*trace.Record) error { return errors.New("disk full") }
 
 func TestSinkErrorStopsTheRun(t *testing.T) {
 	t.Parallel()
-	_, err := Run(Config{Cost: stepCost(time.Millisecond)}, header(0), []*trace.Session{session(0, 0, 16, 2)}, failSink{})
+	_, err := Run(context.Background(), Config{Cost: stepCost(time.Millisecond)}, header(0), []*trace.Session{session(0, 0, 16, 2)}, failSink{})
 	if err == nil || err.Error() != "writing record: disk full" {
 		t.Errorf("error %v, want the sink's, wrapped", err)
 	}

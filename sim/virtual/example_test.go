@@ -1,6 +1,7 @@
 package virtual_test
 
 import (
+	"context"
 	"fmt"
 	"time"
 
@@ -46,7 +47,7 @@ func ExampleRun() {
 		sessions = append(sessions, &trace.Session{Client: "chat", Index: i, AtUS: int64(i) * 50_000,
 			Turns: []trace.Turn{{InputTokens: 1000, OutputTokens: 100}}})
 	}
-	end, err := virtual.Run(cfg, h, sessions, printSink{})
+	end, err := virtual.Run(context.Background(), cfg, h, sessions, printSink{})
 	if err != nil {
 		panic(err)
 	}

@@ -1,6 +1,7 @@
 package virtual
 
 import (
+	"context"
 	"strings"
 	"testing"
 	"time"
@@ -40,7 +41,7 @@ func header(conc int) trace.Header {
 func mustRun(t testing.TB, cfg Config, h trace.Header, ss []*trace.Session) ([]trace.Record, trace.RunEnd) {
 	t.Helper()
 	var c collect
-	end, err := Run(cfg, h, ss, &c)
+	end, err := Run(context.Background(), cfg, h, ss, &c)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,7 @@
 package virtual
 
 import (
+	"context"
 	"testing"
 	"time"
 
@@ -27,7 +28,7 @@ func finishedPerReplica(t *testing.T, cfg Config, ss []*trace.Session) []int64 {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := rn.loop(); err != nil {
+	if _, err := rn.loop(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	var out []int64

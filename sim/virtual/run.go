@@ -1,6 +1,7 @@
 package virtual
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"time"
@@ -38,20 +39,24 @@ type runner struct {
 // engines in virtual time, writing each request's record to sink as it
 // finishes, in the order the requests finish. It returns the end line,
 // whose duration is the virtual time of the last event, or an error if
-// cfg is invalid or the sink fails.
-func Run(cfg Config, h trace.Header, sessions []*trace.Session, sink Sink) (trace.RunEnd, error) {
+// cfg is invalid or the sink fails. Cancelling ctx (Ctrl-C) stops the
+// simulation where it is: the records written so far stand, and the end
+// line says Interrupted.
+func Run(ctx context.Context, cfg Config, h trace.Header, sessions []*trace.Session, sink Sink) (trace.RunEnd, error) {
 	rn, scheduled, err := newRunner(cfg, h, sessions, sink)
 	if err != nil {
 		return trace.RunEnd{}, err
 	}
-	if err := rn.loop(); err != nil {
+	interrupted, err := rn.loop(ctx)
+	if err != nil {
 		return trace.RunEnd{}, err
 	}
 	return trace.RunEnd{
-		End:        rn.cfg.Start.Add(rn.now),
-		DurationUS: us(rn.now),
-		Scheduled:  scheduled,
-		Sent:       rn.sent,
+		End:         rn.cfg.Start.Add(rn.now),
+		DurationUS:  us(rn.now),
+		Interrupted: interrupted,
+		Scheduled:   scheduled,
+		Sent:        rn.sent,
 	}, nil
 }
 
@@ -84,22 +89,24 @@ func newRunner(cfg Config, h trace.Header, sessions []*trace.Session, sink Sink)
 }
 
 // loop takes the earliest event until none is left.
-func (rn *runner) loop() error {
-	for {
+func (rn *runner) loop(ctx context.Context) (interrupted bool, err error) {
+	for n := 0; ; n++ {
+		if n%4096 == 0 && ctx.Err() != nil {
+			return true, nil
+		}
 		kind, i := rn.next()
 		switch kind {
 		case evNone:
-			return nil
+			return false, nil
 		case evDeliver:
-			if err := rn.deliver(&rn.reps[i]); err != nil {
-				return err
-			}
+			err = rn.deliver(&rn.reps[i])
 		case evArrive:
-			if err := rn.arrive(rn.sched.pop()); err != nil {
-				return err
-			}
+			err = rn.arrive(rn.sched.pop())
 		case evStep:
 			rn.reps[i].step()
+		}
+		if err != nil {
+			return false, err
 		}
 	}
 }

@@ -1,6 +1,7 @@
 package virtual
 
 import (
+	"context"
 	"reflect"
 	"strings"
 	"testing"
@@ -99,9 +100,25 @@ func TestConfigErrors(t *testing.T) {
 		{"records need somewhere to go", Config{Cost: stepCost(1)}, nil, "nil sink"},
 	}
 	for _, tt := range tests {
-		_, err := Run(tt.cfg, header(0), nil, tt.sink)
+		_, err := Run(context.Background(), tt.cfg, header(0), nil, tt.sink)
 		if err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("%s: error %v, want %q", tt.reason, err, tt.want)
 		}
+	}
+}
+
+// TestRunStopsOnCancel: a cancelled context ends the simulation at once,
+// keeping what was recorded and marking the end interrupted.
+func TestRunStopsOnCancel(t *testing.T) {
+	t.Parallel()
+	var ss []*trace.Session
+	for i := range 10000 {
+		ss = append(ss, session(i, time.Duration(i)*time.Millisecond, 16, 2))
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	end, err := Run(ctx, Config{Cost: stepCost(time.Millisecond)}, header(0), ss, failSink{})
+	if err != nil || !end.Interrupted || end.Sent != 0 {
+		t.Errorf("end %+v, err %v; want an interrupted end before any send", end, err)
 	}
 }
