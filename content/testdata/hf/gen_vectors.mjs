@@ -21,7 +21,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 const here = dirname(fileURLToPath(import.meta.url));
 
 // moduleRoot walks up from this script to the directory holding go.mod.
-function moduleRoot(dir) {
+export function moduleRoot(dir) {
   for (let d = dir; ; d = dirname(d)) {
     if (existsSync(join(d, "go.mod"))) return d;
     if (dirname(d) === d) throw new Error(`no go.mod above ${dir}`);
@@ -29,7 +29,7 @@ function moduleRoot(dir) {
 }
 
 // mulberry32 is a small seeded PRNG returning floats in [0, 1).
-function mulberry32(seed) {
+export function mulberry32(seed) {
   return () => {
     seed = (seed + 0x6d2b79f5) | 0;
     let t = seed;

@@ -19,28 +19,9 @@ import { createRequire } from "node:module";
 import { existsSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { texts as hfTexts } from "../hf/gen_vectors.mjs";
+import { moduleRoot, mulberry32, texts as hfTexts } from "../hf/gen_vectors.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
-
-// moduleRoot walks up from this script to the directory holding go.mod.
-function moduleRoot(dir) {
-  for (let d = dir; ; d = dirname(d)) {
-    if (existsSync(join(d, "go.mod"))) return d;
-    if (dirname(d) === d) throw new Error(`no go.mod above ${dir}`);
-  }
-}
-
-// mulberry32 is a small seeded PRNG returning floats in [0, 1).
-function mulberry32(seed) {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = seed;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 // newlineMixtures returns hand-picked texts where white space meets
 // newlines: \s*[\r\n]+ must backtrack into \s* to end on the last newline,
