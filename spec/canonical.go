@@ -1,11 +1,15 @@
 package spec
 
 import (
+	"math"
+	"time"
+
 	"bytes"
 	"cmp"
 	"fmt"
 	"slices"
 	"strconv"
+	"surge/dist"
 
 	"surge/arrival"
 )
@@ -43,6 +47,9 @@ func (s *Spec) Canonical() []byte {
 		fmt.Fprintf(&b, "requests: %d\n", s.Requests)
 	}
 	fmt.Fprintf(&b, "warmup: %s\n", FormatDuration(s.Warmup))
+	if s.Salt == SaltNone {
+		b.WriteString("salt: none\n") // the default, run, is left out so older hashes hold
+	}
 	b.WriteString("clients:\n")
 	weights := slices.ContainsFunc(s.Clients, func(c Client) bool { return c.Concurrency > 0 })
 	for _, c := range s.Clients {
@@ -91,6 +98,24 @@ func writeClient(b *bytes.Buffer, c Client, weights bool) {
 	}
 	fmt.Fprintf(b, "      max_tokens: %s\n", formatMaxTokens(sp.MaxTokens))
 	fmt.Fprintf(b, "      exact_output: %t\n", sp.ExactOutput)
+	writeSession(b, c.Session)
+	if p := c.Prefix; p != nil {
+		fmt.Fprintf(b, "    prefix: {pool: %d, length: %s, zipf: %s}\n", p.Pool, strconv.Quote(p.Length.String()), num(p.Zipf))
+	}
+}
+
+// writeSession renders a session block unless it is the default (single,
+// live), which is left out so that the hashes of older specs hold.
+func writeSession(b *bytes.Buffer, s Session) {
+	if s.Kind == KindChat {
+		fmt.Fprintf(b, "    session:\n      kind: chat\n      turns: %s\n", strconv.Quote(s.Turns.String()))
+		if s.Think != nil {
+			fmt.Fprintf(b, "      think: %s\n", strconv.Quote(formatSeconds(s.Think)))
+		}
+		fmt.Fprintf(b, "      history: %s\n", s.History)
+	} else if s.History == HistoryPinned {
+		b.WriteString("    session:\n      history: pinned\n")
+	}
 }
 
 // formatMaxTokens prints a max_tokens policy as the spec writes it.
@@ -167,4 +192,13 @@ func metricRank(m string) int {
 		return i
 	}
 	return len(metrics)
+}
+
+// formatSeconds prints a distribution of durations: a fixed one as a
+// duration, others in the compact form, whose numbers are seconds.
+func formatSeconds(d dist.Dist) string {
+	if v, err := strconv.ParseFloat(d.String(), 64); err == nil {
+		return FormatDuration(time.Duration(math.Round(v * float64(time.Second))))
+	}
+	return d.String()
 }

@@ -14,15 +14,13 @@ import (
 // clientKeys are the keys of a client.
 var clientKeys = []string{
 	"name", "model", "api", "weight", "rate", "concurrency", "arrival",
-	"input", "output", "prompt", "sampling",
+	"input", "output", "prompt", "sampling", "session", "prefix",
 }
 
 // planned holds the client keys reserved for later spec versions and what
 // each says when used now.
 var planned = map[string]string{
-	"session": "session kinds are not supported yet in spec version 1",
-	"faults":  "fault injection is not supported yet in spec version 1",
-	"prefix":  "shared prefixes are not supported yet in spec version 1",
+	"faults": "fault injection is not supported yet in spec version 1",
 }
 
 // apis are the request kinds a client can send.
@@ -45,7 +43,7 @@ type clientSource struct {
 
 // client reads one client and applies its defaults.
 func (d *decoder) client(n ast.Node, path string) (Client, *clientSource) {
-	c := Client{API: "chat", Weight: 1, Prompt: "mixed"}
+	c := Client{API: "chat", Weight: 1, Prompt: "mixed", Session: Session{Kind: KindSingle, History: HistoryLive}}
 	o, ok := d.object(n, path)
 	if !ok {
 		return c, nil
@@ -79,6 +77,15 @@ func (d *decoder) client(n ast.Node, path string) (Client, *clientSource) {
 	if n, p, ok := o.get("sampling"); ok {
 		c.Sampling = d.sampling(n, p)
 	}
+	if n, p, ok := o.get("session"); ok {
+		c.Session = d.session(n, p)
+	}
+	if n, p, ok := o.get("prefix"); ok {
+		c.Prefix = d.prefix(n, p)
+	}
+	// Conversations and system prompts are chat messages.
+	d.check(o, "session", c.Session.Kind == KindChat && c.API != "chat", "chat sessions need api: chat")
+	d.check(o, "prefix", c.Prefix != nil && c.API != "chat", "shared system prompts need api: chat")
 	return c, src
 }
 

@@ -25,7 +25,7 @@ func Parse(name string, data []byte) (*Spec, error) {
 // topKeys are the keys of a spec's top level.
 var topKeys = []string{
 	"version", "name", "seed", "tokenizer", "corpus", "duration", "requests",
-	"warmup", "rate", "clients", "slo",
+	"warmup", "rate", "clients", "slo", "salt",
 }
 
 // Built-in tokenizer names.
@@ -50,7 +50,7 @@ func (d *decoder) spec(data []byte) *Spec {
 		return nil
 	}
 	d.known(o, topKeys, "")
-	s := &Spec{Version: Version, Seed: 1, Tokenizer: O200k}
+	s := &Spec{Version: Version, Seed: 1, Tokenizer: O200k, Salt: SaltRun}
 	src := &source{root: o}
 	field(o, "name", d.str, &s.Name)
 	field(o, "seed", d.seed, &s.Seed)
@@ -69,6 +69,7 @@ func (d *decoder) spec(data []byte) *Spec {
 	if n, path, ok := d.require(o, "clients", "a list of clients, each with a name and a model"); ok {
 		s.Clients, src.clients = d.clients(n, path)
 	}
+	field(o, "salt", d.choice("salt", []string{SaltRun, SaltNone}), &s.Salt)
 	if n, path, ok := o.get("slo"); ok {
 		s.SLO = d.slo(n, path)
 	}

@@ -145,13 +145,22 @@ x-notes: anything
 `, []want{{"4:41: clients[0].api", `unknown api chats (did you mean "chat"?)`}}},
 		{"enum without a close match lists the choices", head + `  - {name: a, model: m, rate: 1/s, prompt: poem, input: 1, output: 1}
 `, []want{{"4:44: clients[0].prompt", "(valid: mixed, question, instruction, summarize, code)"}}},
-		{"planned key", head + `  - {name: a, model: m, rate: 1/s, input: 1, output: 1, session: chat}
-`, []want{{"4:57: clients[0].session", "session kinds are not supported yet in spec version 1"}}},
-		{"planned keys faults and prefix", head + `  - {name: a, model: m, rate: 1/s, input: 1, output: 1, faults: [], prefix: {}}
-`, []want{
-			{"4:57: clients[0].faults", "fault injection is not supported yet in spec version 1"},
-			{"4:69: clients[0].prefix", "shared prefixes are not supported yet in spec version 1"},
-		}},
+		{"planned key", head + `  - {name: a, model: m, rate: 1/s, input: 1, output: 1, faults: []}
+`, []want{{"4:57: clients[0].faults", "fault injection is not supported yet in spec version 1"}}},
+		{"planned session kind", head + `  - {name: a, model: m, rate: 1/s, input: 1, output: 1, session: {kind: agent}}
+`, []want{{"4:73: clients[0].session.kind", "agent sessions are not supported yet (kinds now: single, chat)"}}},
+		{"chat needs turns", head + `  - {name: a, model: m, rate: 1/s, input: 1, output: 1, session: {kind: chat}}
+`, []want{{"4:66: clients[0].session", "missing key turns"}}},
+		{"think is a duration", head + `  - {name: a, model: m, rate: 1/s, input: 1, output: 1, session: {kind: chat, turns: 3, think: 5}}
+`, []want{{"4:96: clients[0].session.think", "a number needs a unit: write 5s"}}},
+		{"think for chat only", head + `  - {name: a, model: m, rate: 1/s, input: 1, output: 1, session: {think: 5s}}
+`, []want{{"4:74: clients[0].session.think", "think is for chat sessions; add kind: chat"}}},
+		{"chat on completions", head + `  - {name: a, model: m, api: completions, rate: 1/s, input: 1, output: 1, session: {kind: chat, turns: 2}}
+`, []want{{"4:84: clients[0].session", "chat sessions need api: chat"}}},
+		{"prefix needs a length", head + `  - {name: a, model: m, rate: 1/s, input: 1, output: 1, prefix: {pool: 0}}
+`, []want{{"4:65: clients[0].prefix", "missing key length"}, {"4:72: clients[0].prefix.pool", "pool must be at least 1"}}},
+		{"bad salt", strings.Replace(head, "clients:", "salt: never\nclients:", 1) + `  - {name: a, model: m, rate: 1/s, input: 1, output: 1}
+`, []want{{"3:7: salt", "unknown salt never (valid: run, none)"}}},
 		{"bad client name", head + `  - {name: Chat Bot, model: m, rate: 1/s, input: 1, output: 1}
 `, []want{{"4:12: clients[0].name", `client name "Chat Bot" may only hold a-z, 0-9, _, . and -`}}},
 		{"yes is not a boolean", head + `  - {name: a, model: m, rate: 1/s, input: 1, output: 1, sampling: {exact_output: yes}}

@@ -25,6 +25,11 @@ import (
 //	{dist: empirical, p: [0, .5, 1], x: [10, 200, 4k]}
 //	{dist: mixture, components: [{weight: 0.7, dist: ..., ...}, ...], max: 32k}
 
+// unitless are the distribution parameters that are plain numbers even in
+// a distribution of durations: shapes, log-scale parameters, a rate (per
+// second), zipf's exponent and count.
+var unitless = []string{"sigma", "cv", "shape", "alpha", "mu", "rate", "s", "n"}
+
 // maxMixtureDepth bounds mixtures of mixtures.
 const maxMixtureDepth = 4
 
@@ -64,6 +69,9 @@ func (d *decoder) dist(n ast.Node, path string, depth int) dist.Dist {
 	}
 	if m, ok := v.(*ast.MappingNode); ok {
 		return d.distMapping(m, path, depth)
+	}
+	if d.seconds {
+		return d.fixedDuration(v, path)
 	}
 	s, ok := d.scalar(v, path, "a token count like 256, a distribution like lognormal(median=1k,sigma=0.9), or a mapping with dist")
 	if !ok {
@@ -157,7 +165,11 @@ func (d *decoder) distMapping(m *ast.MappingNode, path string, depth int) dist.D
 			continue
 		}
 		var x float64
-		if field(o, k, d.number, &x) {
+		read := d.quantity
+		if slices.Contains(unitless, k) {
+			read = d.number
+		}
+		if field(o, k, read, &x) {
 			p[k] = x
 		} else {
 			good = false
@@ -196,4 +208,45 @@ func (d *decoder) errsUnder(path string) Errors {
 		}
 	}
 	return out
+}
+
+// durations reads an optional distribution of durations under key, such as
+// a think time: a duration (fixed), a mapping whose values are durations,
+// like {dist: exponential, mean: 10s}, or the compact form with numbers in
+// seconds, like exponential(mean=10). Samples are in seconds.
+func (d *decoder) durations(o *object, key string) dist.Dist {
+	n, path, ok := o.get(key)
+	if !ok {
+		return nil
+	}
+	d.seconds = true
+	defer func() { d.seconds = false }()
+	return d.dist(n, path, 0)
+}
+
+// fixedDuration reads a scalar duration distribution: a duration like 5s.
+func (d *decoder) fixedDuration(v ast.Node, path string) dist.Dist {
+	s, ok := d.scalar(v, path, "a duration like 5s, or a mapping like {dist: exponential, mean: 5s}")
+	if !ok {
+		return nil
+	}
+	if strings.Contains(s, "(") {
+		return d.compact(v, path, s) // its numbers are seconds
+	}
+	t, err := ParseDuration(s)
+	if err != nil {
+		d.errorf(v, path, "%v", err)
+		return nil
+	}
+	return d.build(&object{node: v}, path, "fixed", dist.Params{"value": t.Seconds()})
+}
+
+// quantity reads a value of the distribution being read: a number (of
+// tokens), or a duration in seconds while a duration distribution is read.
+func (d *decoder) quantity(n ast.Node, path string) (float64, bool) {
+	if d.seconds {
+		t, ok := d.duration(n, path)
+		return t.Seconds(), ok
+	}
+	return d.number(n, path)
 }

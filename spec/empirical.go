@@ -24,7 +24,11 @@ func (d *decoder) numbers(o *object, key string) ([]float64, bool) {
 	out := make([]float64, len(items))
 	good := true
 	for i, item := range items {
-		x, ok := d.number(item, index(path, i))
+		read := d.number
+		if key == "values" || key == "x" {
+			read = d.quantity
+		}
+		x, ok := read(item, index(path, i))
 		out[i], good = x, good && ok
 	}
 	return out, good
@@ -136,8 +140,8 @@ func (d *decoder) component(n ast.Node, path string, depth int) (float64, dist.D
 // clamp applies the optional min and max keys of o to dd.
 func (d *decoder) clamp(o *object, dd dist.Dist) dist.Dist {
 	lo, hi := math.Inf(-1), math.Inf(1)
-	okLo := !o.has("min") || field(o, "min", d.number, &lo)
-	okHi := !o.has("max") || field(o, "max", d.number, &hi)
+	okLo := !o.has("min") || field(o, "min", d.quantity, &lo)
+	okHi := !o.has("max") || field(o, "max", d.quantity, &hi)
 	if !okLo || !okHi {
 		return nil
 	}

@@ -15,6 +15,9 @@ type decoder struct {
 	errs    Errors
 	anchors map[string][]anchorDef // by name, in document order
 	visits  int                    // nodes read so far, counting each alias use
+	// seconds is set while a duration distribution (think time) is read:
+	// its values are durations, held in seconds.
+	seconds bool
 }
 
 // maxVisits bounds the nodes a spec may expand to through aliases, against

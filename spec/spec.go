@@ -35,7 +35,17 @@ type Spec struct {
 	Rate      float64 // optional total rate (per second) split across clients by weight; Parse folds each share into Client.Arrival.Rate
 	Clients   []Client
 	SLO       []SLO
+	// Salt is SaltRun (the default): every run starts each conversation
+	// with a nonce of its own, so a run never hits a server's prefix cache
+	// warmed by an earlier run; or SaltNone, to measure a warm cache.
+	Salt string
 }
+
+// Salt policies.
+const (
+	SaltRun  = "run"
+	SaltNone = "none"
+)
 
 // Client is an independent stream of sessions: a tenant, an app, a model.
 type Client struct {
@@ -57,6 +67,8 @@ type Client struct {
 	Output   dist.Dist // output length in tokens
 	Prompt   string    // content style: mixed (default), question, instruction, summarize, code
 	Sampling Sampling
+	Session  Session
+	Prefix   *Prefix // shared system prompts; nil: none
 }
 
 // Sampling holds the generation settings sent with each request.

@@ -98,8 +98,8 @@ func NewReader(r io.Reader) (*Reader, error) {
 	if err := json.Unmarshal(line, &tr.Header); err != nil {
 		return nil, fmt.Errorf("trace line 1: header: %w", err)
 	}
-	if tr.Header.Format != Format {
-		return nil, fmt.Errorf("trace line 1: format version %d is not supported (this surge reads version %d); is this a surge trace?", tr.Header.Format, Format)
+	if tr.Header.Format < oldestFormat || tr.Header.Format > Format {
+		return nil, fmt.Errorf("trace line 1: format version %d is not supported (this surge reads versions %d to %d); is this a surge trace?", tr.Header.Format, oldestFormat, Format)
 	}
 	return tr, nil
 }
@@ -114,6 +114,9 @@ func (tr *Reader) Read() (*Session, error) {
 	var s Session
 	if err := json.Unmarshal(line, &s); err != nil {
 		return nil, fmt.Errorf("trace line %d: %w", tr.line, err)
+	}
+	if err := s.check(); err != nil {
+		return nil, fmt.Errorf("trace line %d: session %s/%d: %w", tr.line, s.Client, s.Index, err)
 	}
 	return &s, nil
 }

@@ -18,7 +18,9 @@ func sampleTrace() (Header, []*Session) {
 	h := Header{
 		Name: "golden", SpecHash: "sha256:00", Seed: 42, Tokenizer: "o200k_base",
 		TokenizerHash: "sha256:11", ContentHash: "sha256:22", WarmupUS: 1e6, Text: true,
-		Clients: []ClientInfo{{Name: "chat", Model: "m"}, {Name: "batch", Model: "m", Concurrency: 4}},
+		Clients: []ClientInfo{{Name: "chat", Model: "m"}, {Name: "batch", Model: "m", Concurrency: 4},
+			{Name: "talk", Model: "m", History: HistoryPinned}},
+		Salt: SaltNone,
 	}
 	ss := []*Session{
 		{Client: "batch", Index: 0, AtUS: 0, Model: "m", API: "completions", Turns: []Turn{{InputTokens: 3, OutputTokens: 9, MaxTokens: 9}}},
@@ -27,6 +29,11 @@ func sampleTrace() (Header, []*Session) {
 			Temperature: ptr(0.7), TopP: ptr(0.95), Style: "question", Prompt: "Why is <b> \"x\" & y\n?",
 		}}},
 		{Client: "chat", Index: 1, AtUS: 2_000_001, Model: "m", API: "chat", Turns: []Turn{{InputTokens: 1, OutputTokens: 1}}},
+		{Client: "talk", Index: 0, AtUS: 3_000_000, Model: "m", API: "chat", Turns: []Turn{
+			{SystemID: 2, SystemTokens: 3, System: "Be brief.", InputTokens: 5, OutputTokens: 2, Prompt: "Hi there", Reply: "Hello!"},
+			{Parent: ptr(0), WaitUS: 1_500_000, InputTokens: 9, OutputTokens: 1, Prompt: "And?", Reply: " Yes"},
+			{Parent: ptr(1), After: []int{0}, InputTokens: 12, OutputTokens: 1, Prompt: "Ok", Reply: "x"},
+		}},
 	}
 	return h, ss
 }
@@ -78,7 +85,7 @@ func TestRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r.Header.Format != Format || r.Header.Seed != 42 || len(r.Header.Clients) != 2 {
+	if r.Header.Format != Format || r.Header.Seed != 42 || len(r.Header.Clients) != 3 || r.Header.Salt != SaltNone || r.Header.Clients[2].History != HistoryPinned {
 		t.Errorf("header read back as %+v", r.Header)
 	}
 	var got []*Session
@@ -146,8 +153,14 @@ func TestReaderErrors(t *testing.T) {
 		{"empty file", "", "trace is empty"},
 		{"not a trace", `{"foo":1}` + "\n", "format version 0 is not supported"},
 		{"header not JSON", "hello\n", "trace line 1: header"},
-		{"bad session line", string(good) + "{oops\n", "trace line 5"},
-		{"cut short", string(good[:len(good)-3]), "trace line 4: truncated"},
+		{"bad session line", string(good) + "{oops\n", "trace line 6"},
+		{"cut short", string(good[:len(good)-3]), "trace line 5: truncated"},
+		{"version 3", strings.Replace(string(good), `"surge_trace":2`, `"surge_trace":3`, 1), "versions 1 to 2"},
+		{"no turns", string(good) + `{"client":"x","index":0,"at_us":4000000,"turns":[]}` + "\n", "trace line 6: session x/0: no turns"},
+		{"dependency on a later turn", string(good) + `{"client":"x","index":0,"at_us":4000000,"turns":[{"after":[1]},{}]}` + "\n",
+			"turn 0 depends on turn 1: a turn may depend only on turns before it"},
+		{"parent on itself", string(good) + `{"client":"x","index":0,"at_us":4000000,"turns":[{},{"parent":1}]}` + "\n", "turn 1 depends on turn 1"},
+		{"negative wait", string(good) + `{"client":"x","index":0,"at_us":4000000,"turns":[{"wait_us":-1}]}` + "\n", "negative wait_us"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -186,4 +199,21 @@ func FuzzReader(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		readAll(string(data)) // must not panic
 	})
+}
+
+// TestReadsFormat1 checks that traces written before conversations (format
+// 1: one turn per session, no salt) still read.
+func TestReadsFormat1(t *testing.T) {
+	t.Parallel()
+	v1 := `{"surge_trace":1,"spec_hash":"sha256:00","seed":1,"tokenizer":"o200k_base","tokenizer_hash":"","content_hash":"","text":true,"clients":[{"name":"a","model":"m"}]}
+{"client":"a","index":0,"at_us":5,"model":"m","api":"chat","turns":[{"input_tokens":3,"output_tokens":2,"prompt":"a b c"}]}
+`
+	r, err := NewReader(strings.NewReader(v1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := r.Read()
+	if err != nil || len(s.Turns) != 1 || s.Turns[0].Parent != nil || len(s.Turns[0].Deps()) != 0 {
+		t.Fatalf("read %+v, %v", s, err)
+	}
 }

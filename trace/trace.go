@@ -9,8 +9,13 @@ package trace
 
 import "time"
 
-// Format is the trace format version written in every header.
-const Format = 1
+// Format is the trace format version written in every header. Version 2
+// added conversations (turns with parents, dependencies and waits, system
+// prompts, planned replies) and the salt policy; readers take 1 and 2.
+const Format = 2
+
+// oldestFormat is the oldest version readers accept.
+const oldestFormat = 1
 
 // Header is the first line of a trace.
 type Header struct {
@@ -25,7 +30,13 @@ type Header struct {
 	Text          bool         `json:"text"` // sessions carry their prompt text
 	Clients       []ClientInfo `json:"clients"`
 	SLO           []SLO        `json:"slo,omitempty"` // the spec's objectives, for the run's report
+	// Salt is "none" when runs must send the prompts unsalted; empty means
+	// each run salts every conversation with a nonce of its own.
+	Salt string `json:"salt,omitempty"`
 }
+
+// SaltNone is Header.Salt for a trace whose runs send prompts unsalted.
+const SaltNone = "none"
 
 // ClientInfo describes one client stream of a trace.
 type ClientInfo struct {
@@ -34,10 +45,18 @@ type ClientInfo struct {
 	// Concurrency, when positive, makes the client closed loop: the driver
 	// keeps this many of its sessions in flight and ignores their offsets.
 	Concurrency int `json:"concurrency,omitempty"`
+	// History is "pinned" when later turns carry the trace's planned
+	// replies; empty (live) means the server's actual replies.
+	History string `json:"history,omitempty"`
 }
 
-// Session is one unit of work: for now a single request; later formats add
-// multi-turn and agent sessions as more turns with dependencies.
+// HistoryPinned is ClientInfo.History for a client whose conversations
+// carry the trace's planned replies.
+const HistoryPinned = "pinned"
+
+// Session is one unit of work: a single request, or the turns of a
+// conversation, each sent once the turns it depends on have finished and
+// its wait has passed.
 type Session struct {
 	Client string `json:"client"`
 	Index  int    `json:"index"` // the session's index within its client
@@ -48,8 +67,25 @@ type Session struct {
 }
 
 // Turn is one request of a session.
+//
+// A turn with no Parent starts a conversation: its messages are the system
+// prompt, if any, and the user message Prompt. A turn with a Parent
+// continues that turn's conversation: its messages are the parent's, the
+// parent's reply (the server's, or Reply when the client's history is
+// pinned) and its own Prompt. A turn is sent once its parent and every
+// turn in After have finished, plus WaitUS; a turn with neither is sent at
+// the session's start.
 type Turn struct {
-	InputTokens  int      `json:"input_tokens"`  // exact prompt length for the trace's tokenizer
+	Parent *int  `json:"parent,omitempty"`  // index of the turn whose conversation this one continues
+	After  []int `json:"after,omitempty"`   // other turns that must finish first
+	WaitUS int64 `json:"wait_us,omitempty"` // think or tool time after those, in microseconds
+	// SystemID is the system prompt's 1-based index in its client's pool
+	// (0: none), so that turns sharing one can be told apart without text.
+	SystemID     int    `json:"system_id,omitempty"`
+	SystemTokens int    `json:"system_tokens,omitempty"`
+	System       string `json:"system,omitempty"`
+
+	InputTokens  int      `json:"input_tokens"`  // exact length of the whole prompt (all messages) for the trace's tokenizer, with pinned history
 	OutputTokens int      `json:"output_tokens"` // sampled output length
 	MaxTokens    int      `json:"max_tokens,omitempty"`
 	MinTokens    int      `json:"min_tokens,omitempty"`
@@ -57,8 +93,22 @@ type Turn struct {
 	Temperature  *float64 `json:"temperature,omitempty"`
 	TopP         *float64 `json:"top_p,omitempty"`
 	Style        string   `json:"style,omitempty"`
-	Prompt       string   `json:"prompt,omitempty"`
+	Prompt       string   `json:"prompt,omitempty"` // the new user message
+	// Reply is the planned reply of OutputTokens tokens, which later turns
+	// carry when their client's history is pinned.
+	Reply string `json:"reply,omitempty"`
 }
+
+// Deps returns the turns t waits for: its parent and After.
+func (t *Turn) Deps() []int {
+	if t.Parent == nil {
+		return t.After
+	}
+	return append([]int{*t.Parent}, t.After...)
+}
+
+// Wait is the turn's think or tool time.
+func (t *Turn) Wait() time.Duration { return time.Duration(t.WaitUS) * time.Microsecond }
 
 // At is the session's start offset.
 func (s *Session) At() time.Duration { return time.Duration(s.AtUS) * time.Microsecond }

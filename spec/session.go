@@ -1,0 +1,110 @@
+package spec
+
+import (
+	"github.com/goccy/go-yaml/ast"
+
+	"surge/dist"
+)
+
+// Session kinds.
+const (
+	// KindSingle is one request per session, the default.
+	KindSingle = "single"
+	// KindChat is a multi-turn conversation: each turn's prompt is the
+	// whole conversation so far, system prompt, earlier user messages and
+	// replies included, and the next user message.
+	KindChat = "chat"
+)
+
+// History modes: what a later turn of a conversation carries as the
+// earlier replies.
+const (
+	// HistoryLive carries the server's actual replies, as a real client
+	// does (the default).
+	HistoryLive = "live"
+	// HistoryPinned carries the trace's synthetic replies of the planned
+	// lengths, so that every run sends byte-identical requests.
+	HistoryPinned = "pinned"
+)
+
+// Session is the shape of a client's sessions.
+type Session struct {
+	Kind string // KindSingle (default) or KindChat
+	// Turns is the number of requests per chat session (≥ 1 after
+	// rounding). Each turn's user message length is the client's input,
+	// and its reply length the client's output.
+	Turns dist.Dist
+	// Think is the time, in seconds, between a reply and the next user
+	// turn; nil means none.
+	Think   dist.Dist
+	History string // HistoryLive (default) or HistoryPinned
+}
+
+// Prefix is a pool of system prompts shared across a client's sessions:
+// each session starts with one, drawn by popularity, so sessions that draw
+// the same one share a prompt prefix a server can cache.
+type Prefix struct {
+	Pool   int       // distinct system prompts
+	Length dist.Dist // tokens of each, sampled once per system prompt
+	// Zipf is the popularity exponent: system prompt i (from 1) is drawn
+	// with probability ∝ 1/i^Zipf; 0 draws uniformly.
+	Zipf float64
+}
+
+// sessionKinds are the kinds a session may name, and later is what the
+// planned ones say when named now.
+var (
+	sessionKinds = []string{KindSingle, KindChat}
+	plannedKinds = map[string]string{
+		"agent": "agent sessions are not supported yet",
+		"rag":   "rag sessions are not supported yet",
+		"batch": "batch sessions are not supported yet",
+	}
+)
+
+// session reads a client's session block.
+func (d *decoder) session(n ast.Node, path string) Session {
+	s := Session{Kind: KindSingle, History: HistoryLive}
+	o, ok := d.object(n, path)
+	if !ok {
+		return s
+	}
+	d.known(o, []string{"kind", "turns", "think", "history"}, "session")
+	if kn, kpath, ok := o.get("kind"); ok {
+		if k, ok := d.str(kn, kpath); ok {
+			if msg, planned := plannedKinds[k]; planned {
+				d.errorf(d.value(kn, kpath), kpath, "%s (kinds now: single, chat)", msg)
+			} else if k, ok := d.oneOf(kn, kpath, "session kind", sessionKinds); ok {
+				s.Kind = k
+			}
+		}
+	}
+	if s.Kind == KindChat {
+		s.Turns = d.lengths(o, "turns", "the number of turns per session, like turns: 4 or {dist: uniform, min: 2, max: 8}")
+		s.Think = d.durations(o, "think")
+	} else {
+		for _, k := range []string{"turns", "think"} {
+			d.check(o, k, o.has(k), "%s is for chat sessions; add kind: chat", k)
+		}
+	}
+	field(o, "history", d.choice("history", []string{HistoryLive, HistoryPinned}), &s.History)
+	return s
+}
+
+// prefix reads a client's shared system prompts.
+func (d *decoder) prefix(n ast.Node, path string) *Prefix {
+	o, ok := d.object(n, path)
+	if !ok {
+		return nil
+	}
+	d.known(o, []string{"pool", "length", "zipf"}, "prefix")
+	p := &Prefix{Pool: 1}
+	if field(o, "pool", d.count, &p.Pool) {
+		d.check(o, "pool", p.Pool < 1, "pool must be at least 1")
+	}
+	p.Length = d.lengths(o, "length", "the system prompt length in tokens, like length: 2k")
+	if field(o, "zipf", d.number, &p.Zipf) {
+		d.check(o, "zipf", p.Zipf < 0, "zipf must be ≥ 0 (0 draws uniformly), got %g", p.Zipf)
+	}
+	return p
+}

@@ -1,0 +1,23 @@
+package trace
+
+import "fmt"
+
+// check verifies what a driver relies on: a session has turns, each turn
+// depends only on turns before it, and waits are not negative.
+func (s *Session) check() error {
+	if len(s.Turns) == 0 {
+		return fmt.Errorf("no turns")
+	}
+	for k := range s.Turns {
+		t := &s.Turns[k]
+		for _, d := range t.Deps() {
+			if d < 0 || d >= k {
+				return fmt.Errorf("turn %d depends on turn %d: a turn may depend only on turns before it", k, d)
+			}
+		}
+		if t.WaitUS < 0 {
+			return fmt.Errorf("turn %d: negative wait_us %d", k, t.WaitUS)
+		}
+	}
+	return nil
+}
