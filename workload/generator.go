@@ -42,6 +42,7 @@ type client struct {
 	key      uint64
 	sessions int // closed loop: number of sessions to generate
 	style    content.Style
+	pool     *pool // shared system prompts; nil: none
 }
 
 // New prepares the compilation of s, which must have come from spec.Parse
@@ -71,6 +72,13 @@ func (g *Generator) resolveClients() error {
 	for i := range g.spec.Clients {
 		c := &g.spec.Clients[i]
 		rc := client{Client: c, key: nameKey(c.Name), style: content.Style(c.Prompt)}
+		if c.Prefix != nil {
+			p, err := newPool(c.Prefix)
+			if err != nil {
+				errs = append(errs, fmt.Errorf("client %q: prefix: %w", c.Name, err))
+			}
+			rc.pool = p
+		}
 		switch {
 		case c.Concurrency > 0 && g.spec.Requests <= 0:
 			errs = append(errs, fmt.Errorf("client %q: closed loop (concurrency %d) needs requests: the number of sessions to generate", c.Name, c.Concurrency))
@@ -126,7 +134,14 @@ func (g *Generator) Header() trace.Header {
 		Text: !g.noText,
 	}
 	for _, c := range g.clients {
-		h.Clients = append(h.Clients, trace.ClientInfo{Name: c.Name, Model: c.Model, Concurrency: c.Concurrency})
+		ci := trace.ClientInfo{Name: c.Name, Model: c.Model, Concurrency: c.Concurrency}
+		if c.Session.History == spec.HistoryPinned {
+			ci.History = trace.HistoryPinned
+		}
+		h.Clients = append(h.Clients, ci)
+	}
+	if g.spec.Salt == spec.SaltNone {
+		h.Salt = trace.SaltNone
 	}
 	for _, o := range g.spec.SLO {
 		h.SLO = append(h.SLO, trace.SLO{Metric: o.Metric, Percentile: o.Percentile, BoundUS: o.Bound.Microseconds()})
@@ -215,8 +230,28 @@ func newBuilder(g *Generator) *builder {
 func (b *builder) session(ci, index int, atUS int64) *trace.Session {
 	c := &b.g.clients[ci]
 	seedSession(b.pcg, b.g.spec.Seed, c.key, index)
-	in := tokens(c.Input.Sample(b.rng))
-	out := tokens(c.Output.Sample(b.rng))
+	s := &trace.Session{Client: c.Name, Index: index, AtUS: atUS, Model: c.Model, API: c.API}
+	if c.Session.Kind == spec.KindChat {
+		s.Turns = b.chat(c, nil)
+		return s
+	}
+	sysID, sys := b.system(c)
+	t := b.turnSettings(c, tokens(c.Input.Sample(b.rng)), tokens(c.Output.Sample(b.rng)))
+	if sys != nil {
+		t.SystemID, t.SystemTokens, t.System = sysID, sys.tokens, sys.text
+		t.InputTokens += sys.tokens
+	}
+	if !b.g.noText {
+		b.buf = b.g.synth.Prompt(b.buf[:0], b.rng, c.style, t.InputTokens-t.SystemTokens)
+		t.Prompt = string(b.buf)
+	}
+	s.Turns = []trace.Turn{t}
+	return s
+}
+
+// turnSettings returns a turn of in prompt and out output tokens with the
+// client's sampling settings and max_tokens policy.
+func (b *builder) turnSettings(c *client, in, out int) trace.Turn {
 	t := trace.Turn{
 		InputTokens: in, OutputTokens: out, Style: string(c.style),
 		Temperature: c.Sampling.Temperature, TopP: c.Sampling.TopP,
@@ -230,14 +265,7 @@ func (b *builder) session(ci, index int, atUS int64) *trace.Session {
 	case m == spec.MaxTokensOutput:
 		t.MaxTokens = out
 	}
-	if !b.g.noText {
-		b.buf = b.g.synth.Prompt(b.buf[:0], b.rng, c.style, in)
-		t.Prompt = string(b.buf)
-	}
-	return &trace.Session{
-		Client: c.Name, Index: index, AtUS: atUS, Model: c.Model, API: c.API,
-		Turns: []trace.Turn{t},
-	}
+	return t
 }
 
 // tokens rounds a sampled length to a whole number of tokens in
