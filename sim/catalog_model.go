@@ -59,6 +59,17 @@ var models = []Model{
 	{Name: "Qwen3-30B-A3B", Layers: 48, Hidden: 2048, Heads: 32, KVHeads: 4, HeadDim: 128,
 		Intermediate: 768, Vocab: 151936, Params: 30.5e9, ActiveParams: 3.3e9,
 		Experts: 128, ActiveExperts: 8, MaxContext: 40960},
+	// Source: aiconfigurator model_configs (HF Qwen/Qwen3-235B-A22B config.json); 128 experts, top-8,
+	// expert I=1536 (moe_intermediate_size), every layer MoE as in Qwen3-30B-A3B; 235.1 B / 22.2 B.
+	{Name: "Qwen3-235B-A22B", Layers: 94, Hidden: 4096, Heads: 64, KVHeads: 4, HeadDim: 128,
+		Intermediate: 1536, Vocab: 151936, Params: 235.1e9, ActiveParams: 22.2e9,
+		Experts: 128, ActiveExperts: 8, MaxContext: 40960},
+	// Source: HF meta-llama/Llama-2-70b-hf config.json (the shapes of Vidur
+	// data/model_configs/meta-llama/Llama-2-70b-hf.yml, whose vocab 32768 is padded); 4k context.
+	// 68.98 B parameters, the checkpoint's count. The chat model has the same architecture.
+	{Name: "Llama-2-70B", Layers: 80, Hidden: 8192, Heads: 64, KVHeads: 8, HeadDim: 128,
+		Intermediate: 28672, Vocab: 32000, Params: 68.98e9, ActiveParams: 68.98e9, MaxContext: 4096,
+		Aliases: []string{"llama-2-70b-hf", "llama-2-70b-chat", "llama-2-70b-chat-hf", "llama2-70b"}},
 }
 
 // IsMoE reports whether the model routes tokens to experts.

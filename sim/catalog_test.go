@@ -17,6 +17,11 @@ func TestLookupModel(t *testing.T) {
 		{"LLAMA-3.3-70B-INSTRUCT", "Llama-3.3-70B", "case-insensitive alias"},
 		{"mistralai/Mixtral-8x7B-Instruct-v0.1", "Mixtral-8x7B", "HF id of the instruct model"},
 		{"qwen/qwen3-30b-a3b", "Qwen3-30B-A3B", "lower-case HF id"},
+		{"Qwen/Qwen3-235B-A22B", "Qwen3-235B-A22B", "HF id of the large MoE"},
+		{"Llama-2-70B-chat", "Llama-2-70B", "calibration spelling of the chat model (same architecture)"},
+		{"meta-llama/Llama-2-70b-chat-hf", "Llama-2-70B", "HF id of the chat model"},
+		{"Llama-2-70B", "Llama-2-70B", "Splitwise's name; not confused with Llama-3.x 70B"},
+		{"Mixtral-8x7B-Instruct", "Mixtral-8x7B", "MLPerf's name for the instruct model"},
 	}
 	for _, tt := range tests {
 		m, err := LookupModel(tt.in)
@@ -39,6 +44,7 @@ func TestLookupGPU(t *testing.T) {
 		{"H100", "H100-SXM", "short name"},
 		{"h100-sxm", "H100-SXM", "case-insensitive"},
 		{"A100-80GB-SXM", "A100-80GB", "form factor suffix as in the calibration data"},
+		{"A100-80GB", "A100-80GB", "canonical name, as in Vidur's rows"},
 		{"mi300x", "MI300X", "AMD"},
 	}
 	for _, tt := range tests {
@@ -73,7 +79,10 @@ func TestHardwareMemory(t *testing.T) {
 	t.Parallel()
 	l8, _ := LookupModel("Llama-3.1-8B")
 	l70, _ := LookupModel("Llama-3.1-70B")
+	l2, _ := LookupModel("Llama-2-70B")
+	q235, _ := LookupModel("Qwen3-235B-A22B")
 	h100, _ := LookupGPU("H100")
+	a100, _ := LookupGPU("A100")
 	tests := []struct {
 		hw         Hardware
 		weightGB   float64
@@ -88,6 +97,12 @@ func TestHardwareMemory(t *testing.T) {
 		{Hardware{Model: l70, GPU: h100, TP: 2, Weights: FP8, KV: FP8}, 35.3, 81920, 27000, 33000,
 			"70B FP8 TP2: 4 KV heads per GPU at 1 byte; (77.3 − 35.3 − 2.6 GB)/(16·81920 B) ≈ 30k blocks"},
 		{Hardware{Model: l70, GPU: h100}, 141.2, 327680, 0, 0, "70B BF16 does not fit one H100: no blocks"},
+		{Hardware{Model: l2, GPU: a100, TP: 2}, 68.98, 163840, 1900, 2500,
+			"Llama-2-70B FP16 TP2 on A100: (77.3 − 69.0 − 2.6 GB)/(16·163840 B) ≈ 2.2k blocks (35k tokens), " +
+				"room for Splitwise's largest TP2 batch, 32 × 640 tokens"},
+		{Hardware{Model: q235, GPU: h100}, 470.1, 192512, 0, 0, "Qwen3-235B BF16: 2·94·4·128·2 B/token as in the reference README; does not fit"},
+		{Hardware{Model: q235, GPU: h100, TP: 8, Weights: FP8, KV: FP8}, 29.38, 24064, 110000, 125000,
+			"Qwen3-235B FP8 TP8: 4 KV heads replicate to 1 per GPU at 1 B; (77.3 − 29.4 − 2.3 GB)/(16·24064 B) ≈ 118k blocks"},
 	}
 	for _, tt := range tests {
 		if got := tt.hw.WeightBytes() / 1e9; math.Abs(got-tt.weightGB) > 0.1 {

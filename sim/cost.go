@@ -93,7 +93,31 @@ func (c *CostModel) StepTime(b Batch) time.Duration {
 // seqs produce logits: max(FLOPs/(η_c·P), weight bytes/(η_m·BW)), in seconds.
 func (c *CostModel) linearTime(n, seqs float64) float64 {
 	flops := c.linFLOPs*n + c.headFLOPs*seqs
-	return roof(flops/c.linRate, (c.denseBytes+c.ffnBytes*c.touchedFFNs(n))/c.memRate)
+	return c.linearRoof(flops, c.denseBytes+c.ffnBytes*c.touchedFFNs(n))
+}
+
+// linearRoof is the roofline of weight matmuls doing flops FLOPs and moving
+// bytes bytes on one GPU: max(flops/(η_c·P_w), bytes/(η_m·BW)), in seconds.
+func (c *CostModel) linearRoof(flops, bytes float64) float64 {
+	return roof(flops/c.linRate, bytes/c.memRate)
+}
+
+// GEMMTime returns the duration of one linear layer, an n×in by in×out
+// matrix product on one GPU at the weight precision, by the same roofline
+// as the weight matmuls of StepTime:
+//
+//	T = max( 2·n·in·out / (η_c·P_w),  (in·out + n·in + n·out)·b_w / (η_m·BW) )
+//
+// FLOPs at the dense tensor rate; bytes are the weights read once plus the
+// input and output activations, all at b_w bytes a value. It ignores TP:
+// in and out are the shapes one GPU holds. Non-positive sizes take no time.
+func (c *CostModel) GEMMTime(n, in, out int) time.Duration {
+	if n <= 0 || in <= 0 || out <= 0 {
+		return 0
+	}
+	fn, fi, fo := float64(n), float64(in), float64(out)
+	bytes := (fi*fo + fn*fi + fn*fo) * c.hw.Weights.Bytes()
+	return time.Duration(c.linearRoof(2*fn*fi*fo, bytes) * 1e9)
 }
 
 // touchedFFNs is the expected number of distinct experts per layer that n

@@ -171,3 +171,57 @@ func TestStepTimeNoAlloc(t *testing.T) {
 		t.Errorf("StepTime allocates %v times", n)
 	}
 }
+
+// TestGEMMTime checks the one-layer roofline against its formula: weight
+// streaming at small n, FLOPs at large n, the FP8 tensor rate, and no time
+// for an empty product.
+func TestGEMMTime(t *testing.T) {
+	t.Parallel()
+	p := DefaultCostParams()
+	bf := hwFor(t, "Llama-2-70B", "H100", 1, BF16, BF16)
+	fp8 := hwFor(t, "Llama-2-70B", "H100", 1, FP8, FP8)
+	const h, up = 8192, 2 * 28672
+	tests := []struct {
+		hw          Hardware
+		n, in, out  int
+		wantSeconds float64
+		reason      string
+	}{
+		{bf, 1, h, up, (h*up + h + up) * 2 / (p.EtaMemory * 3.35e12),
+			"one token: the 8192×57344 weight streamed once, plus tiny activations"},
+		{bf, 8192, h, up, 2 * 8192 * h * up / (p.EtaCompute * 989e12),
+			"8k tokens: 7.7 TFLOP at η_c of the BF16 peak"},
+		{fp8, 8192, h, up, 2 * 8192 * h * up / (p.EtaCompute * 1979e12),
+			"FP8 weights run at the FP8 tensor rate"},
+		{fp8, 1, h, up, (h*up + h + up) * 1 / (p.EtaMemory * 3.35e12),
+			"FP8 weights and activations move one byte a value"},
+		{bf, 0, h, up, 0, "no tokens, no time"},
+	}
+	for _, tt := range tests {
+		got := NewCostModel(tt.hw, p).GEMMTime(tt.n, tt.in, tt.out).Seconds()
+		if math.Abs(got-tt.wantSeconds) > 1e-9+1e-6*tt.wantSeconds {
+			t.Errorf("%s: %.6g s, want %.6g s", tt.reason, got, tt.wantSeconds)
+		}
+	}
+}
+
+// TestGEMMTimeMatchesStepTime: with the overheads, attention and LM head
+// set aside, the weight matmuls of a dense decode step are the model's
+// GEMMs (QKV, O, gate+up, down) of every layer streamed once, so
+// L·Σ GEMMTime(1, …) ≈ StepTime's linear part within 0.1 %.
+func TestGEMMTimeMatchesStepTime(t *testing.T) {
+	t.Parallel()
+	hw := hwFor(t, "Llama-2-70B", "A100", 1, BF16, BF16)
+	c := NewCostModel(hw, CostParams{})
+	m := hw.Model
+	q, kv := m.Heads*m.HeadDim, m.KVHeads*m.HeadDim
+	var layer time.Duration
+	for _, s := range [][2]int{{m.Hidden, q + 2*kv}, {q, m.Hidden}, {m.Hidden, 2 * m.Intermediate}, {m.Intermediate, m.Hidden}} {
+		layer += c.GEMMTime(1, s[0], s[1])
+	}
+	head := m.LMHeadParams() * hw.Weights.Bytes() / (c.Params().EtaMemory * hw.GPU.HBMBW)
+	want := c.linearTime(1, 1) - head
+	if got := float64(m.Layers) * layer.Seconds(); math.Abs(got/want-1) > 1e-3 {
+		t.Errorf("80 layers of GEMMs %.3f ms, StepTime's linear part %.3f ms", got*1e3, want*1e3)
+	}
+}

@@ -11,7 +11,8 @@
 // # Catalogs
 //
 // LookupModel and LookupGPU find models (Llama-3.1-8B/70B, Llama-3.3-70B,
-// Qwen3-8B/32B, Mixtral-8x7B, Qwen3-30B-A3B) and accelerators (A100-80GB,
+// Llama-2-70B, Qwen3-8B/32B, Mixtral-8x7B, Qwen3-30B-A3B, Qwen3-235B-A22B)
+// and accelerators (A100-80GB,
 // H100-SXM, H200, B200, L40S, MI300X) by name or common alias. A Hardware
 // binds a Model to TP GPUs with weight and KV precisions and derives
 // per-GPU weight bytes, KV bytes per token and the KV capacity in 16-token
@@ -43,6 +44,13 @@
 // ones attends to c+1 … c+t positions. The embedding gather is free; the LM
 // head runs once per sequence.
 //
+// GEMMTime applies the T_lin roofline to one linear layer (n×in by in×out,
+// counting activation bytes as well as weights), for comparing with
+// per-operator profiles.
+//
 // The free parameters are in CostParams; DefaultCostParams holds values
-// fitted on published H100 measurements (docs/sim-validation.md).
+// fitted on published H100 measurements. docs/sim-validation.md compares
+// the model with held-out measurements of three kinds: serving throughput
+// and latency (through a steady-state predictor), step times of static
+// batches (StepTime directly) and single GEMMs (GEMMTime), on H100 and A100.
 package sim

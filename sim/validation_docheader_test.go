@@ -10,9 +10,12 @@ fails if this file is stale.
 
 ## Method
 
-Each row is predicted by ` + "`predictSteady`" + ` (sim/validation.go), a closed-form
-steady-state predictor built on ` + "`CostModel.StepTime`" + `; it stands in for the
-engine until the engine is validated itself. Closed-loop concurrency c and
+Rows are of three kinds, each predicted in closed form from the cost model.
+
+**Serving rows** (throughput, TTFT, ITL, e2e latency) are predicted by
+` + "`predictSteady`" + ` (sim/validation.go), a steady-state predictor built on
+` + "`CostModel.StepTime`" + `; it stands in for the engine until the engine is
+validated itself. Closed-loop concurrency c and
 offline rows use B = min(c, max_num_seqs, KV capacity / tokens per request)
 running sequences; mean ITL is the step time of B decodes at context
 isl + osl/2 plus the amortised prefill (B/osl prefills per step); TTFT is
@@ -22,6 +25,23 @@ Serving defaults: vLLM max_num_seqs 256, 8192 batched tokens,
 gpu_memory_utilization 0.9; TensorRT-LLM rows max batch 2048, memory
 fraction 0.95, KV reserved for isl+osl (GUARANTEED_NO_EVICT). Rows tagged FP8
 use FP8 weights and FP8 KV cache.
+
+**Static-batch step rows** (Splitwise, Llama-2-70B FP16 on 2/4/8 A100 or
+H100, TP = gpu_count) call ` + "`CostModel.StepTime`" + ` directly
+(sim/validation_static.go). A static batch of b identical requests is
+admitted whole, so prefill_time_batch is one step of b chunks of isl tokens
+at context 0 (no token-budget chunking), and decode_step_time is the mean of
+the osl steps that decode b sequences at contexts isl … isl+osl−1.
+
+**Operator rows** (Vidur, one GEMM of one Llama-2-70B layer at TP1 shapes
+for n = isl tokens: attn_pre_proj h→(n_q+2·n_kv)·d, mlp_up_proj h→2I with
+gate and up fused, mlp_down_proj I→h) use ` + "`CostModel.GEMMTime`" + `, the
+roofline of the weight matmuls in StepTime for one layer:
+max(2·n·in·out/(η_c·P), (in·out + n·in + n·out)·2 B/(η_m·BW)).
+
+FP16 rows use the BF16 entries: same bytes, and the same dense tensor peak
+on A100 (312 TFLOP/s) and H100 (989 TFLOP/s). Vidur's "H100" and
+"A100-80GB" (form factor not stated) are taken as the SXM parts.
 
 ## Which rows are fitted, and why
 
@@ -40,7 +60,43 @@ minimising mean |ln(pred/meas)| over the **fit** rows:
 
 Everything else predictable is **held out**: TensorRT-LLM v0.19/v0.21
 grids (incl. TP1/4/8 70B), NIM throughput and saturated concurrency, vLLM
-0.6.0 / SGLang / LMDeploy / TRT-LLM r24.07 sonnet rows, and vLLM CI latency
-(incl. Mixtral, the only MoE row). Only H100 rows are predictable; the
-other catalog GPUs are unvalidated here.
+0.6.0 / SGLang / LMDeploy / TRT-LLM r24.07 sonnet rows, vLLM CI latency
+(incl. Mixtral), and all rows added after the fit: Splitwise static-batch
+steps and Vidur GEMMs (the only A100 rows) and the TensorRT-LLM v1.0
+Qwen3-235B-A22B (MoE, TP8) grid. Nothing was re-fitted for them.
+
+## Targets and known misses
+
+The acceptance targets are median |error| ≤ 15 % for throughput and ≤ 25 %
+for latency. ` + "`TestValidationTargets`" + ` asserts them on the serving rows;
+the step and operator rows are shown against the latency target below but
+not asserted, because they miss it for reasons outside the GPU model:
+
+- **Splitwise decode steps** are under-predicted, increasingly with TP
+  (median −21 % at TP2, −40 to −44 % at TP4, −61 to −65 % at TP8). The
+  measured batch-1 step has a floor, ≈ 28–31 ms on H100 and ≈ 42–47 ms on
+  A100, that does not shrink from TP4 to TP8 although the weights per GPU
+  halve: host-side cost per step of an engine running without CUDA graphs,
+  which c_step and c_layer (fitted on CUDA-graph engines) do not hold. TP
+  communication cannot explain it: each of the 160 all-reduces per step
+  would need 110–170 µs more than α = 30 µs.
+- **Splitwise prefills** match at TP2 (median H100 −5 %, A100 +10 %) but
+  are under-predicted at TP4/TP8: the measured TP2→TP8 speed-up of an 8k
+  prefill is 1.6× (H100) and 1.9× (A100) against 3.2× and 3.6× predicted.
+  The modelled all-reduces are 12–23 % of the predicted TP8 step, so even
+  half the link bandwidth would not close the gap. Short prompts (128–256
+  tokens) show the same per-step floor as decode.
+- **Vidur GEMMs** that stream their weights (≤ 64 tokens) are within 13 %
+  on H100 (median −4 %); on A100 they are 11–20 % fast because the A100
+  streams ≈ 72–80 % of its 2.039 TB/s here (the Azure stream test: 79–86 %)
+  while η_m = 0.89 was fitted on H100. Compute-bound GEMMs (≥ 1024 tokens)
+  are slow, median +35 % (H100) and +47 % (A100): they run at 70 % and 77 %
+  of the BF16 peak, while η_c = 0.52 is an effective efficiency of whole
+  steps (it absorbs norms, activations and other non-GEMM work) fitted on
+  FP8 rows, whose GEMMs reach a lower fraction of their peak.
+- **Qwen3-235B-A22B** TP8 throughput is over-predicted (median +35 %), as
+  much as the dense Llama-3.1-70B TP8 rows of the TensorRT-LLM v0.19 grid
+  (median +34 %): the model's TP8 scaling, fitted at TP1–2, is the main
+  gap, not the MoE terms (expert routing cost and load imbalance are not
+  modelled either).
 `

@@ -48,14 +48,32 @@ var metricKind = map[string]string{
 	"ttft_median":        "latency",
 	"ttft_mean":          "latency",
 	"e2e_latency_mean":   "latency",
+	// Static-batch step times (Splitwise) and single-GEMM times (Vidur).
+	"prefill_time_batch":    "latency",
+	"decode_step_time":      "latency",
+	"op_time_attn_pre_proj": "latency",
+	"op_time_mlp_up_proj":   "latency",
+	"op_time_mlp_down_proj": "latency",
 }
 
-// rowCase is a row the steady-state predictor can answer.
+// caseKind says which predictor answers a row.
+type caseKind int
+
+const (
+	steadyCase caseKind = iota // serving rows: predictSteady
+	staticCase                 // Splitwise static batches: staticPrefill, staticDecode
+	opCase                     // Vidur single GEMMs: CostModel.GEMMTime
+)
+
+// rowCase is a row one of the predictors can answer.
 type rowCase struct {
-	row calRow
-	hw  Hardware
-	cfg steadyConfig
-	fit bool // in the calibration (fit) set, else held out
+	row   calRow
+	hw    Hardware
+	kind  caseKind
+	cfg   steadyConfig // steadyCase
+	batch int          // staticCase: identical requests in the batch
+	op    opShape      // opCase: the GEMM's in and out sizes
+	fit   bool         // in the calibration (fit) set, else held out
 }
 
 // classify maps a row to a rowCase or returns the reason it is skipped.
@@ -63,8 +81,14 @@ func classify(r calRow) (rowCase, string) {
 	if r.LoadKind == "rate" {
 		return rowCase{}, "open-loop rate rows need the full engine (queueing under Poisson arrivals)"
 	}
-	if _, err := LookupModel(r.Model); err != nil {
-		return rowCase{}, "model not in catalog (Llama-2-70B Splitwise/Vidur step and operator rows, DeepSeek-V3, 405B, 235B)"
+	if _, err := LookupModel(catalogName(r.Model)); err != nil {
+		return rowCase{}, "model not in catalog (DeepSeek-V3, Llama-3.1-405B)"
+	}
+	switch {
+	case r.Metric == "prefill_time_batch" || r.Metric == "decode_step_time":
+		return classifyStatic(r)
+	case strings.HasPrefix(r.Metric, "op_time_"):
+		return classifyOp(r)
 	}
 	if _, ok := metricKind[r.Metric]; !ok {
 		return rowCase{}, "metric not produced by the steady-state predictor (" + r.Metric + ")"
@@ -81,21 +105,9 @@ func classify(r calRow) (rowCase, string) {
 	if strings.Contains(r.Engine, "0.5.3") {
 		return rowCase{}, "vLLM 0.5.3 is CPU-overhead bound (documented 2.7x slower); not modelled"
 	}
-	m, err := LookupModel(r.Model)
-	if err != nil {
-		return rowCase{}, "model not in catalog"
-	}
-	g, err := LookupGPU(r.GPU)
-	if err != nil {
-		return rowCase{}, "gpu not in catalog"
-	}
-	hw := Hardware{Model: m, GPU: g, TP: r.GPUCount, Weights: BF16, KV: BF16}
-	p := strings.ToUpper(r.Precision)
-	if strings.HasPrefix(p, "FP8") {
-		hw.Weights, hw.KV = FP8, FP8
-	}
-	if strings.Contains(p, "FP8 KV") {
-		hw.KV = FP8
+	hw, why := rowHardware(r)
+	if why != "" {
+		return rowCase{}, why
 	}
 	cfg := steadyConfig{MaxSeqs: 256, Budget: 8192, MemUtil: DefaultMemoryUtilization, ISL: *r.ISL, OSL: *r.OSL}
 	if strings.Contains(r.Engine, "TensorRT-LLM") {
@@ -121,19 +133,90 @@ func inFitSet(r calRow) bool {
 	case strings.Contains(r.Engine, "NIM"):
 		return metricKind[r.Metric] == "latency" && r.LoadValue != nil && *r.LoadValue <= 50
 	case strings.Contains(r.Engine, "TensorRT-LLM v1.0"):
-		return true
+		// The 8B TP1 and 70B TP2 grid; Qwen3-235B-A22B, added later, is held out.
+		return strings.HasPrefix(r.Model, "Llama-3")
 	}
 	return false
+}
+
+// catalogName is the catalog model a row names: Vidur's operator rows say
+// "Llama-2-70B (one layer, TP1 shapes)", so a parenthetical is dropped.
+func catalogName(model string) string {
+	if i := strings.Index(model, " ("); i >= 0 {
+		return model[:i]
+	}
+	return model
+}
+
+// classifyStatic maps a Splitwise static-batch row: TP from gpu_count,
+// load_value identical requests of isl/osl tokens, FP16 (the BF16 entry:
+// same bytes and the same dense tensor peak on A100 and H100).
+func classifyStatic(r calRow) (rowCase, string) {
+	if r.ISL == nil || r.OSL == nil || r.LoadValue == nil || *r.LoadValue < 1 {
+		return rowCase{}, "static batch without isl, osl or batch size"
+	}
+	hw, why := rowHardware(r)
+	if why != "" {
+		return rowCase{}, why
+	}
+	return rowCase{row: r, hw: hw, kind: staticCase, batch: int(*r.LoadValue)}, ""
+}
+
+// classifyOp maps a Vidur operator row: one GEMM of one layer at TP1
+// shapes for isl tokens, in BF16.
+func classifyOp(r calRow) (rowCase, string) {
+	hw, why := rowHardware(r)
+	if why != "" {
+		return rowCase{}, why
+	}
+	op, ok := opShapes(hw.Model)[strings.TrimPrefix(r.Metric, "op_time_")]
+	if !ok || r.ISL == nil {
+		return rowCase{}, "operator not modelled (" + r.Metric + ")"
+	}
+	hw.TP = 1
+	return rowCase{row: r, hw: hw, kind: opCase, op: op}, ""
+}
+
+// rowHardware builds the row's Hardware: catalog model and GPU, TP from
+// gpu_count, BF16 weights and KV unless the precision says FP8.
+func rowHardware(r calRow) (Hardware, string) {
+	m, err := LookupModel(catalogName(r.Model))
+	if err != nil {
+		return Hardware{}, "model not in catalog"
+	}
+	g, err := LookupGPU(r.GPU)
+	if err != nil {
+		return Hardware{}, "gpu not in catalog"
+	}
+	hw := Hardware{Model: m, GPU: g, TP: r.GPUCount, Weights: BF16, KV: BF16}
+	p := strings.ToUpper(r.Precision)
+	if strings.HasPrefix(p, "FP8") {
+		hw.Weights, hw.KV = FP8, FP8
+	}
+	if strings.Contains(p, "FP8 KV") {
+		hw.KV = FP8
+	}
+	return hw, ""
 }
 
 // predict returns the predictor's value for the row's metric, in the row's
 // unit.
 func predict(rc rowCase, p CostParams) float64 {
-	s := predictSteady(NewCostModel(rc.hw, p), rc.cfg)
+	c := NewCostModel(rc.hw, p)
 	ms := 1.0
 	if rc.row.Unit == "ms" {
 		ms = 1000
 	}
+	switch rc.kind {
+	case staticCase:
+		if rc.row.Metric == "prefill_time_batch" {
+			return staticPrefill(c, rc.batch, *rc.row.ISL).Seconds() * ms
+		}
+		return staticDecode(c, rc.batch, *rc.row.ISL, *rc.row.OSL).Seconds() * ms
+	case opCase:
+		return c.GEMMTime(*rc.row.ISL, rc.op.In, rc.op.Out).Seconds() * ms
+	}
+	s := predictSteady(c, rc.cfg)
 	switch rc.row.Metric {
 	case "output_throughput":
 		return s.OutputTPS
