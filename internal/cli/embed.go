@@ -38,7 +38,11 @@ func startEmbedded(w io.Writer, f *runFlags, in *workloadInput) (func(), error) 
 		}
 		fmt.Fprintf(w, "surge: the built-in engine counts prompts with o200k_base (could not open %q)\n", in.header.Tokenizer)
 	}
-	cfg := server.Config{Hardware: sim.Hardware{Model: m, GPU: g, TP: f.tp}, Tokenizer: tok}
+	cfg, err := engineServer(f.engine, sim.Hardware{Model: m, GPU: g, TP: f.tp})
+	if err != nil {
+		return nil, usageError{err}
+	}
+	cfg.Tokenizer = tok
 	// The server outlives the run's context: on Ctrl-C the driver drains
 	// requests in flight, which needs the engine still running.
 	url, stop, err := server.Start(context.Background(), cfg)

@@ -36,6 +36,7 @@ type runFlags struct {
 	engineModel string // built-in engine, when there is no target
 	gpu         string
 	tp          int
+	engine      engineFlags
 }
 
 func newRun() *cobra.Command {
@@ -51,7 +52,9 @@ It writes DIR/records.jsonl (one line per request, flushed as the run goes,
 so an interrupted run keeps what it saw), DIR/report.txt and DIR/report.json.
 Without --target it starts the built-in engine (surge serve) on a loopback
 port and drives that: --engine-model, --gpu and --tp choose what it
-simulates.
+simulates, and --max-num-seqs, --max-num-batched-tokens,
+--no-prefix-caching, --gpu-memory-utilization and --max-model-len set its
+engine as they set vllm serve's (they are refused with --target).
 Ctrl-C stops scheduling, waits briefly for requests in flight, and reports
 the run as interrupted; a second Ctrl-C ends surge at once.`,
 		Args: exactArgs(1),
@@ -73,11 +76,12 @@ the run as interrupted; a second Ctrl-C ends surge at once.`,
 	fs.StringVar(&f.engineModel, "engine-model", "", "without --target: model the built-in engine simulates (default: the workload's, if in the catalog, else "+defaultEngineModel+")")
 	fs.StringVar(&f.gpu, "gpu", defaultEngineGPU, "without --target: accelerator the built-in engine simulates")
 	fs.IntVar(&f.tp, "tp", 1, "without --target: GPUs (tensor parallelism) of the built-in engine")
+	f.engine.register(fs, "without --target: ")
 	return c
 }
 
 func runRun(c *cobra.Command, path string, f runFlags) error {
-	if err := f.check(); err != nil {
+	if err := f.check(c.Flags()); err != nil {
 		return err
 	}
 	key, err := apiKey(f.apiKeyEnv)
@@ -129,7 +133,19 @@ func runRun(c *cobra.Command, path string, f runFlags) error {
 	return nil
 }
 
-func (f runFlags) check() error {
+// check refuses flags out of range or at odds with each other; changed
+// says which flags were given.
+func (f runFlags) check(changed interface{ Changed(string) bool }) error {
+	if err := f.engine.check(); err != nil {
+		return usageError{err}
+	}
+	if f.target != "" {
+		for _, name := range engineFlagNames() {
+			if changed.Changed(name) {
+				return usageError{fmt.Errorf("--%s sets the built-in engine, which runs only without --target", name)}
+			}
+		}
+	}
 	switch {
 	case f.target == "" && f.apiKeyEnv != "":
 		return usageError{errors.New("--api-key-env needs --target: the built-in engine takes no key")}

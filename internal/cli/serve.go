@@ -18,6 +18,7 @@ type serveFlags struct {
 	addr      string
 	tokenizer string
 	served    string
+	engine    engineFlags
 }
 
 func newServe() *cobra.Command {
@@ -34,7 +35,9 @@ It serves POST /v1/chat/completions and /v1/completions (streaming or not),
 GET /v1/models, /health and /metrics (vLLM's Prometheus metric names).
 Prompts are counted with --tokenizer; generated text is simple words, one
 token each. It listens on loopback unless --addr says otherwise, and
-serves until Ctrl-C.`,
+serves until Ctrl-C. --max-num-seqs, --max-num-batched-tokens,
+--no-prefix-caching, --gpu-memory-utilization and --max-model-len mean
+what they mean to vllm serve.`,
 		Args: exactArgs(0),
 		RunE: func(c *cobra.Command, _ []string) error { return runServe(c, f) },
 	}
@@ -45,6 +48,7 @@ serves until Ctrl-C.`,
 	fs.StringVar(&f.addr, "addr", "127.0.0.1:8000", "address to listen on")
 	fs.StringVar(&f.tokenizer, "tokenizer", "o200k_base", "tokenizer counting prompt tokens: o200k_base, cl100k_base or a tokenizer.json path")
 	fs.StringVar(&f.served, "served-model-name", "", "model name clients must send (default the catalog name)")
+	f.engine.register(fs, "")
 	return c
 }
 
@@ -68,13 +72,13 @@ func runServe(c *cobra.Command, f serveFlags) error {
 	}
 	ec := s.EngineConfig()
 	hw := cfg.Hardware
-	fmt.Fprintf(c.OutOrStdout(), "serving %q: %s on %d×%s, KV cache %d tokens (%d blocks of %d), max context %d\n",
-		s.Model(), hw.Model.Name, f.tp, hw.GPU.Name, ec.NumBlocks*ec.BlockSize, ec.NumBlocks, ec.BlockSize, ec.MaxModelLen)
+	fmt.Fprintf(c.OutOrStdout(), "serving %q: %s on %d×%s, %s\n", s.Model(), hw.Model.Name, f.tp, hw.GPU.Name, describe(ec))
 	fmt.Fprintf(c.OutOrStdout(), "listening on http://%s (Ctrl-C to stop)\n", ln.Addr())
 	return s.Serve(c.Context(), ln)
 }
 
-// config builds the server configuration from the flags, without the tokenizer.
+// config builds the server configuration from the flags, without the
+// tokenizer.
 func (f serveFlags) config() (server.Config, error) {
 	switch {
 	case f.model == "" || f.gpu == "":
@@ -90,5 +94,7 @@ func (f serveFlags) config() (server.Config, error) {
 	if err != nil {
 		return server.Config{}, fmt.Errorf("--gpu: %w", err)
 	}
-	return server.Config{Model: f.served, Hardware: sim.Hardware{Model: m, GPU: g, TP: f.tp}}, nil
+	cfg, err := engineServer(f.engine, sim.Hardware{Model: m, GPU: g, TP: f.tp})
+	cfg.Model = f.served
+	return cfg, err
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -21,6 +22,7 @@ type simFlags struct {
 	replicas int
 	router   string
 	out      string
+	engine   engineFlags
 }
 
 func newSim() *cobra.Command {
@@ -31,13 +33,17 @@ func newSim() *cobra.Command {
 		Long: `sim sends a workload (a spec, compiled in memory, or a trace from surge gen)
 to simulated vLLM-style servers in virtual time: R replicas of model M on TP
 GPUs of type G each, behind a router. It needs no GPU and runs thousands of
-times faster than real time.
+times faster than real time. --max-num-seqs, --max-num-batched-tokens,
+--no-prefix-caching, --gpu-memory-utilization and --max-model-len set each
+replica's engine as they set vllm serve's.
 
 It writes the same files as surge run (DIR/records.jsonl, DIR/report.txt,
 DIR/report.json) and prints the same report. Requests are measured as a
 streaming client next to the server would see them: sent at their intended
 time, one token per chunk. The records' start time is the wall-clock time
-sim was started; every other field depends only on the workload and flags.`,
+sim was started; every other field depends only on the workload and flags.
+Ctrl-C stops the simulation where it is: requests in flight are recorded
+as cancelled, and the run is reported as interrupted.`,
 		Args: exactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error { return runSim(c, args[0], f) },
 	}
@@ -49,6 +55,7 @@ sim was started; every other field depends only on the workload and flags.`,
 	fs.IntVar(&f.replicas, "replicas", 1, "number of server replicas")
 	fs.StringVar(&f.router, "router", "round-robin", "how requests pick a replica: round-robin or least-loaded")
 	fs.StringVarP(&f.out, "output", "o", "", "directory for records and report (default surge-sim-TIME)")
+	f.engine.register(fs, "")
 	return c
 }
 
@@ -85,7 +92,9 @@ func runSim(c *cobra.Command, path string, f simFlags) error {
 }
 
 // config builds the simulation's configuration and its target name, e.g.
-// sim://Llama-3.1-8B@H100-SXMx1, from the flags.
+// sim://Llama-3.1-8B@H100-SXMx1, from the flags. The name's query lists
+// the replicas and router when there are several replicas, and the engine
+// settings that differ from vLLM's defaults.
 func (f simFlags) config() (virtual.Config, string, error) {
 	switch {
 	case f.model == "" || f.gpu == "":
@@ -107,14 +116,22 @@ func (f simFlags) config() (virtual.Config, string, error) {
 	if err != nil {
 		return virtual.Config{}, "", fmt.Errorf("--router: %w", err)
 	}
-	cfg, err := virtual.ConfigFor(sim.Hardware{Model: m, GPU: g, TP: f.tp})
+	hw := sim.Hardware{Model: m, GPU: g, TP: f.tp}
+	ec, err := f.engine.engineConfig(hw)
 	if err != nil {
 		return virtual.Config{}, "", err
 	}
-	cfg.Replicas, cfg.Router = f.replicas, router
-	target := fmt.Sprintf("sim://%s@%sx%d", m.Name, g.Name, f.tp)
+	cfg := virtual.Config{Engine: ec, Cost: sim.NewCostModel(hw, sim.CostParams{}), Replicas: f.replicas, Router: router}
+	var query []string
 	if f.replicas > 1 {
-		target += fmt.Sprintf("?replicas=%d&router=%s", f.replicas, router)
+		query = append(query, fmt.Sprintf("replicas=%d&router=%s", f.replicas, router))
+	}
+	if q := f.engine.query(); q != "" {
+		query = append(query, q)
+	}
+	target := fmt.Sprintf("sim://%s@%sx%d", m.Name, g.Name, f.tp)
+	if len(query) > 0 {
+		target += "?" + strings.Join(query, "&")
 	}
 	return cfg, target, nil
 }

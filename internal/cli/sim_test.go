@@ -1,10 +1,18 @@
 package cli
 
 import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
+
+	"surge/metrics"
+	"surge/trace"
 )
 
 func TestSimChatPrintsReport(t *testing.T) {
@@ -48,5 +56,64 @@ func TestSimUsageErrors(t *testing.T) {
 		if code != exitUsage || !strings.Contains(errOut, tt.want) {
 			t.Errorf("%s: exit %d, stderr %q; want exit %d and %q", tt.reason, code, errOut, exitUsage, tt.want)
 		}
+	}
+}
+
+// countdownCtx is a context whose Err turns to context.Canceled after its
+// first left calls: it interrupts surge sim deterministically, at the
+// simulation's second check of its context.
+type countdownCtx struct {
+	context.Context
+	left atomic.Int64
+}
+
+func (c *countdownCtx) Err() error {
+	if c.left.Add(-1) < 0 {
+		return context.Canceled
+	}
+	return nil
+}
+
+// TestSimInterruptRecordsRequestsInFlight interrupts surge sim mid-run.
+// It must exit 130 with a record for every request sent, those in flight
+// cancelled, an end line marked interrupted, and reports that count them.
+func TestSimInterruptRecordsRequestsInFlight(t *testing.T) {
+	t.Parallel()
+	path := repeatTrace(t, 3000, 50_000, func(i int) string {
+		return strings.Repeat(fmt.Sprintf("question %d about the weather. ", i), 200)
+	})
+	dir := filepath.Join(t.TempDir(), "sim")
+	ctx := &countdownCtx{Context: context.Background()}
+	ctx.left.Store(1)
+	var out, errOut bytes.Buffer
+	code := Main(ctx, []string{"sim", path, "--model", "llama-3.1-8b", "--gpu", "h100", "-o", dir}, strings.NewReader(""), &out, &errOut)
+	if code != exitInterrupted || !strings.Contains(errOut.String(), "interrupted: simulated") {
+		t.Fatalf("exit %d, want %d\nstdout:\n%s\nstderr:\n%s", code, exitInterrupted, out.String(), errOut.String())
+	}
+	t.Logf("stdout:\n%s\nstderr:\n%s", out.String(), errOut.String())
+	rs := readRun(t, dir)
+	if rs.End == nil || !rs.End.Interrupted || rs.End.Sent >= rs.End.Scheduled || len(rs.Records) != rs.End.Sent {
+		t.Fatalf("end %+v, %d records: want an interrupted run with a record per request sent", rs.End, len(rs.Records))
+	}
+	cancelled := 0
+	for _, r := range rs.Records {
+		if r.ErrorClass == trace.ErrCancelled {
+			cancelled++
+		}
+	}
+	var sum metrics.Summary
+	b, err := os.ReadFile(filepath.Join(dir, "report.json"))
+	if err == nil {
+		err = json.Unmarshal(b, &sum)
+	}
+	switch {
+	case err != nil:
+		t.Fatal(err)
+	case cancelled == 0 || sum.All.OK == 0:
+		t.Errorf("%d cancelled, %d ok of %d records: want both", cancelled, sum.All.OK, len(rs.Records))
+	case !sum.Interrupted || sum.All.Errors.ByClass[trace.ErrCancelled] != cancelled:
+		t.Errorf("report.json: interrupted %v, errors %+v; want %d cancelled", sum.Interrupted, sum.All.Errors, cancelled)
+	case !strings.Contains(out.String(), "INTERRUPTED") || !strings.Contains(out.String(), "cancelled"):
+		t.Errorf("report does not show the interrupt and the cancelled requests:\n%s", out.String())
 	}
 }

@@ -25,10 +25,14 @@
 //	ITLUS[i] = round(t(token i+1) − arrival) − round(t(token i) − arrival)
 //	E2EUS = t(last token) − arrival
 //	Chunks = ServerOutputTokens = output tokens, ServerInputTokens = prompt tokens
+//	CachedTokens = prompt tokens found in the prefix cache at admission
 //
 // all rounded to whole microseconds. A prompt longer than the context gets
 // a record with error class "http", status 400 and vLLM's message, as a
-// vLLM server would answer.
+// vLLM server would answer. When ctx is cancelled, each request still in
+// flight gets a record of error class "cancelled" holding the tokens it
+// had received (E2EUS ends at the last of them, or at the interrupt when
+// there was none), as the driver records streams cut off by Ctrl-C.
 //
 // # Output length
 //

@@ -19,7 +19,9 @@ type flight struct {
 	prompt  int           // prompt tokens as the engine sees them
 	out     int           // output tokens the engine generates
 	finish  string        // finish reason
+	cached  int           // prompt tokens found in the prefix cache
 
+	got         int           // tokens received so far
 	first, last time.Duration // first and latest token times
 	lastUS      int64         // us(last − arrival), for the next gap
 	itl         []int64
@@ -29,6 +31,7 @@ type flight struct {
 // gaps are differences of rounded offsets from the send, as the driver
 // computes them, so they sum exactly to the rounded streaming time.
 func (f *flight) token(t time.Duration, tokens int) {
+	f.got = tokens
 	cur := us(t - f.arrival)
 	if tokens == 1 {
 		f.first = t
@@ -59,6 +62,7 @@ func (f *flight) record() trace.Record {
 	rec.E2EUS = f.lastUS
 	rec.ITLUS = f.itl
 	rec.ServerInputTokens, rec.ServerOutputTokens = f.prompt, f.out
+	rec.CachedTokens = f.cached
 	rec.Chunks = f.out
 	rec.Status = 200
 	rec.FinishReason = f.finish
@@ -72,6 +76,30 @@ func (f *flight) rejected(msg string) trace.Record {
 	rec.Status = 400
 	rec.ErrorClass = trace.ErrHTTP
 	rec.Error = "HTTP 400: " + msg
+	return rec
+}
+
+// cancelledMsg is the Error of every request cut off by an interrupt.
+const cancelledMsg = "interrupted before the response ended"
+
+// cancelled is the record of f cut off by an interrupt at now, as the
+// driver records a stream it cancels: status 200 (a streaming server sends
+// its headers at once), the tokens received so far, and the end at the
+// last byte received, or at now when none was. Token counts and cached
+// tokens arrive with the usage at the end of a stream, so they are absent.
+func (f *flight) cancelled(now time.Duration) trace.Record {
+	rec := f.base()
+	rec.Status = 200
+	rec.E2EUS = us(now - f.arrival)
+	if f.got > 0 {
+		ttft := us(f.first - f.arrival)
+		rec.FirstByteUS, rec.TTFTUS, rec.TTFOUS = ttft, ttft, ttft
+		rec.E2EUS = f.lastUS
+		rec.ITLUS = f.itl
+		rec.Chunks = f.got
+	}
+	rec.ErrorClass = trace.ErrCancelled
+	rec.Error = cancelledMsg
 	return rec
 }
 

@@ -1,9 +1,11 @@
 package virtual
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"surge/sim"
@@ -40,14 +42,18 @@ type runner struct {
 // finishes, in the order the requests finish. It returns the end line,
 // whose duration is the virtual time of the last event, or an error if
 // cfg is invalid or the sink fails. Cancelling ctx (Ctrl-C) stops the
-// simulation where it is: the records written so far stand, and the end
-// line says Interrupted.
+// simulation where it is: the records written so far stand, every request
+// in flight gets a record of error class "cancelled" with what it had
+// received by then, and the end line says Interrupted.
 func Run(ctx context.Context, cfg Config, h trace.Header, sessions []*trace.Session, sink Sink) (trace.RunEnd, error) {
 	rn, scheduled, err := newRunner(cfg, h, sessions, sink)
 	if err != nil {
 		return trace.RunEnd{}, err
 	}
 	interrupted, err := rn.loop(ctx)
+	if err == nil && interrupted {
+		err = rn.cancelAll()
+	}
 	if err != nil {
 		return trace.RunEnd{}, err
 	}
@@ -135,7 +141,10 @@ func (rn *runner) deliver(r *replica) error {
 		ev := &r.held[i]
 		f := &rn.flights[ev.ID]
 		switch ev.Kind {
-		case sim.EventFirstToken, sim.EventToken:
+		case sim.EventFirstToken:
+			f.cached = ev.CachedTokens
+			f.token(ev.Time, ev.Tokens)
+		case sim.EventToken:
 			f.token(ev.Time, ev.Tokens)
 		case sim.EventFinished:
 			r.load--
@@ -157,6 +166,28 @@ func (rn *runner) finish(id uint64, f *flight) error {
 		return fmt.Errorf("writing record: %w", err)
 	}
 	rn.followUp(sess, turn, loop, true)
+	return nil
+}
+
+// cancelAll writes the cancelled record of every request in flight at the
+// interrupt, in arrival order (engine ID among equals), at the virtual time
+// of the last event taken. Tokens of steps still running have not arrived.
+func (rn *runner) cancelAll() error {
+	var ids []uint64
+	for id := range rn.flights {
+		if rn.flights[id].sess != nil {
+			ids = append(ids, uint64(id))
+		}
+	}
+	slices.SortFunc(ids, func(a, b uint64) int {
+		return cmp.Or(cmp.Compare(rn.flights[a].arrival, rn.flights[b].arrival), cmp.Compare(a, b))
+	})
+	for _, id := range ids {
+		rec := rn.flights[id].cancelled(rn.now)
+		if err := rn.sink.Write(&rec); err != nil {
+			return fmt.Errorf("writing record: %w", err)
+		}
+	}
 	return nil
 }
 
