@@ -2,9 +2,9 @@ package trace
 
 import "fmt"
 
-// check verifies what a driver relies on: a session has turns, each turn
+// Validate checks what a driver relies on: a session has turns, each turn
 // depends only on turns before it, and waits are not negative.
-func (s *Session) check() error {
+func (s *Session) Validate() error {
 	if len(s.Turns) == 0 {
 		return fmt.Errorf("no turns")
 	}

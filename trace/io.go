@@ -115,7 +115,7 @@ func (tr *Reader) Read() (*Session, error) {
 	if err := json.Unmarshal(line, &s); err != nil {
 		return nil, fmt.Errorf("trace line %d: %w", tr.line, err)
 	}
-	if err := s.check(); err != nil {
+	if err := s.Validate(); err != nil {
 		return nil, fmt.Errorf("trace line %d: session %s/%d: %w", tr.line, s.Client, s.Index, err)
 	}
 	return &s, nil
