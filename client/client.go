@@ -61,6 +61,8 @@ type Client struct {
 type reader struct {
 	buf    []byte
 	parser openai.Parser
+	// answer and reasoning are reused to collect text (Request.KeepText).
+	answer, reasoning []byte
 }
 
 // New returns a Client for cfg.

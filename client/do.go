@@ -31,7 +31,8 @@ const (
 // Error classes:
 //   - "http": the status was not 2xx; Err holds the status and a short
 //     excerpt of the body (the error message when the body is a JSON
-//     error). Also an unknown req.API, with Status 0.
+//     error). Also, with Status 0 and nothing sent, a request that cannot
+//     be built: an unknown req.API, or Messages on a completions request.
 //   - "stream": a 2xx response carried an error (a data event that is an
 //     error object, an "error" event or llama-server's "error:" field, or a
 //     non-streamed body that is an error object), data that is not valid
@@ -54,6 +55,10 @@ func (c *Client) Do(ctx context.Context, req *Request) *Result {
 	u, ok := c.urls[req.API]
 	if !ok {
 		res.ErrClass, res.Err = errHTTP, fmt.Sprintf("unknown api %q: want %q or %q", req.API, openai.APIChat, openai.APICompletions)
+		return res
+	}
+	if req.API == openai.APICompletions && len(req.Messages) > 0 {
+		res.ErrClass, res.Err = errHTTP, fmt.Sprintf("api %q takes a prompt, not messages (%d given): send them to the %q api", req.API, len(req.Messages), openai.APIChat)
 		return res
 	}
 	caller := ctx
@@ -98,9 +103,9 @@ func (c *Client) Do(ctx context.Context, req *Request) *Result {
 		if req.MaxTokens > 0 {
 			res.TokenTimes = make([]time.Time, 0, min(req.MaxTokens, 1<<13))
 		}
-		readStream(caller, ctx, resp.Body, r, res)
+		readStream(caller, ctx, resp.Body, r, res, req.KeepText)
 	default:
-		readWhole(caller, ctx, resp.Body, r, res)
+		readWhole(caller, ctx, resp.Body, r, res, req.KeepText)
 	}
 	res.Sent = p.sent()
 	res.Err = c.redact(res.Err)
@@ -108,7 +113,8 @@ func (c *Client) Do(ctx context.Context, req *Request) *Result {
 }
 
 // buildBody encodes req as a JSON body in one pass, into a buffer sized for
-// the prompt so that it rarely grows.
+// the prompt or messages so that it rarely grows. Messages are encoded
+// where they are, not copied.
 func buildBody(req *Request) []byte {
 	r := openai.Request{
 		Model:       req.Model,
@@ -119,15 +125,29 @@ func buildBody(req *Request) []byte {
 		TopP:        req.TopP,
 		Stream:      req.Stream,
 	}
-	if req.API == openai.APICompletions {
+	size := len(req.Prompt)
+	switch {
+	case req.API == openai.APICompletions:
 		r.Prompt = req.Prompt
-	} else {
+	case len(req.Messages) > 0:
+		r.Messages = req.Messages
+		size = messagesSize(req.Messages)
+	default:
 		r.Messages = []openai.Message{{Role: "user", Content: req.Prompt}}
 	}
 	if req.Stream {
 		r.StreamOptions = &openai.StreamOptions{IncludeUsage: true}
 	}
-	return r.AppendJSON(make([]byte, 0, len(req.Prompt)+len(req.Model)+256))
+	return r.AppendJSON(make([]byte, 0, size+len(req.Model)+256))
+}
+
+// messagesSize is the encoded size of msgs when nothing needs escaping.
+func messagesSize(msgs []openai.Message) int {
+	n := 0
+	for _, m := range msgs {
+		n += len(m.Role) + len(m.Content) + len(`{"role":"","content":""},`)
+	}
+	return n
 }
 
 // newHTTPRequest builds a POST of body to u. The URL and header are shared

@@ -7,7 +7,9 @@
 // to an incremental SSE parser, and every event that read completed is
 // stamped with that time before its JSON is decoded. Decoding only asks
 // whether an event carries reasoning, answer text or a tool call, so a
-// role-only first delta or a usage-only last chunk is never a token.
+// role-only first delta or a usage-only last chunk is never a token; the
+// generated text itself is built only when Request.KeepText asks for it (a
+// multi-turn session appending the reply to its conversation).
 //
 // A failed request is data, not a Go error: Result.ErrClass names one of
 // the classes of trace.Err* ("http", "stream", "timeout", "connection",

@@ -19,18 +19,31 @@ const (
 	dataExcerpt = 96        // bytes of malformed data quoted in Result.Err
 )
 
+// maxKeptBuf is the capacity above which a text buffer is not kept in the
+// pool for the next request.
+const maxKeptBuf = 4 * readBufSize
+
 // stream is the state of one event stream being read.
 type stream struct {
 	res      *Result
 	finished bool // a finish_reason was seen
 	done     bool // "[DONE]" was seen: the rest is drained and ignored
 	failed   bool // an error in the stream was recorded
+
+	keep              bool   // collect the text (Request.KeepText)
+	answer, reasoning []byte // the text so far, when keep
 }
 
 // readStream reads an event stream with r's buffer, stamping each read with
 // the time it returned and every event the read completed with that time.
-func readStream(caller, ctx context.Context, body io.Reader, r *reader, res *Result) {
-	st := stream{res: res}
+// With keep, the text is collected in r's text buffers and stored in res
+// when reading ends, however it ends.
+func readStream(caller, ctx context.Context, body io.Reader, r *reader, res *Result, keep bool) {
+	st := stream{res: res, keep: keep}
+	if keep {
+		st.answer, st.reasoning = r.answer[:0], r.reasoning[:0]
+		defer func() { r.keepText(res, st.answer, st.reasoning) }()
+	}
 	r.parser.Reset()
 	for {
 		n, err := body.Read(r.buf)
@@ -85,7 +98,13 @@ func (st *stream) event(ev openai.Event, now time.Time) {
 		st.done = true
 		return
 	}
-	in, err := openai.Decode(ev.Data)
+	var in openai.Info
+	var err error
+	if st.keep {
+		in, st.answer, st.reasoning, err = openai.DecodeText(ev.Data, st.answer, st.reasoning)
+	} else {
+		in, err = openai.Decode(ev.Data)
+	}
 	switch {
 	case err != nil:
 		st.fail(fmt.Sprintf("malformed stream data %q: %v", openai.Clip(string(ev.Data), dataExcerpt), err))
@@ -159,8 +178,8 @@ func readAll(body io.Reader, r *reader, limit int, res *Result) ([]byte, error) 
 }
 
 // readWhole reads a non-streamed 2xx response: every time is the arrival
-// of the whole body.
-func readWhole(caller, ctx context.Context, body io.Reader, r *reader, res *Result) {
+// of the whole body. With keep, the text is stored in res.
+func readWhole(caller, ctx context.Context, body io.Reader, r *reader, res *Result, keep bool) {
 	b, err := readAll(body, r, maxBody, res)
 	if err != nil {
 		if err == errTooLarge {
@@ -171,7 +190,14 @@ func readWhole(caller, ctx context.Context, body io.Reader, r *reader, res *Resu
 		res.Err = "reading response body: " + err.Error()
 		return
 	}
-	in, err := openai.Decode(b)
+	var in openai.Info
+	if keep {
+		var answer, reasoning []byte
+		in, answer, reasoning, err = openai.DecodeText(b, r.answer[:0], r.reasoning[:0])
+		r.keepText(res, answer, reasoning)
+	} else {
+		in, err = openai.Decode(b)
+	}
 	switch {
 	case err != nil:
 		res.ErrClass, res.Err = errStream, fmt.Sprintf("malformed response body %q: %v", openai.Clip(string(b), dataExcerpt), err)
@@ -192,6 +218,18 @@ func readWhole(caller, ctx context.Context, body io.Reader, r *reader, res *Resu
 	res.PromptTokens = in.Usage.PromptTokens
 	res.CompletionTokens = in.Usage.CompletionTokens
 	res.server(&in)
+}
+
+// keepText stores the text in res and hands its buffers back to r for the
+// next request, unless they grew large.
+func (r *reader) keepText(res *Result, answer, reasoning []byte) {
+	res.Text, res.Reasoning = string(answer), string(reasoning)
+	if cap(answer) <= maxKeptBuf {
+		r.answer = answer[:0]
+	}
+	if cap(reasoning) <= maxKeptBuf {
+		r.reasoning = reasoning[:0]
+	}
 }
 
 // readFailure reads the start of a non-2xx body for its message.

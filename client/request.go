@@ -1,6 +1,10 @@
 package client
 
-import "time"
+import (
+	"time"
+
+	"surge/openai"
+)
 
 // Request is one request to send.
 type Request struct {
@@ -13,6 +17,15 @@ type Request struct {
 	Temperature *float64
 	TopP        *float64
 	Stream      bool // stream with SSE and stream_options.include_usage
+
+	// Messages, when non-empty, is the conversation sent to the chat API,
+	// in order, in place of a single user message made of Prompt, which
+	// is then not sent. Do fails a completions request that has Messages
+	// (ErrClass "http", Status 0) without sending it.
+	Messages []openai.Message
+	// KeepText keeps the generated text in Result.Text and
+	// Result.Reasoning; without it no text is built.
+	KeepText bool
 }
 
 // Result is what happened to one request. Times are monotonic clock
@@ -49,6 +62,13 @@ type Result struct {
 	// 0) through the first token's sampling, and ServerE2E is
 	// prompt_ms + predicted_ms, that start to the last token's sampling.
 	ServerQueue, ServerTTFT, ServerE2E time.Duration
+
+	// Text and Reasoning are the answer and the reasoning text of choice
+	// 0 when Request.KeepText is set, from a stream or a whole response,
+	// unescaped (see openai.DecodeText: content, refusal and completions
+	// text are answer; tool calls are not text). A request that failed
+	// after some text arrived keeps that text.
+	Text, Reasoning string
 
 	// Retries counts re-sends on a fresh connection after a reused one
 	// turned out closed before any response byte arrived (servers such as

@@ -122,3 +122,18 @@ func BenchmarkAppendJSONCJK100k(b *testing.B) {
 		buf = r.AppendJSON(buf[:0])
 	}
 }
+
+// BenchmarkDecodeTextChunk is DecodeText of the chunk of
+// BenchmarkDecodeChunk, into reused buffers.
+func BenchmarkDecodeTextChunk(b *testing.B) {
+	c := []byte(`{"id":"chatcmpl-1","object":"chat.completion.chunk","created":1735000000,"model":"meta-llama/Llama-3.1-8B-Instruct","choices":[{"index":0,"delta":{"content":" token"},"logprobs":null,"finish_reason":null}]}`)
+	answer, reasoning := make([]byte, 0, 64), make([]byte, 0, 64)
+	b.SetBytes(int64(len(c)))
+	b.ReportAllocs()
+	for b.Loop() {
+		var err error
+		if _, answer, reasoning, err = DecodeText(c, answer[:0], reasoning[:0]); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -53,10 +53,16 @@ func (in *Info) Token() bool { return in.Reasoning || in.Answer }
 // ignored. Members of an unexpected type are ignored; keys match exactly
 // (encoding/json would also match other cases). Decode does not allocate
 // unless a string it keeps contains escapes. It returns an error if data is
-// not a single valid JSON object.
+// not a single valid JSON object. DecodeText also returns the text.
 func Decode(data []byte) (Info, error) {
-	var in Info
 	s := scanner{b: data}
+	return s.decode()
+}
+
+// decode reads the object s holds for Decode, and for DecodeText when
+// s.keep is set.
+func (s *scanner) decode() (Info, error) {
+	var in Info
 	var objectError bool
 	var message string
 	err := s.object(func(key []byte) error {
@@ -97,22 +103,42 @@ func Decode(data []byte) (Info, error) {
 }
 
 // choices reads the choices member: null or an array of choice objects.
+// For DecodeText, the text of each choice is appended as it is read and cut
+// off again at the choice's end unless the choice turns out to be choice 0
+// (its index member may come last).
 func (s *scanner) choices(in *Info) error {
 	if s.peek() != '[' {
 		return s.skip()
 	}
+	if s.keep {
+		s.sink.pos = 0
+	}
 	return s.array(func() error {
+		if s.keep {
+			s.sink.beginChoice()
+		}
 		if s.peek() != '{' {
 			return s.skip()
 		}
-		return s.object(func(key []byte) error {
+		err := s.object(func(key []byte) error {
 			switch string(key) {
 			case "delta", "message":
 				return s.delta(in)
 			case "text":
-				ok, err := s.nonEmpty()
+				var ok bool
+				var err error
+				if s.keep {
+					ok, err = s.appendAnswer()
+				} else {
+					ok, err = s.nonEmpty()
+				}
 				in.Answer = in.Answer || ok
 				return err
+			case "index":
+				if s.keep {
+					return s.choiceIndex()
+				}
+				return s.skip()
 			case "finish_reason":
 				if s.peek() != '"' {
 					return s.skip()
@@ -125,6 +151,10 @@ func (s *scanner) choices(in *Info) error {
 			}
 			return s.skip()
 		})
+		if s.keep && err == nil {
+			s.sink.endChoice()
+		}
+		return err
 	})
 }
 
@@ -133,15 +163,26 @@ func (s *scanner) delta(in *Info) error {
 	if s.peek() != '{' {
 		return s.skip()
 	}
+	if s.keep {
+		s.sink.reasoned = false
+	}
 	return s.object(func(key []byte) error {
 		var ok bool
 		var err error
 		switch string(key) {
 		case "content", "refusal":
-			ok, err = s.nonEmpty()
+			if s.keep {
+				ok, err = s.appendAnswer()
+			} else {
+				ok, err = s.nonEmpty()
+			}
 			in.Answer = in.Answer || ok
 		case "reasoning_content", "reasoning":
-			ok, err = s.nonEmpty()
+			if s.keep {
+				ok, err = s.appendReasoning()
+			} else {
+				ok, err = s.nonEmpty()
+			}
 			in.Reasoning = in.Reasoning || ok
 		case "tool_calls":
 			ok, err = s.nonEmptyArray()

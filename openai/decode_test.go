@@ -257,22 +257,28 @@ func refChoice(c any, in *Info) {
 func refNonEmpty(v any) bool { s, ok := v.(string); return ok && s != "" }
 
 // refInt mirrors Decode's integer rule: exact below 10^18, else the float
-// value truncated if below 2^62, else absent.
+// value truncated if below 2^62, else absent (0).
 func refInt(v any) int {
+	i, _ := refIntOK(v)
+	return i
+}
+
+// refIntOK is refInt that also reports whether the value is present.
+func refIntOK(v any) (int, bool) {
 	n, ok := v.(json.Number)
 	if !ok {
-		return 0
+		return 0, false
 	}
 	s := strings.TrimPrefix(string(n), "-")
 	if len(s) <= 18 && !strings.ContainsAny(s, ".eE") {
 		i, _ := strconv.Atoi(string(n))
-		return i
+		return i, true
 	}
 	f, err := strconv.ParseFloat(string(n), 64)
 	if err != nil || math.Abs(f) >= 1<<62 {
-		return 0
+		return 0, false
 	}
-	return int(f)
+	return int(f), true
 }
 
 // refFloat mirrors Decode's float rule: the number's float64 value, or

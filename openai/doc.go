@@ -14,6 +14,9 @@
 //   - [Decode] scans a chunk's JSON once without allocating, reporting
 //     whether it carries reasoning or answer tokens, its finish reason,
 //     usage and any error; it never builds the generated text.
+//   - [DecodeText] is the same scan for callers that keep the reply: it
+//     also appends choice 0's answer and reasoning text, unescaped, to the
+//     caller's reusable buffers.
 //
 // The package imports nothing from surge.
 package openai

@@ -32,17 +32,22 @@ func FuzzSSE(f *testing.F) {
 	})
 }
 
-// FuzzDecode checks Decode against its reference on arbitrary input.
+// FuzzDecode checks Decode and DecodeText against their references on
+// arbitrary input.
 func FuzzDecode(f *testing.F) {
 	f.Add([]byte(`{"choices":[{"delta":{"content":"a","reasoning":"b","tool_calls":[{}]},"finish_reason":"stop","text":"x"}],"usage":{"prompt_tokens":1e2,"completion_tokens":-3}}`))
 	f.Add([]byte(`{"error":{"message":"m\u00e9"},"object":"error","message":"x"}`))
 	f.Add([]byte(`{"error":[1,{"a":null}],"usage":null}`))
+	f.Add([]byte(`{"choices":[{"delta":{"content":"\ud83d\ude00\ud800\n\"\/\u0000","reasoning_content":"\\\t"},"index":0}]}`))
+	f.Add([]byte("{\"choices\":[{\"index\":1,\"delta\":{\"content\":\"x\"}},{\"message\":{\"reasoning\":\"\xff\",\"reasoning_content\":\"y\"},\"text\":\"\\udc00\"}]}"))
 	f.Fuzz(func(t *testing.T, b []byte) { checkDecode(t, b) })
 }
 
-// checkDecode compares Decode with refDecode on b.
+// checkDecode compares Decode with refDecode on b, and DecodeText with
+// Decode and refText.
 func checkDecode(t *testing.T, b []byte) {
 	got, err := Decode(b)
+	checkDecodeText(t, b, got, err)
 	want, rerr := refDecode(b)
 	if (err == nil) != (rerr == nil) {
 		if rerr == nil && len(b) > 0 && err != nil && err.Error() == "decoding chunk: JSON nested too deeply" {

@@ -20,6 +20,11 @@ type scanner struct {
 	b     []byte
 	i     int
 	depth int
+	// keep is set by DecodeText, which collects text in sink. The sink is
+	// a value, not a pointer: the scanner's contents leak (its input is
+	// aliased by what it returns), so a pointer would cost an allocation.
+	keep bool
+	sink textSink
 }
 
 // strPlain marks the bytes that may appear unescaped inside a string and
