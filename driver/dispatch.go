@@ -1,6 +1,7 @@
 package driver
 
 import (
+	"sync"
 	"time"
 
 	"surge/trace"
@@ -47,33 +48,91 @@ func (r *run) work(i int) {
 	}
 }
 
-// session sends the turns of s one after another, the first intended at
-// intended (an offset from the start), each later one at the instant the
-// previous one finished. Open-loop sessions come with the first turn's
-// admission, taken by the dispatcher at its instant; their later turns ask
-// the cap themselves. Closed-loop sessions (adm nil) are not capped.
+// session runs the turns of s, the first intended at intended (an offset
+// from the start). A turn with no dependencies is due then; any other once
+// the turns it depends on have finished, plus its wait, and it is not sent
+// if one of them failed or the run halts first. Open-loop sessions come
+// with turn 0's admission, taken by the dispatcher at its instant; their
+// other turns ask the cap at their own instants. Closed-loop sessions (adm
+// nil) are not capped.
 func (r *run) session(s *trace.Session, intended time.Duration, adm *admission) {
-	capped := adm != nil
+	sr := &sessionRun{
+		r: r, conv: newConversation(s, r.cfg.Salt, r.d.pinned[s.Client]), capped: adm != nil,
+		done: make([]chan struct{}, len(s.Turns)),
+		ok:   make([]bool, len(s.Turns)), end: make([]time.Duration, len(s.Turns)),
+	}
+	for k := range sr.done {
+		sr.done[k] = make(chan struct{})
+	}
+	if len(s.Turns) == 1 {
+		sr.turn(0, intended, adm)
+		return
+	}
+	var wg sync.WaitGroup
 	for k := range s.Turns {
+		first := adm
 		if k > 0 {
-			if r.halted() {
+			first = nil
+		}
+		wg.Go(func() { sr.turn(k, intended, first) })
+	}
+	wg.Wait()
+}
+
+// sessionRun is the state of one session in flight.
+type sessionRun struct {
+	r      *run
+	conv   *conversation
+	capped bool
+	done   []chan struct{} // closed when turn k is over, sent or not
+	ok     []bool          // turn k succeeded; written before done[k] closes
+	end    []time.Duration // when turn k finished, from the run start
+}
+
+// turn sends turn k when it is due; adm is the dispatcher's admission of
+// turn 0 of an open-loop session, else nil.
+func (sr *sessionRun) turn(k int, start time.Duration, adm *admission) {
+	defer close(sr.done[k])
+	r, t := sr.r, &sr.conv.s.Turns[k]
+	due := start
+	if deps := t.Deps(); len(deps) > 0 {
+		due = 0
+		for _, d := range deps {
+			<-sr.done[d]
+			if !sr.ok[d] {
 				return
 			}
-			intended = time.Since(r.start)
-			if capped {
-				*adm = r.admit()
-			}
-		}
-		a := r.attempt(s, k, intended)
-		if capped && !r.acquire(&a, *adm) {
-			return
-		}
-		ok := r.send(&a)
-		if capped {
-			r.release()
-		}
-		if !ok {
-			return
+			due = max(due, sr.end[d])
 		}
 	}
+	due += t.Wait()
+	if k > 0 || t.WaitUS > 0 {
+		if !sr.waitFor(due) {
+			return
+		}
+		if sr.capped {
+			a := r.admit()
+			adm = &a
+		}
+	}
+	a := r.attempt(sr.conv.s, k, due)
+	if sr.capped && !r.acquire(&a, *adm) {
+		return
+	}
+	sr.ok[k] = r.send(&a, sr.conv)
+	sr.end[k] = time.Since(r.start)
+	if sr.capped {
+		r.release()
+	}
+}
+
+// waitFor waits until the offset due, reporting false if the run halts
+// first.
+func (sr *sessionRun) waitFor(due time.Duration) bool {
+	if d := time.Until(sr.r.start.Add(due)); d > 0 {
+		t := time.NewTimer(d)
+		defer t.Stop()
+		return sr.r.sleep(t, d)
+	}
+	return !sr.r.halted()
 }

@@ -85,6 +85,13 @@ type Config struct {
 	// called after the request finished, off the send path. When nil the
 	// trace's InputTokens are trusted (surge traces are exact).
 	Count func(text string) int
+
+	// Salt is put before the first message of every conversation (and
+	// every completions prompt), so that this run's prompts share no
+	// prefix with an earlier run's; SaltTokens is its length in tokens,
+	// added to the trace's counts when Count is nil. Empty: no salt.
+	Salt       string
+	SaltTokens int
 }
 
 // Driver sends the sessions of one trace. Progress may be called from any
@@ -98,6 +105,7 @@ type Driver struct {
 	closed    []loop            // closed-loop clients with sessions
 	scheduled int               // requests the run means to send, if known up front
 	models    map[string]string // header model of each client, the last fallback
+	pinned    map[string]bool   // clients whose conversations carry the trace's replies
 
 	running atomic.Bool
 	cur     atomic.Pointer[run] // the current or last run, for Progress
@@ -150,8 +158,10 @@ func warmupOf(cfg Config, h trace.Header) time.Duration {
 func (d *Driver) split(h trace.Header, sessions []*trace.Session) {
 	byName := make(map[string]int, len(h.Clients))
 	d.models = make(map[string]string, len(h.Clients))
+	d.pinned = make(map[string]bool)
 	for _, c := range h.Clients {
 		d.models[c.Name] = c.Model
+		d.pinned[c.Name] = c.History == trace.HistoryPinned
 		if c.Concurrency > 0 {
 			byName[c.Name] = len(d.closed)
 			d.closed = append(d.closed, loop{name: c.Name, workers: c.Concurrency})

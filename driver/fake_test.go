@@ -48,7 +48,7 @@ func (f *fake) Do(ctx context.Context, req *client.Request) *client.Result {
 	return &client.Result{
 		Sent: sent, FirstByte: first, FirstToken: first, Last: sent.Add(took),
 		TokenTimes: []time.Time{first, sent.Add(took)}, Chunks: 2,
-		Status: 200, PromptTokens: len(req.Prompt), CompletionTokens: 2, FinishReason: "length",
+		Status: 200, PromptTokens: promptLen(req), CompletionTokens: 2, FinishReason: "length",
 	}
 }
 
@@ -153,4 +153,14 @@ func runBubble(t fatalf, ctx context.Context, d *Driver, f *fake) (trace.RunEnd,
 		t.Errorf("%d requests still in flight after Run returned", f.inFlight)
 	}
 	return end, out
+}
+
+// promptLen is the fake's prompt token count: one per byte of the prompt or
+// of every message.
+func promptLen(req *client.Request) int {
+	n := len(req.Prompt)
+	for _, m := range req.Messages {
+		n += len(m.Content)
+	}
+	return n
 }

@@ -33,25 +33,33 @@ func (r *run) attempt(s *trace.Session, k int, intended time.Duration) attempt {
 	}
 }
 
-// request builds the client request for a.
-func (r *run) request(a *attempt) *client.Request {
+// request builds the client request for a, turn a.turn of the session
+// whose conversation is conv: a chat request carries the conversation so
+// far, a completions request the salted prompt.
+func (r *run) request(a *attempt, conv *conversation) *client.Request {
 	t := &a.session.Turns[a.turn]
-	return &client.Request{
+	req := &client.Request{
 		API:         pick(r.cfg.API, a.session.API),
 		Model:       a.model,
-		Prompt:      t.Prompt,
 		MaxTokens:   t.MaxTokens,
 		MinTokens:   t.MinTokens,
 		IgnoreEOS:   t.IgnoreEOS,
 		Temperature: t.Temperature,
 		TopP:        t.TopP,
 		Stream:      r.cfg.Stream,
+		KeepText:    conv.keep[a.turn],
 	}
+	if req.API == "completions" {
+		req.Prompt = conv.salt + t.Prompt
+	} else {
+		req.Messages = conv.messages(a.turn)
+	}
+	return req
 }
 
 // send sends a, writes its record and reports whether it succeeded.
-func (r *run) send(a *attempt) bool {
-	req := r.request(a)
+func (r *run) send(a *attempt, conv *conversation) bool {
+	req := r.request(a, conv)
 	r.stats.sent.Add(1)
 	a.called = time.Now()
 	res := r.cfg.Client.Do(r.reqCtx, req)
@@ -59,10 +67,12 @@ func (r *run) send(a *attempt) bool {
 	res = r.classify(res)
 	// Counting happens after the request, so a slow tokenizer never adds
 	// to the schedule lag.
-	t := &a.session.Turns[a.turn]
-	a.clientTokens = t.InputTokens
+	a.clientTokens = a.session.Turns[a.turn].InputTokens + r.cfg.SaltTokens
 	if r.cfg.Count != nil {
-		a.clientTokens = r.cfg.Count(t.Prompt)
+		a.clientTokens = r.count(req)
+	}
+	if req.KeepText {
+		conv.finished(a.turn, res.Text)
 	}
 	rec := a.record(r.start, res)
 	r.write(&rec, rec.OK() && !res.FirstToken.IsZero())
@@ -82,4 +92,17 @@ func (r *run) classify(res *client.Result) *client.Result {
 		return &c
 	}
 	return res
+}
+
+// count counts the prompt tokens of req with Config.Count: the sum over
+// its messages, as the chat template's own tokens are not surge's to count.
+func (r *run) count(req *client.Request) int {
+	if len(req.Messages) == 0 {
+		return r.cfg.Count(req.Prompt)
+	}
+	n := 0
+	for _, m := range req.Messages {
+		n += r.cfg.Count(m.Content)
+	}
+	return n
 }

@@ -1,7 +1,10 @@
 package driver
 
 import (
+	"reflect"
+
 	"context"
+	"surge/openai"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -14,8 +17,11 @@ func TestMultiTurn(t *testing.T) {
 	t.Parallel()
 	turns := func(tookMS ...int) []trace.Turn {
 		var out []trace.Turn
-		for _, ms := range tookMS {
+		for k, ms := range tookMS {
 			out = append(out, trace.Turn{InputTokens: 1, MaxTokens: ms, Prompt: "p"})
+			if k > 0 {
+				out[k].Parent = ptr(k - 1)
+			}
 		}
 		return out
 	}
@@ -68,6 +74,7 @@ func TestFailedTurnEndsSession(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		h, ss := openTrace([]int64{0}, []int{1})
 		ss[0].Turns = append(ss[0].Turns, ss[0].Turns[0])
+		ss[0].Turns[1].Parent = ptr(0)
 		failing := doerFunc(func(ctx context.Context, req *client.Request) *client.Result {
 			return &client.Result{Sent: time.Now(), Status: 500, ErrClass: trace.ErrHTTP, Err: "500"}
 		})
@@ -104,9 +111,14 @@ func TestRequestOverrides(t *testing.T) {
 				f := &fake{}
 				tt.cfg.Client = f
 				_, out := runBubble(t, t.Context(), mustNew(t, tt.cfg, h, ss), f)
-				want := client.Request{API: tt.api, Model: tt.model, Prompt: "hello", MaxTokens: 1, MinTokens: 1,
+				want := client.Request{API: tt.api, Model: tt.model, MaxTokens: 1, MinTokens: 1,
 					IgnoreEOS: true, Temperature: &temp, Stream: tt.cfg.Stream}
-				if f.reqs[0] != want {
+				if tt.api == "chat" {
+					want.Messages = []openai.Message{{Role: "user", Content: "hello"}}
+				} else {
+					want.Prompt = "hello"
+				}
+				if !reflect.DeepEqual(f.reqs[0], want) {
 					t.Errorf("%s: sent %+v, want %+v", tt.reason, f.reqs[0], want)
 				}
 				r := out.recs[0]

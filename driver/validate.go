@@ -103,12 +103,19 @@ func validateSession(cfg Config, clients map[string]trace.ClientInfo, s *trace.S
 	if ok && pick(cfg.Model, s.Model, c.Model) == "" {
 		errs = append(errs, "no model: the session, its client and the config name none")
 	}
-	if len(s.Turns) == 0 {
-		errs = append(errs, "no turns")
+	if err := s.Validate(); err != nil {
+		errs = append(errs, err.Error())
 	}
+	chat := pick(cfg.API, s.API) == "chat"
 	for k, t := range s.Turns {
 		if t.Prompt == "" {
 			errs = append(errs, fmt.Sprintf("turn %d has no prompt text", k))
+		}
+		if !chat && (t.Parent != nil || t.SystemID != 0) {
+			errs = append(errs, fmt.Sprintf("turn %d is part of a conversation, which only the chat api can send", k))
+		}
+		if t.Parent != nil && c.History == trace.HistoryPinned && s.Turns[*t.Parent].Reply == "" {
+			errs = append(errs, fmt.Sprintf("turn %d: the client's history is pinned but turn %d has no reply text", k, *t.Parent))
 		}
 	}
 	if len(errs) > 0 {

@@ -1,0 +1,84 @@
+package driver
+
+import (
+	"slices"
+	"sync"
+
+	"surge/openai"
+	"surge/trace"
+)
+
+// conversation holds the messages each turn of one session sent and the
+// reply it got, so that a turn continuing another can send the whole
+// conversation so far.
+type conversation struct {
+	s      *trace.Session
+	salt   string
+	pinned bool   // carry the trace's planned replies, not the server's
+	keep   []bool // turn k's reply text is needed by a later turn
+
+	mu      sync.Mutex // guards sent and replies: turns of a DAG run concurrently
+	sent    [][]openai.Message
+	replies []string
+}
+
+// newConversation prepares the conversation state of s.
+func newConversation(s *trace.Session, salt string, pinned bool) *conversation {
+	c := &conversation{
+		s: s, salt: salt, pinned: pinned,
+		keep: make([]bool, len(s.Turns)),
+		sent: make([][]openai.Message, len(s.Turns)), replies: make([]string, len(s.Turns)),
+	}
+	for _, t := range s.Turns {
+		if t.Parent != nil && !pinned {
+			c.keep[*t.Parent] = true
+		}
+	}
+	return c
+}
+
+// messages returns the messages turn k sends: its parent's messages and
+// reply then its user message, or, for a turn starting a conversation, the
+// system prompt and the user message, the first of them salted.
+func (c *conversation) messages(k int) []openai.Message {
+	t := &c.s.Turns[k]
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var msgs []openai.Message
+	if t.Parent != nil {
+		p := *t.Parent
+		msgs = slices.Concat(c.sent[p], []openai.Message{{Role: "assistant", Content: c.reply(p)}})
+	} else if t.System != "" {
+		msgs = []openai.Message{{Role: "system", Content: t.System}}
+	}
+	msgs = append(msgs, openai.Message{Role: "user", Content: t.Prompt})
+	if t.Parent == nil && c.salt != "" {
+		msgs[0].Content = c.salt + msgs[0].Content
+	}
+	c.sent[k] = msgs
+	return msgs
+}
+
+// reply is what turn p's successors carry as its reply; c.mu is held.
+func (c *conversation) reply(p int) string {
+	if c.pinned {
+		return c.s.Turns[p].Reply
+	}
+	return c.replies[p]
+}
+
+// finished records the server's reply to turn k.
+func (c *conversation) finished(k int, text string) {
+	c.mu.Lock()
+	c.replies[k] = text
+	c.mu.Unlock()
+}
+
+// text returns the text of every message, for counting prompt tokens.
+func text(msgs []openai.Message) []string {
+	out := make([]string, len(msgs))
+	for i, m := range msgs {
+		out[i] = m.Content
+	}
+	return out
+}
