@@ -8,14 +8,23 @@ import (
 	"surge/trace"
 )
 
-// arrival is a request due at a virtual time: turn of sess, from
-// closed-loop client loop (or -1 for open loop).
+// job is a session waiting to start: the session, its position in the
+// trace (which names its messages for the prefix cache) and its
+// closed-loop client, or -1 for open loop.
+type job struct {
+	sess *trace.Session
+	key  int
+	loop int
+}
+
+// arrival is something due at a virtual time: a session's start (sr nil),
+// or turn of the session in flight sr.
 type arrival struct {
 	at    time.Duration
 	order uint64 // FIFO among equal times
-	sess  *trace.Session
+	sr    *sessionRun
 	turn  int
-	loop  int
+	start job // the session to start when sr is nil
 }
 
 // before orders arrivals by time, then by when they were scheduled.
@@ -26,16 +35,16 @@ func (a *arrival) before(b *arrival) bool {
 // closedLoop is a closed-loop client: it keeps Concurrency sessions in
 // flight and starts the next, in index order, when one ends.
 type closedLoop struct {
-	sessions []*trace.Session
+	sessions []job
 	next     int // index of the next session to start
 }
 
 // schedule holds the arrivals still to come: open-loop sessions in offset
-// order, and a min-heap of requests made due by earlier ones finishing
-// (later turns, closed-loop sessions).
+// order, and a min-heap of arrivals made due by earlier events (turns
+// whose dependencies finished or whose wait began, closed-loop sessions).
 type schedule struct {
-	open  []*trace.Session // by AtUS, stable
-	next  int              // first open session not yet arrived
+	open  []job // by AtUS, stable
+	next  int   // first open session not yet started
 	heap  []arrival
 	order uint64
 	loops []closedLoop
@@ -44,7 +53,7 @@ type schedule struct {
 // newSchedule splits sessions into open-loop ones and closed-loop clients
 // (header clients with Concurrency > 0), as the driver does, and queues
 // each closed-loop client's first Concurrency sessions at time 0. It
-// returns the number of requests the run means to send.
+// returns the number of requests the run means to send: every turn.
 func newSchedule(h trace.Header, sessions []*trace.Session) (*schedule, int) {
 	sc := &schedule{}
 	byName := make(map[string]int, len(h.Clients))
@@ -57,18 +66,18 @@ func newSchedule(h trace.Header, sessions []*trace.Session) (*schedule, int) {
 		}
 	}
 	total := 0
-	for _, s := range sessions {
+	for key, s := range sessions {
 		total += len(s.Turns)
 		if i, ok := byName[s.Client]; ok {
-			sc.loops[i].sessions = append(sc.loops[i].sessions, s)
+			sc.loops[i].sessions = append(sc.loops[i].sessions, job{sess: s, key: key, loop: i})
 		} else {
-			sc.open = append(sc.open, s)
+			sc.open = append(sc.open, job{sess: s, key: key, loop: -1})
 		}
 	}
-	slices.SortStableFunc(sc.open, func(a, b *trace.Session) int { return cmp.Compare(a.AtUS, b.AtUS) })
+	slices.SortStableFunc(sc.open, func(a, b job) int { return cmp.Compare(a.sess.AtUS, b.sess.AtUS) })
 	for i := range sc.loops {
 		l := &sc.loops[i]
-		slices.SortStableFunc(l.sessions, func(a, b *trace.Session) int { return cmp.Compare(a.Index, b.Index) })
+		slices.SortStableFunc(l.sessions, func(a, b job) int { return cmp.Compare(a.sess.Index, b.sess.Index) })
 		for range min(conc[i], len(l.sessions)) {
 			sc.startNext(i, 0)
 		}
@@ -80,16 +89,23 @@ func newSchedule(h trace.Header, sessions []*trace.Session) (*schedule, int) {
 func (sc *schedule) startNext(i int, t time.Duration) {
 	l := &sc.loops[i]
 	if l.next < len(l.sessions) {
-		sc.push(arrival{at: t, sess: l.sessions[l.next], loop: i})
+		sc.push(arrival{at: t, start: l.sessions[l.next]})
 		l.next++
 	}
+}
+
+// openFirst reports whether the next open-loop session is due no later
+// than the heap's first arrival; open-loop sessions win ties, keeping the
+// trace's order.
+func (sc *schedule) openFirst() bool {
+	return sc.next < len(sc.open) && (len(sc.heap) == 0 || sc.open[sc.next].sess.At() <= sc.heap[0].at)
 }
 
 // peek returns the time of the earliest arrival and whether there is one.
 func (sc *schedule) peek() (time.Duration, bool) {
 	switch {
-	case sc.next < len(sc.open) && (len(sc.heap) == 0 || sc.open[sc.next].At() <= sc.heap[0].at):
-		return sc.open[sc.next].At(), true
+	case sc.openFirst():
+		return sc.open[sc.next].sess.At(), true
 	case len(sc.heap) > 0:
 		return sc.heap[0].at, true
 	}
@@ -97,16 +113,16 @@ func (sc *schedule) peek() (time.Duration, bool) {
 }
 
 // pop removes and returns the earliest arrival; peek must have found one.
-// Open-loop sessions win ties, keeping the trace's order.
 func (sc *schedule) pop() arrival {
-	if sc.next < len(sc.open) && (len(sc.heap) == 0 || sc.open[sc.next].At() <= sc.heap[0].at) {
-		s := sc.open[sc.next]
+	if sc.openFirst() {
+		j := sc.open[sc.next]
 		sc.next++
-		return arrival{at: s.At(), sess: s, loop: -1}
+		return arrival{at: j.sess.At(), start: j}
 	}
 	top := sc.heap[0]
 	last := len(sc.heap) - 1
 	sc.heap[0] = sc.heap[last]
+	sc.heap[last] = arrival{} // drop the pointers for the collector
 	sc.heap = sc.heap[:last]
 	sc.down(0)
 	return top

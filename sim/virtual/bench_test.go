@@ -100,3 +100,57 @@ func (c countSink) Write(r *trace.Record) error {
 	*c.tokens += int64(r.ServerOutputTokens)
 	return c.Sink.Write(r)
 }
+
+// tenMinuteChats returns ten minutes of open-loop conversations at 2
+// sessions/s (Poisson), each of 8 turns with pinned history and no text:
+// a system prompt of 2,000 tokens drawn from a pool of 4, user messages
+// and replies of 50–350 tokens, and 1–9 s of think time between turns.
+func tenMinuteChats(seed uint64) []*trace.Session {
+	rng := rand.New(rand.NewPCG(seed, 0))
+	var ss []*trace.Session
+	for at := time.Duration(0); ; {
+		at += time.Duration(rng.ExpFloat64() / 2 * float64(time.Second))
+		if at >= 10*time.Minute {
+			return ss
+		}
+		s := &trace.Session{Client: "c", Index: len(ss), AtUS: at.Microseconds(), Model: "m", API: "chat"}
+		in := 2000
+		for k := range 8 {
+			t := trace.Turn{InputTokens: in + 50 + rng.IntN(300), OutputTokens: 50 + rng.IntN(300)}
+			if k == 0 {
+				t.SystemID, t.SystemTokens = 1+rng.IntN(4), 2000
+			} else {
+				t.Parent, t.WaitUS = new(k-1), int64(1e6+rng.IntN(8e6))
+			}
+			t.MaxTokens, t.IgnoreEOS = t.OutputTokens, true
+			in = t.InputTokens + t.OutputTokens
+			s.Turns = append(s.Turns, t)
+		}
+		ss = append(ss, s)
+	}
+}
+
+// BenchmarkSimChat simulates the ten minutes of chat on Llama-3.1-8B /
+// H100 and reports x_realtime and the prefix cache hit rate (cached over
+// prompt tokens).
+func BenchmarkSimChat(b *testing.B) {
+	ss := tenMinuteChats(1)
+	h := header(0)
+	h.Clients[0].History = trace.HistoryPinned
+	cfg := llamaH100(b)
+	var simulated time.Duration
+	var hit, prompt int64
+	for b.Loop() {
+		var c collect
+		end, err := Run(context.Background(), cfg, h, ss, &c)
+		if err != nil {
+			b.Fatal(err)
+		}
+		simulated += time.Duration(end.DurationUS) * time.Microsecond
+		for _, r := range c.recs {
+			hit, prompt = hit+int64(r.CachedTokens), prompt+int64(r.ServerInputTokens)
+		}
+	}
+	b.ReportMetric(simulated.Seconds()/b.Elapsed().Seconds(), "x_realtime")
+	b.ReportMetric(float64(hit)/float64(prompt), "hit_rate")
+}

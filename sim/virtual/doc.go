@@ -5,34 +5,70 @@
 //
 // # Event loop
 //
-// Run is a discrete-event simulation. Its events are request arrivals
-// (open-loop sessions at their trace offsets; closed-loop sessions and later
-// turns when the request before them finishes) and, for each replica, the
-// end of the step it is running. At every iteration the earliest event is
-// taken; at equal times a step's results are delivered first, then arrivals
-// are routed, then idle replicas with work start a step. A replica steps
-// its engine at time t and holds the step's events until t+Duration, when
-// they are delivered: records are written and follow-up requests arrive.
-// Requests that arrive during a step join the next one, as in vLLM.
+// Run is a discrete-event simulation. Its events are arrivals (open-loop
+// sessions starting at their offsets, closed-loop sessions starting when
+// their client has a free slot, turns falling due) and, for each replica,
+// the end of the step it is running. At every iteration the earliest event
+// is taken; at equal times a step's results are delivered first, then
+// arrivals are taken, then idle replicas with work start a step. A replica
+// steps its engine at time t and holds the step's events until
+// t+Duration, when they are delivered: records are written and the turns
+// waiting for the finished ones fall due. Requests that arrive during a
+// step join the next one, as in vLLM.
+//
+// # Sessions
+//
+// A session's turns form a graph, as the driver runs them (see
+// docs/trace.md, "Conversations"). A turn with no Parent and no After is
+// due at the session's start plus its WaitUS; any other turn once its
+// parent and every turn in After have finished, plus its WaitUS:
+//
+//	due_k = max(end_d for d in deps(k)) + WaitUS_k   (or start + WaitUS_k)
+//
+// where end_d is the instant turn d's last token is delivered. A turn
+// whose dependency failed (refused with a 400) is not sent and gets no
+// record, and neither is any turn depending on it. A closed-loop client's
+// slot is held until every turn of its session has finished or been
+// skipped, think times included.
 //
 // # Records
 //
 // A request is measured as the driver measures a streaming request to a
 // server with no network between them, one token per SSE chunk:
 //
-//	IntendedUS = SentUS = arrival
-//	TTFTUS = FirstByteUS = TTFOUS = t(first token) − arrival
-//	ITLUS[i] = round(t(token i+1) − arrival) − round(t(token i) − arrival)
-//	E2EUS = t(last token) − arrival
-//	Chunks = ServerOutputTokens = output tokens, ServerInputTokens = prompt tokens
+//	IntendedUS = SentUS = due
+//	TTFTUS = FirstByteUS = TTFOUS = t(first token) − due
+//	ITLUS[i] = round(t(token i+1) − due) − round(t(token i) − due)
+//	E2EUS = t(last token) − due
+//	Chunks = ServerOutputTokens = output tokens
+//	ClientInputTokens = ServerInputTokens = prompt tokens as the engine saw them
 //	CachedTokens = prompt tokens found in the prefix cache at admission
 //
-// all rounded to whole microseconds. A prompt longer than the context gets
-// a record with error class "http", status 400 and vLLM's message, as a
-// vLLM server would answer. When ctx is cancelled, each request still in
-// flight gets a record of error class "cancelled" holding the tokens it
-// had received (E2EUS ends at the last of them, or at the interrupt when
-// there was none), as the driver records streams cut off by Ctrl-C.
+// all rounded to whole microseconds; InputTokens is the trace's count. A
+// prompt longer than the context gets a record with error class "http",
+// status 400 and vLLM's message, as a vLLM server would answer. When ctx
+// is cancelled, each request still in flight gets a record of error class
+// "cancelled" holding the tokens it had received (E2EUS ends at the last
+// of them, or at the interrupt when there was none), as the driver records
+// streams cut off by Ctrl-C.
+//
+// # Prompts
+//
+// A turn's prompt is a list of messages along its chain of parents:
+//
+//	[system] [user 0] [reply 0] [user 1] [reply 1] … [user k]
+//
+// with token counts from the trace, so no text is ever tokenized:
+//
+//	system = SystemTokens of the conversation's first turn
+//	user j = InputTokens_j − SystemTokens                       (first turn)
+//	user j = InputTokens_j − (InputTokens_p + OutputTokens_p)   (parent p)
+//	reply p = OutputTokens_p                  (client history pinned)
+//	reply p = the tokens the engine generated for p   (live history)
+//
+// With pinned history the prompt is exactly the turn's InputTokens; with
+// live history it differs where the engine's reply did (max_tokens or the
+// context cut it short). The chat template's tokens are not modelled.
 //
 // # Output length
 //
@@ -44,13 +80,37 @@
 //
 // # Prefix caching
 //
-// Traces carry prompt text, not token IDs, so block hashes are taken over
-// text: the prompt bytes are cut into consecutive slices of B bytes, where
+// The engine caches full KV blocks of BlockSize tokens by chained hash, so
+// the hashes must be equal exactly where two prompts' token sequences are.
+// Each message's content has a name, and token i of a message is named by
+// (content, i):
 //
-//	B = 16 · (Σ prompt bytes / Σ input tokens)   over the whole workload,
+//	system prompt with a SystemID   (client, SystemID): shared by the
+//	                                client's sessions that draw it
+//	user message                    its text when the trace has it,
+//	                                else (session, turn)
+//	reply of turn p                 (session, p): the trace's reply when
+//	                                pinned, or the engine's, which is
+//	                                deterministic per request
+//	system prompt with no SystemID  its text, else (session, turn)
 //
-// about one 16-token KV block, and block b's hash chains over everything
-// before it (CRC-64 of bytes [0, (b+1)·B)). Identical prompt prefixes
-// therefore produce identical hashes whatever follows them, and a prompt
-// yields at most ⌊InputTokens/16⌋ hashes, one per full block.
+// Block b's hash mixes block b−1's hash with the block's segments, each the
+// run of its tokens within one message named by (content, first offset,
+// end offset); a block straddling two messages so depends on both. A
+// message named by its text maps token offset o to byte o·B/BlockSize,
+// where B is the bytes of text per block over the workload,
+//
+//	B = round(BlockSize · Σ len(text) / Σ tokens)   (messages with text),
+//
+// and its tokens past the end of its text are its own. A single-message
+// prompt therefore shares the blocks of its text's common prefix with
+// others, as before conversations existed, and a trace written with
+// --no-text caches alike (its generated user messages share nothing
+// either way). A turn's hashes continue its parent's, whose prompt begins
+// its own: the parent's ⌊P/BlockSize⌋ hashes are copied and only the rest
+// is hashed, so a conversation costs hashing linear in its length.
+//
+// Every run starts with a cold cache on every replica, so, unlike a real
+// server that may hold an earlier run's blocks, nothing needs salting: the
+// trace's salt policy does not apply.
 package virtual

@@ -9,9 +9,8 @@ import (
 // flight is one request inside an engine, from arrival to its last token.
 // Its index in runner.flights is the engine request ID.
 type flight struct {
-	sess    *trace.Session
+	sr      *sessionRun // nil when the slot is free
 	turn    int
-	loop    int // closed-loop client index, or -1 for open loop
 	replica int
 	model   string
 	warmup  bool
@@ -41,15 +40,16 @@ func (f *flight) token(t time.Duration, tokens int) {
 	f.last, f.lastUS = t, cur
 }
 
-// base fills in what every record of f has: identity, schedule and the
-// requested token counts.
+// base fills in what every record of f has: identity, schedule, the
+// requested token counts and the prompt's length as sent.
 func (f *flight) base() trace.Record {
-	t := &f.sess.Turns[f.turn]
+	s := f.sr.s
+	t := &s.Turns[f.turn]
 	at := us(f.arrival)
 	return trace.Record{
-		Client: f.sess.Client, Session: f.sess.Index, Turn: f.turn, Model: f.model, Warmup: f.warmup,
+		Client: s.Client, Session: s.Index, Turn: f.turn, Model: f.model, Warmup: f.warmup,
 		IntendedUS: at, SentUS: at,
-		InputTokens: t.InputTokens, ClientInputTokens: t.InputTokens, OutputTokens: t.OutputTokens,
+		InputTokens: t.InputTokens, ClientInputTokens: f.prompt, OutputTokens: t.OutputTokens,
 	}
 }
 

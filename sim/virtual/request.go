@@ -2,42 +2,71 @@ package virtual
 
 import (
 	"fmt"
+	"time"
 
 	"surge/sim"
 	"surge/trace"
 )
 
-// arrive sends request a: it builds the engine request, answers a 400 at
-// once if the server would refuse it, or adds it to the routed replica.
+// arrive takes arrival a: it starts a session, or sends a turn whose
+// dependencies have finished and whose wait has passed.
 func (rn *runner) arrive(a arrival) error {
 	rn.now = a.at
+	if a.sr == nil {
+		return rn.start(a.start, a.at)
+	}
+	return rn.send(a.sr, a.turn, a.at)
+}
+
+// send sends turn k of sr at time at: it builds the engine request, answers
+// a 400 at once if the server would refuse it, or adds it to the routed
+// replica.
+func (rn *runner) send(sr *sessionRun, k int, at time.Duration) error {
 	rn.sent++
+	sr.turns[k].state = sent
 	id := rn.newID()
 	f := &rn.flights[id]
-	t := &a.sess.Turns[a.turn]
+	rn.msgs = sr.messages(rn.msgs, k)
 	*f = flight{
-		sess: a.sess, turn: a.turn, loop: a.loop, arrival: a.at,
-		model:  pick(rn.cfg.Model, a.sess.Model, rn.models[a.sess.Client]),
-		warmup: a.at < rn.warmup,
-		prompt: max(t.InputTokens, 1),
+		sr: sr, turn: k, arrival: at,
+		model:  pick(rn.cfg.Model, sr.s.Model, rn.models[sr.s.Client]),
+		warmup: at < rn.warmup,
+		prompt: max(promptLen(rn.msgs), 1),
 	}
-	if err := rn.admit(id, f, t); err != nil {
+	var hashes []uint64
+	if rn.prefix {
+		hashes = rn.hashOf(sr, k)
+	}
+	sr.leave(k)
+	if err := rn.admit(id, f, &sr.s.Turns[k], hashes); err != nil {
 		return rn.reject(id, f, err)
 	}
 	return nil
 }
 
+// hashOf returns the block hashes of turn k's prompt, rn.msgs, continuing
+// its parent's, and keeps them while turns continuing k need them.
+func (rn *runner) hashOf(sr *sessionRun, k int) []uint64 {
+	var prefix []uint64
+	if p := sr.s.Turns[k].Parent; p != nil {
+		prefix = sr.turns[*p].hashes
+	}
+	h := rn.hash.hashes(rn.msgs, prefix)
+	if sr.turns[k].kids > 0 {
+		sr.turns[k].hashes = h
+	}
+	return h
+}
+
 // admit sizes f's output and adds it to a replica. The context check is
 // vLLM's: prompt + max_tokens (1 when unset) must fit in MaxModelLen.
-func (rn *runner) admit(id uint64, f *flight, t *trace.Turn) error {
+func (rn *runner) admit(id uint64, f *flight, t *trace.Turn, hashes []uint64) error {
 	if err := sim.CheckContext(rn.maxLen, f.prompt, max(t.MaxTokens, 1)); err != nil {
 		return err
 	}
 	f.out, f.finish = outputLen(t, rn.maxLen-f.prompt)
-	req := sim.Request{ID: id, Arrival: f.arrival, PromptLen: f.prompt, OutputLen: f.out}
-	if rn.prefix {
-		req.BlockHashes = blockHashes(t.Prompt, rn.bb, f.prompt, rn.bt)
-	}
+	f.sr.turns[f.turn].out = f.out
+	req := sim.Request{ID: id, Arrival: f.arrival, PromptLen: f.prompt, OutputLen: f.out, BlockHashes: hashes}
 	if f.out > 1 {
 		f.itl = make([]int64, 0, f.out-1) // the only allocation per token stream
 	}
@@ -72,16 +101,16 @@ func outputLen(t *trace.Turn, room int) (int, string) {
 	return n, "stop"
 }
 
-// reject writes the 400 record of a refused request and ends its session.
+// reject writes the 400 record of a refused request and fails its turn.
 func (rn *runner) reject(id uint64, f *flight, cause error) error {
 	rec := f.rejected(cause.Error())
-	sess, turn, loop := f.sess, f.turn, f.loop
+	sr, k := f.sr, f.turn
 	*f = flight{}
 	rn.free = append(rn.free, id)
 	if err := rn.sink.Write(&rec); err != nil {
 		return fmt.Errorf("writing record: %w", err)
 	}
-	rn.followUp(sess, turn, loop, false)
+	rn.resolve(sr, k, false)
 	return nil
 }
 

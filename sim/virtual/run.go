@@ -29,9 +29,10 @@ type runner struct {
 	free    []uint64 // IDs of finished flights, for reuse
 	models  map[string]string
 	warmup  time.Duration
-	bb      int // prompt bytes per KV block, 0 without text
-	bt      int // tokens per KV block
-	maxLen  int // context limit
+	pinned  map[string]bool // clients whose history is pinned
+	hash    hasher
+	msgs    []message // scratch: the prompt being sent
+	maxLen  int       // context limit
 	prefix  bool
 	now     time.Duration
 	sent    int
@@ -41,10 +42,11 @@ type runner struct {
 // engines in virtual time, writing each request's record to sink as it
 // finishes, in the order the requests finish. It returns the end line,
 // whose duration is the virtual time of the last event, or an error if
-// cfg is invalid or the sink fails. Cancelling ctx (Ctrl-C) stops the
-// simulation where it is: the records written so far stand, every request
-// in flight gets a record of error class "cancelled" with what it had
-// received by then, and the end line says Interrupted.
+// cfg or a session is invalid (see trace.Session.Validate) or the sink
+// fails. Cancelling ctx (Ctrl-C) stops the simulation where it is: the
+// records written so far stand, every request in flight gets a record of
+// error class "cancelled" with what it had received by then, and the end
+// line says Interrupted.
 func Run(ctx context.Context, cfg Config, h trace.Header, sessions []*trace.Session, sink Sink) (trace.RunEnd, error) {
 	rn, scheduled, err := newRunner(cfg, h, sessions, sink)
 	if err != nil {
@@ -74,6 +76,9 @@ func newRunner(cfg Config, h trace.Header, sessions []*trace.Session, sink Sink)
 	if sink == nil {
 		return nil, 0, errors.New("virtual run: nil sink")
 	}
+	if err := validate(sessions); err != nil {
+		return nil, 0, fmt.Errorf("virtual run: %w", err)
+	}
 	rn := &runner{cfg: cfg, sink: sink, reps: make([]replica, cfg.Replicas), warmup: warmupOf(cfg, h.WarmupUS)}
 	for i := range rn.reps {
 		if rn.reps[i].eng, err = sim.NewEngine(cfg.Engine, cfg.Cost); err != nil {
@@ -81,13 +86,16 @@ func newRunner(cfg Config, h trace.Header, sessions []*trace.Session, sink Sink)
 		}
 	}
 	ec := rn.reps[0].eng.Config()
-	rn.bt, rn.maxLen, rn.prefix = ec.BlockSize, ec.MaxModelLen, ec.EnablePrefixCaching
+	rn.maxLen, rn.prefix = ec.MaxModelLen, ec.EnablePrefixCaching
+	rn.hash.bt = ec.BlockSize
 	if rn.prefix {
-		rn.bb = blockBytes(sessions, rn.bt)
+		rn.hash.bb = textRatio(sessions, ec.BlockSize)
 	}
 	rn.models = make(map[string]string, len(h.Clients))
+	rn.pinned = make(map[string]bool, len(h.Clients))
 	for _, c := range h.Clients {
 		rn.models[c.Name] = c.Model
+		rn.pinned[c.Name] = c.History == trace.HistoryPinned
 	}
 	var scheduled int
 	rn.sched, scheduled = newSchedule(h, sessions)
@@ -156,16 +164,16 @@ func (rn *runner) deliver(r *replica) error {
 	return nil
 }
 
-// finish writes f's record, frees its ID and makes its follow-up due.
+// finish writes f's record, frees its ID and resolves its turn.
 func (rn *runner) finish(id uint64, f *flight) error {
 	rec := f.record()
-	sess, turn, loop := f.sess, f.turn, f.loop
+	sr, k := f.sr, f.turn
 	*f = flight{}
 	rn.free = append(rn.free, id)
 	if err := rn.sink.Write(&rec); err != nil {
 		return fmt.Errorf("writing record: %w", err)
 	}
-	rn.followUp(sess, turn, loop, true)
+	rn.resolve(sr, k, true)
 	return nil
 }
 
@@ -175,7 +183,7 @@ func (rn *runner) finish(id uint64, f *flight) error {
 func (rn *runner) cancelAll() error {
 	var ids []uint64
 	for id := range rn.flights {
-		if rn.flights[id].sess != nil {
+		if rn.flights[id].sr != nil {
 			ids = append(ids, uint64(id))
 		}
 	}
@@ -191,15 +199,14 @@ func (rn *runner) cancelAll() error {
 	return nil
 }
 
-// followUp makes the next request of a session due now: its next turn if
-// the turn succeeded and one is left, else (closed loop) the client's
-// next session.
-func (rn *runner) followUp(sess *trace.Session, turn, loop int, ok bool) {
-	if ok && turn+1 < len(sess.Turns) {
-		rn.sched.push(arrival{at: rn.now, sess: sess, turn: turn + 1, loop: loop})
-		return
+// validate checks every session as the driver does, so that every turn's
+// dependencies come before it.
+func validate(sessions []*trace.Session) error {
+	var errs []error
+	for _, s := range sessions {
+		if err := s.Validate(); err != nil {
+			errs = append(errs, fmt.Errorf("session %s/%d: %w", s.Client, s.Index, err))
+		}
 	}
-	if loop >= 0 {
-		rn.sched.startNext(loop, rn.now)
-	}
+	return errors.Join(errs...)
 }

@@ -73,11 +73,12 @@ func TestOutputLen(t *testing.T) {
 	}
 }
 
-// TestMultiTurnFollows checks that turn k+1 is sent when turn k finishes.
+// TestMultiTurnFollows checks that a turn continuing another is sent when
+// that one finishes.
 func TestMultiTurnFollows(t *testing.T) {
 	t.Parallel()
 	s := session(0, 5*time.Millisecond, 64, 4)
-	s.Turns = append(s.Turns, trace.Turn{InputTokens: 128, OutputTokens: 2, Prompt: strings.Repeat("abcd", 128)})
+	s.Turns = append(s.Turns, trace.Turn{Parent: new(0), InputTokens: 128, OutputTokens: 2, Prompt: strings.Repeat("abcd", 128)})
 	recs, end := mustRun(t, Config{Cost: stepCost(time.Millisecond)}, header(0), []*trace.Session{s})
 	if len(recs) != 2 || end.Scheduled != 2 || end.Sent != 2 {
 		t.Fatalf("%d records, end %+v; want 2 turns sent", len(recs), end)

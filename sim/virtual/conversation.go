@@ -1,0 +1,112 @@
+package virtual
+
+import (
+	"slices"
+
+	"surge/trace"
+)
+
+// Kinds of message content, mixed into content ids so that a system
+// prompt, a user message and a reply never share an id.
+const (
+	kindSystem    uint64 = 0x73797374 // a client's pool entry: (client, SystemID)
+	kindOwnSystem uint64 = 0x6f777379 // a system prompt with no id: (session, turn)
+	kindUser      uint64 = 0x75736572 // (session, turn)
+	kindReply     uint64 = 0x7265706c // (session, turn)
+)
+
+// messages replaces dst with the messages of turn k's prompt, in order:
+// along the chain of parents from the conversation's root, the root's
+// system prompt, then each turn's user message followed by its reply,
+// ending with turn k's user message. Token counts come from the trace:
+//
+//	system = SystemTokens of the root
+//	user j = InputTokens_j − SystemTokens                       at the root
+//	user j = InputTokens_j − (InputTokens_p + OutputTokens_p)   with parent p
+//	reply p = OutputTokens_p (pinned) or the engine's output for p (live)
+//
+// (negative counts taken as 0), so with pinned history they sum to turn
+// k's InputTokens.
+func (sr *sessionRun) messages(dst []message, k int) []message {
+	dst = dst[:0]
+	for j := k; ; {
+		t := &sr.s.Turns[j]
+		if t.Parent == nil {
+			dst = append(dst, sr.user(j, t.InputTokens-t.SystemTokens))
+			if t.SystemTokens > 0 {
+				dst = append(dst, sr.system(j))
+			}
+			break
+		}
+		p := *t.Parent
+		pt := &sr.s.Turns[p]
+		reply := sr.turns[p].out
+		if sr.pinned {
+			reply = pt.OutputTokens
+		}
+		dst = append(dst, sr.user(j, t.InputTokens-pt.InputTokens-pt.OutputTokens),
+			message{tokens: max(reply, 0), id: ident(kindReply, sr.key, uint64(p))})
+		j = p
+	}
+	slices.Reverse(dst)
+	return dst
+}
+
+// user is turn j's user message of n tokens: identified by its text when
+// the trace has it, else by (session, turn).
+func (sr *sessionRun) user(j, n int) message {
+	return message{tokens: max(n, 0), id: ident(kindUser, sr.key, uint64(j)), text: sr.s.Turns[j].Prompt, role: kindUser}
+}
+
+// system is root turn j's system prompt: the client's pool entry SystemID
+// when it has one, else its text, else a prompt of this turn alone.
+func (sr *sessionRun) system(j int) message {
+	t := &sr.s.Turns[j]
+	if t.SystemID > 0 {
+		return message{tokens: t.SystemTokens, id: ident(kindSystem, sr.client, uint64(t.SystemID))}
+	}
+	return message{tokens: t.SystemTokens, id: ident(kindOwnSystem, sr.key, uint64(j)), text: t.System, role: kindSystem}
+}
+
+// promptLen is the number of tokens in msgs.
+func promptLen(msgs []message) int {
+	n := 0
+	for i := range msgs {
+		n += msgs[i].tokens
+	}
+	return n
+}
+
+// textRatio returns the bytes of text per KV block of blockTokens tokens
+// over every message identified by its text (user messages and system
+// prompts without a SystemID):
+//
+//	B = round(blockTokens · Σ len(text) / Σ tokens), at least 1,
+//
+// or 0 when no message has text. Token counts are the ones messages uses.
+func textRatio(sessions []*trace.Session, blockTokens int) int {
+	var bytes, tokens int64
+	add := func(text string, n int) {
+		if text != "" && n > 0 {
+			bytes += int64(len(text))
+			tokens += int64(n)
+		}
+	}
+	for _, s := range sessions {
+		for i := range s.Turns {
+			t := &s.Turns[i]
+			if t.Parent == nil {
+				add(t.Prompt, t.InputTokens-t.SystemTokens)
+				if t.SystemID == 0 {
+					add(t.System, t.SystemTokens)
+				}
+			} else if p := *t.Parent; p >= 0 && p < len(s.Turns) {
+				add(t.Prompt, t.InputTokens-s.Turns[p].InputTokens-s.Turns[p].OutputTokens)
+			}
+		}
+	}
+	if tokens == 0 {
+		return 0
+	}
+	return max(1, int((int64(blockTokens)*bytes+tokens/2)/tokens))
+}
