@@ -13,12 +13,12 @@ import (
 // so far, so its input is the system prompt plus every earlier user
 // message and reply plus its own user message.
 //
-// All lengths and texts come from the session's generator in a fixed
-// order (turn count, system prompt, then per turn: user length, reply
-// length, think time, user text, reply text), so a session's bytes depend
-// only on (seed, client, index). Reply text is drawn even when the trace
-// does not keep it (live history), so pinned and live traces of one spec
-// send the same user messages.
+// The session's generator draws every length and think time first (turn
+// count, system prompt, then per turn: user length, reply length, think
+// time) and only then the texts (per turn: user text, reply text), so a
+// trace with text and its --no-text twin hold the same lengths and times.
+// Reply text is drawn even when the trace does not keep it (live history),
+// so pinned and live traces of one spec send the same user messages.
 func (b *builder) chat(c *client, turns []trace.Turn) []trace.Turn {
 	n := tokens(c.Session.Turns.Sample(b.rng))
 	sysID, sys := b.system(c)
@@ -26,37 +26,43 @@ func (b *builder) chat(c *client, turns []trace.Turn) []trace.Turn {
 	if sys != nil {
 		context = sys.tokens
 	}
-	pinned := c.Session.History == spec.HistoryPinned
+	users := make([]int, n)
 	for k := range n {
 		t := b.turnSettings(c, tokens(c.Input.Sample(b.rng)), tokens(c.Output.Sample(b.rng)))
-		if k == 0 {
-			if sys != nil {
-				t.SystemID, t.SystemTokens = sysID, sys.tokens
-				if !b.g.noText {
-					t.System = sys.text
-				}
-			}
-		} else {
+		if k == 0 && sys != nil {
+			t.SystemID, t.SystemTokens, t.System = sysID, sys.tokens, sys.text
+		}
+		if k > 0 {
 			t.Parent = &[]int{k - 1}[0]
 			if c.Session.Think != nil {
 				t.WaitUS = micros(c.Session.Think.Sample(b.rng))
 			}
 		}
-		user := t.InputTokens
-		context += user
+		users[k] = t.InputTokens
+		context += t.InputTokens
 		t.InputTokens = context
 		context += t.OutputTokens
-		if !b.g.noText {
-			b.buf = b.g.synth.Prompt(b.buf[:0], b.rng, c.style, user)
-			t.Prompt = string(b.buf)
-			b.buf = b.g.synth.Prompt(b.buf[:0], b.rng, c.style, t.OutputTokens)
-			if pinned {
-				t.Reply = string(b.buf)
-			}
-		}
 		turns = append(turns, t)
 	}
+	if !b.g.noText {
+		b.chatText(c, turns, users)
+	}
 	return turns
+}
+
+// chatText draws the user messages and replies of turns, whose user
+// messages are users tokens long.
+func (b *builder) chatText(c *client, turns []trace.Turn, users []int) {
+	pinned := c.Session.History == spec.HistoryPinned
+	for k := range turns {
+		t := &turns[k]
+		b.buf = b.g.synth.Prompt(b.buf[:0], b.rng, c.style, users[k])
+		t.Prompt = string(b.buf)
+		b.buf = b.g.synth.Prompt(b.buf[:0], b.rng, c.style, t.OutputTokens)
+		if pinned {
+			t.Reply = string(b.buf)
+		}
+	}
 }
 
 // micros rounds a time in seconds to whole microseconds, at least 0.

@@ -155,3 +155,24 @@ clients:
 		}
 	}
 }
+
+// TestChatNoTextTwin checks that a trace and its --no-text twin hold the
+// same lengths and think times, turn for turn.
+func TestChatNoTextTwin(t *testing.T) {
+	t.Parallel()
+	s := parse(t, chatSpec)
+	s.Requests = 50
+	_, a := generate(t, s, Options{})
+	_, b := generate(t, s, Options{NoText: true})
+	for i := range a {
+		if len(a[i].Turns) != len(b[i].Turns) {
+			t.Fatalf("session %d: %d turns with text, %d without", i, len(a[i].Turns), len(b[i].Turns))
+		}
+		for k := range a[i].Turns {
+			x, y := a[i].Turns[k], b[i].Turns[k]
+			if x.InputTokens != y.InputTokens || x.OutputTokens != y.OutputTokens || x.WaitUS != y.WaitUS || x.SystemID != y.SystemID {
+				t.Fatalf("session %d turn %d differs without text: %+v vs %+v", i, k, x, y)
+			}
+		}
+	}
+}
