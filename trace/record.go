@@ -20,6 +20,7 @@ type RunHeader struct {
 	WarmupUS     int64     `json:"warmup_us,omitempty"`
 	SLO          []SLO     `json:"slo,omitempty"`
 	ClosedLoop   []string  `json:"closed_loop,omitempty"` // clients with no schedule (concurrency)
+	Salt         string    `json:"salt,omitempty"`        // text put before every conversation's first message
 }
 
 // SLO is a latency objective carried from the spec into the records, so a

@@ -32,6 +32,7 @@ type runFlags struct {
 	drop      bool
 	timeout   time.Duration
 	drain     time.Duration
+	salt      string
 
 	engineModel string // built-in engine, when there is no target
 	gpu         string
@@ -73,6 +74,7 @@ the run as interrupted; a second Ctrl-C ends surge at once.`,
 	fs.BoolVar(&f.drop, "drop", false, "at the cap, drop and count requests instead of queueing them")
 	fs.DurationVar(&f.timeout, "timeout", 10*time.Minute, "per-request deadline")
 	fs.DurationVar(&f.drain, "drain", time.Minute, "how long to wait for requests in flight after the schedule ends")
+	fs.StringVar(&f.salt, "salt", "", "nonce put before every conversation so no earlier run's prefix cache is hit: none, or a nonce to repeat (default: a new one per run, unless the spec says salt: none)")
 	fs.StringVar(&f.engineModel, "engine-model", "", "without --target: model the built-in engine simulates (default: the workload's, if in the catalog, else "+defaultEngineModel+")")
 	fs.StringVar(&f.gpu, "gpu", defaultEngineGPU, "without --target: accelerator the built-in engine simulates")
 	fs.IntVar(&f.tp, "tp", 1, "without --target: GPUs (tensor parallelism) of the built-in engine")
@@ -104,10 +106,13 @@ func runRun(c *cobra.Command, path string, f runFlags) error {
 		return usageError{fmt.Errorf("--target %q: %w", redact(f.target), err)}
 	}
 	defer cl.Close()
+	salt, saltTokens := runSalt(f.salt, in.header)
+	f.salt = salt
 	d, err := driver.New(driver.Config{
 		Client: cl, Stream: !f.noStream, API: f.api, Model: f.model,
 		MaxConcurrency: f.maxConc, Drop: f.drop, Drain: f.drain,
 		Warmup: time.Duration(in.header.WarmupUS) * time.Microsecond,
+		Salt:   salt, SaltTokens: saltTokens,
 	}, in.header, in.sessions)
 	if err != nil {
 		return err
@@ -243,7 +248,7 @@ func runHeader(in *workloadInput, f runFlags, start time.Time) trace.RunHeader {
 		Tool: versionString(), WorkloadHash: in.hash, SpecHash: in.header.SpecHash,
 		Seed: in.header.Seed, Tokenizer: in.header.Tokenizer, Target: redact(f.target),
 		API: f.api, Start: start, WarmupUS: in.header.WarmupUS, SLO: in.header.SLO,
-		ClosedLoop: closedLoop(in.header),
+		ClosedLoop: closedLoop(in.header), Salt: f.salt,
 	}
 	return h
 }

@@ -1,0 +1,40 @@
+package cli
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+
+	"surge/content"
+	"surge/trace"
+)
+
+// saltNone is the --salt value that turns salting off.
+const saltNone = "none"
+
+// runSalt returns the text a run puts before the first message of every
+// conversation and its length in the trace's tokenizer. It ends in a
+// newline, which the tokenizers surge knows never merge with the word
+// after it, so the salted prompt is exactly that many tokens longer.
+// The flag "none", or an empty flag on a trace whose header says salt
+// none, means no salt; an empty flag otherwise a random nonce of this run;
+// anything else is the nonce, to repeat a run's exact prompts.
+func runSalt(flag string, h trace.Header) (string, int) {
+	nonce := flag
+	switch {
+	case flag == saltNone, flag == "" && h.Salt == trace.SaltNone:
+		return "", 0
+	case flag == "":
+		var b [4]byte
+		rand.Read(b[:])
+		nonce = hex.EncodeToString(b[:])
+	}
+	salt := fmt.Sprintf("[surge %s]\n", nonce)
+	tok, err := content.Open(h.Tokenizer)
+	if err != nil {
+		// A run against a server whose tokenizer surge cannot open still
+		// runs; the token audit then misses the salt's few tokens.
+		return salt, 0
+	}
+	return salt, len(tok.Encode(salt))
+}
