@@ -21,6 +21,9 @@ type RunHeader struct {
 	SLO          []SLO     `json:"slo,omitempty"`
 	ClosedLoop   []string  `json:"closed_loop,omitempty"` // clients with no schedule (concurrency)
 	Salt         string    `json:"salt,omitempty"`        // text put before every conversation's first message
+	// PrefixReuse is the prefix-cache reuse the workload implies, for
+	// reports to set beside the hit rate the server reports.
+	PrefixReuse *Reuse `json:"prefix_reuse,omitempty"`
 }
 
 // SLO is a latency objective carried from the spec into the records, so a

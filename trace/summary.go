@@ -13,6 +13,25 @@ type Summary struct {
 	Header       Header          `json:"header"`
 	All          StreamSummary   `json:"all"`
 	Clients      []StreamSummary `json:"clients"`
+	// Reuse is the prefix-cache reuse the trace implies, when the caller
+	// computed it (Summarize does not).
+	Reuse *Reuse `json:"prefix_reuse,omitempty"`
+}
+
+// Reuse is the prefix-cache reuse a trace implies: how many of its prompt
+// tokens a server with an unbounded prefix cache would find cached.
+type Reuse struct {
+	BlockTokens int   `json:"block_tokens"`  // tokens per KV block
+	Prompt      int64 `json:"prompt_tokens"` // prompt tokens of every turn
+	Cached      int64 `json:"cached_tokens"` // of those, in full blocks an earlier prompt held
+}
+
+// Ratio is Cached/Prompt, 0 for no prompt tokens.
+func (r Reuse) Ratio() float64 {
+	if r.Prompt == 0 {
+		return 0
+	}
+	return float64(r.Cached) / float64(r.Prompt)
 }
 
 // StreamSummary describes the sessions of one client, or of all of them.
@@ -51,7 +70,11 @@ type Quantiles struct {
 }
 
 // Summarize reads every session of tr and summarises them.
-func Summarize(tr *Reader) (*Summary, error) {
+func Summarize(tr *Reader) (*Summary, error) { return SummarizeFunc(tr, nil) }
+
+// SummarizeFunc is Summarize, also handing each session to each (if not
+// nil) as it is read.
+func SummarizeFunc(tr *Reader, each func(*Session)) (*Summary, error) {
 	sum := &Summary{Header: tr.Header, All: StreamSummary{Name: "all"}}
 	index := map[string]int{}
 	for _, c := range tr.Header.Clients {
@@ -65,6 +88,9 @@ func Summarize(tr *Reader) (*Summary, error) {
 		}
 		if err != nil {
 			return nil, err
+		}
+		if each != nil {
+			each(s)
 		}
 		i, ok := index[s.Client]
 		if !ok {

@@ -11,17 +11,22 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"surge/sim/virtual"
 	"surge/trace"
 )
 
 func newInspect() *cobra.Command {
 	var asJSON bool
+	var block int
 	c := &cobra.Command{
 		Use:   "inspect TRACE",
 		Short: "Summarise a trace: rates, burstiness, lengths, hashes",
 		Args:  exactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
-			sum, err := summarizeFile(args[0], c.InOrStdin())
+			if block < 1 {
+				return usageError{fmt.Errorf("--block-size %d: want at least 1", block)}
+			}
+			sum, err := summarizeFile(args[0], c.InOrStdin(), block)
 			if err != nil {
 				return err
 			}
@@ -35,10 +40,13 @@ func newInspect() *cobra.Command {
 		},
 	}
 	c.Flags().BoolVar(&asJSON, "json", false, "print the summary as JSON")
+	c.Flags().IntVar(&block, "block-size", 16, "KV-cache block size, in tokens, for the prefix reuse the trace implies")
 	return c
 }
 
-func summarizeFile(path string, stdin io.Reader) (*trace.Summary, error) {
+// summarizeFile summarises the trace at path (- for stdin), with the
+// prefix reuse it implies in blocks of block tokens.
+func summarizeFile(path string, stdin io.Reader, block int) (*trace.Summary, error) {
 	r := stdin
 	if path != "-" {
 		f, err := os.Open(path)
@@ -52,10 +60,13 @@ func summarizeFile(path string, stdin io.Reader) (*trace.Summary, error) {
 	if err != nil {
 		return nil, fmt.Errorf("trace %s: %w", path, err)
 	}
-	sum, err := trace.Summarize(tr)
+	var sessions []*trace.Session
+	sum, err := trace.SummarizeFunc(tr, func(s *trace.Session) { sessions = append(sessions, s) })
 	if err != nil {
 		return nil, fmt.Errorf("trace %s: %w", path, err)
 	}
+	reuse := virtual.ImpliedReuse(sessions, block)
+	sum.Reuse = &reuse
 	return sum, nil
 }
 
@@ -70,7 +81,12 @@ func writeSummary(w io.Writer, path string, s *trace.Summary) {
 	all := s.All
 	span := time.Duration(all.Span * float64(time.Second)).Round(time.Millisecond)
 	fmt.Fprintf(w, "sessions   %d (%d requests) over %v\n", sumSessions(s), sumRequests(s), span)
-	fmt.Fprintf(w, "tokens     %d input, %d output\n\n", sumTokens(s, true), sumTokens(s, false))
+	fmt.Fprintf(w, "tokens     %d input, %d output\n", sumTokens(s, true), sumTokens(s, false))
+	if r := s.Reuse; r != nil {
+		fmt.Fprintf(w, "reuse      %.1f%% of prompt tokens (%d of %d) are in %d-token blocks an earlier prompt held\n",
+			100*r.Ratio(), r.Cached, r.Prompt, r.BlockTokens)
+	}
+	fmt.Fprintln(w)
 
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "client\tsessions\trate/s\tIAT cv\tinput p1\tp10\tp50\tp90\tp99\tmax\toutput p50\tp99\tmax\t")

@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"surge/sim/virtual"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -248,7 +249,7 @@ func runHeader(in *workloadInput, f runFlags, start time.Time) trace.RunHeader {
 		Tool: versionString(), WorkloadHash: in.hash, SpecHash: in.header.SpecHash,
 		Seed: in.header.Seed, Tokenizer: in.header.Tokenizer, Target: redact(f.target),
 		API: f.api, Start: start, WarmupUS: in.header.WarmupUS, SLO: in.header.SLO,
-		ClosedLoop: closedLoop(in.header), Salt: f.salt,
+		ClosedLoop: closedLoop(in.header), Salt: f.salt, PrefixReuse: impliedReuse(in),
 	}
 	return h
 }
@@ -331,4 +332,11 @@ func writeFile(path string, fill func(io.Writer) error) error {
 		return fmt.Errorf("writing %s: %w", path, err)
 	}
 	return f.Close()
+}
+
+// impliedReuse is the prefix-cache reuse of in's sessions, in vLLM's
+// default blocks of 16 tokens.
+func impliedReuse(in *workloadInput) *trace.Reuse {
+	r := virtual.ImpliedReuse(in.sessions, 16)
+	return &r
 }

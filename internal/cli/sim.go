@@ -149,7 +149,7 @@ func simulate(c *cobra.Command, cfg virtual.Config, in *workloadInput, target, d
 		Tool: versionString(), WorkloadHash: in.hash, SpecHash: in.header.SpecHash,
 		Seed: in.header.Seed, Tokenizer: in.header.Tokenizer, Target: target,
 		Start: cfg.Start, WarmupUS: in.header.WarmupUS, SLO: in.header.SLO,
-		ClosedLoop: closedLoop(in.header),
+		ClosedLoop: closedLoop(in.header), PrefixReuse: impliedReuse(in),
 	})
 	if err != nil {
 		return err
