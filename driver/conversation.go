@@ -17,9 +17,11 @@ type conversation struct {
 	pinned bool   // carry the trace's planned replies, not the server's
 	keep   []bool // turn k's reply text is needed by a later turn
 
-	mu      sync.Mutex // guards sent and replies: turns of a DAG run concurrently
+	mu      sync.Mutex // guards sent, replies, actual and grown: turns of a DAG run concurrently
 	sent    [][]openai.Message
 	replies []string
+	actual  []int // reply tokens turn k's server reported generating; 0: not reported
+	grown   []int // tokens turn k's prompt has beyond the trace's plan (live replies of other lengths)
 }
 
 // newConversation prepares the conversation state of s.
@@ -28,6 +30,7 @@ func newConversation(s *trace.Session, salt string, pinned bool) *conversation {
 		s: s, salt: salt, pinned: pinned,
 		keep: make([]bool, len(s.Turns)),
 		sent: make([][]openai.Message, len(s.Turns)), replies: make([]string, len(s.Turns)),
+		actual: make([]int, len(s.Turns)), grown: make([]int, len(s.Turns)),
 	}
 	for _, t := range s.Turns {
 		if t.Parent != nil && !pinned {
@@ -48,6 +51,10 @@ func (c *conversation) messages(k int) []openai.Message {
 	if t.Parent != nil {
 		p := *t.Parent
 		msgs = slices.Concat(c.sent[p], []openai.Message{{Role: "assistant", Content: c.reply(p)}})
+		c.grown[k] = c.grown[p]
+		if !c.pinned && c.actual[p] > 0 {
+			c.grown[k] += c.actual[p] - c.s.Turns[p].OutputTokens
+		}
 	} else if t.System != "" {
 		msgs = []openai.Message{{Role: "system", Content: t.System}}
 	}
@@ -67,11 +74,22 @@ func (c *conversation) reply(p int) string {
 	return c.replies[p]
 }
 
-// finished records the server's reply to turn k.
-func (c *conversation) finished(k int, text string) {
+// finished records the server's reply to turn k: its text (kept only if
+// a later turn carries it) and the tokens the server said it generated.
+func (c *conversation) finished(k int, text string, tokens int) {
 	c.mu.Lock()
-	c.replies[k] = text
+	c.replies[k], c.actual[k] = text, tokens
 	c.mu.Unlock()
+}
+
+// inputTokens is the prompt length turn k sends by the trace's counts:
+// the planned length, corrected for live replies of other lengths than
+// planned (by the server's own output counts), without the salt. It is
+// meaningful once messages(k) has been called.
+func (c *conversation) inputTokens(k int) int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.s.Turns[k].InputTokens + c.grown[k]
 }
 
 // text returns the text of every message, for counting prompt tokens.

@@ -1,6 +1,7 @@
 package driver
 
 import (
+	"cmp"
 	"time"
 
 	"surge/client"
@@ -63,7 +64,7 @@ func (a *attempt) base() trace.Record {
 		Warmup:       a.warmup,
 		IntendedUS:   us(a.intended),
 		QueueUS:      us(a.queue),
-		InputTokens:  t.InputTokens,
+		InputTokens:  cmp.Or(a.inputTokens, t.InputTokens),
 		OutputTokens: t.OutputTokens,
 	}
 }

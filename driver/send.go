@@ -19,6 +19,7 @@ type attempt struct {
 	queue    time.Duration // waiting for a concurrency slot
 
 	called, returned time.Time // around Client.Do
+	inputTokens      int       // prompt tokens surge means to send by the trace's counts, salt included
 	clientTokens     int       // prompt tokens counted by surge
 }
 
@@ -67,13 +68,12 @@ func (r *run) send(a *attempt, conv *conversation) bool {
 	res = r.classify(res)
 	// Counting happens after the request, so a slow tokenizer never adds
 	// to the schedule lag.
-	a.clientTokens = a.session.Turns[a.turn].InputTokens + r.cfg.SaltTokens
+	a.inputTokens = conv.inputTokens(a.turn) + r.cfg.SaltTokens
+	a.clientTokens = a.inputTokens
 	if r.cfg.Count != nil {
 		a.clientTokens = r.count(req)
 	}
-	if req.KeepText {
-		conv.finished(a.turn, res.Text)
-	}
+	conv.finished(a.turn, res.Text, res.CompletionTokens)
 	rec := a.record(r.start, res)
 	r.write(&rec, rec.OK() && !res.FirstToken.IsZero())
 	return rec.OK()
