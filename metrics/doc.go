@@ -1,6 +1,7 @@
 // Package metrics turns the records of a run into the figures a report
 // shows: latency distributions with confidence intervals, throughput,
-// goodput under SLOs, errors and a token audit. It does no I/O.
+// goodput under SLOs, errors, a token audit and the prefix-cache hit rate
+// the server reported (PrefixCache). It does no I/O.
 //
 // Percentiles are exact: every raw value is kept and sorted (shards merge
 // raw records, so merged percentiles stay exact). The p-th percentile of n

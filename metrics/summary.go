@@ -38,7 +38,8 @@ func (o Options) withDefaults() Options {
 
 // Summary is what a records file says about a run: the whole run's
 // measurement window, and per scope (all clients, then each client)
-// latency, throughput, goodput, errors and the token audit.
+// latency, throughput, goodput, errors, the token audit and the prefix
+// cache hits the server reported.
 type Summary struct {
 	Header trace.RunHeader `json:"header"`
 	End    *trace.RunEnd   `json:"end,omitempty"` // nil: the run died before its end line
@@ -54,6 +55,15 @@ type Summary struct {
 	Window     Window  `json:"window"`
 	All        Scope   `json:"all"`
 	Clients    []Scope `json:"clients,omitempty"` // by name; only with Options.PerClient
+	// PrefixReuse is the prefix-cache reuse the workload implies, from the
+	// header (nil when the header has none): the share of prompt tokens an
+	// unbounded prefix cache would find cached, to set beside each scope's
+	// Cache.HitRate. It covers every turn of the trace in the trace's own
+	// token counts, warmup, failed and unsent requests included, while the
+	// hit rate counts the server's prompt tokens of successful measured
+	// requests only: warmup is left out of it because the cold cache the
+	// warmup meets lowers the early hit rate.
+	PrefixReuse *trace.Reuse `json:"implied_prefix_reuse,omitempty"`
 	// Warnings are caveats on the figures, footnotes for a reader.
 	Warnings []Warning `json:"warnings,omitempty"`
 }
@@ -77,6 +87,9 @@ type Scope struct {
 	SLOs    []SLOCheck `json:"slos,omitempty"`
 	Errors  Errors     `json:"errors"`
 	Tokens  TokenAudit `json:"tokens"`
+	// Cache is the share of prompt tokens the server reported as prefix
+	// cache hits; compare it with Summary.PrefixReuse.
+	Cache PrefixCache `json:"prefix_cache"`
 }
 
 // Summarize computes the summary of rs. It does no I/O and keeps no
@@ -85,6 +98,10 @@ func Summarize(rs *trace.Records, opts Options) *Summary {
 	o := opts.withDefaults()
 	s := &Summary{Header: rs.Header, Level: o.Level, Records: len(rs.Records)}
 	s.Header.SLO = slices.Clone(rs.Header.SLO)
+	if r := rs.Header.PrefixReuse; r != nil {
+		h, sr := *r, *r
+		s.Header.PrefixReuse, s.PrefixReuse = &h, &sr
+	}
 	if rs.End != nil {
 		end := *rs.End
 		s.End = &end
@@ -212,6 +229,7 @@ func (c *calc) scope(client string, recs []*trace.Record) Scope {
 	sc.Throughput = c.throughput(recs)
 	sc.Errors = errorCounts(recs)
 	sc.Tokens = c.audit(recs)
+	sc.Cache = prefixCache(recs)
 	sc.SLOs, sc.Goodput = c.goodput(&sc, recs)
 	c.sampleWarnings(client, &sc.Latency)
 	return sc

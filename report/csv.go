@@ -9,6 +9,7 @@ import (
 	"strconv"
 
 	"surge/metrics"
+	"surge/trace"
 )
 
 // AllScope names the scope of all clients together in CSV reports.
@@ -17,8 +18,10 @@ const AllScope = "(all)"
 // CSV writes s in long form, one figure a row, for spreadsheets and data
 // frames to pivot: the columns are scope (a client, or AllScope), section
 // (run, requests, connections, latency, throughput, goodput, slo, errors,
-// errors_by_class, errors_by_status, errors_top, tokens, warning), name (the metric,
-// SLO, class or comparison), stat, value and unit. Latency values are
+// errors_by_class, errors_by_status, errors_top, tokens, prefix_cache,
+// warning), name (the metric, SLO, class or comparison; for prefix_cache,
+// "server" for the hits the server reported, "implied" for the reuse the
+// workload implies, a row of the whole run), stat, value and unit. Latency values are
 // microseconds (unit us, or us/token for TPOT); a percentile pXX comes
 // with pXX_lo, pXX_hi and pXX_coverage when it has an interval.
 func CSV(w io.Writer, s *metrics.Summary) error {
@@ -26,6 +29,7 @@ func CSV(w io.Writer, s *metrics.Summary) error {
 	c.row("scope", "section", "name", "stat", "value", "unit")
 	c.run(s)
 	c.scope(AllScope, &s.All)
+	c.implied(s.PrefixReuse)
 	for i := range s.Clients {
 		c.scope(s.Clients[i].Client, &s.Clients[i])
 	}
@@ -102,6 +106,32 @@ func (c *csvRows) scope(name string, sc *metrics.Scope) {
 	for _, cmp := range sc.Tokens.Comparisons {
 		c.comparison(name, cmp)
 	}
+	c.cache(name, &sc.Cache)
+}
+
+// cache writes the prefix-cache hits the server reported for a scope; the
+// hit rate only when it reported any (see metrics.PrefixCache).
+func (c *csvRows) cache(scope string, pc *metrics.PrefixCache) {
+	r := func(stat, value string) { c.row(scope, "prefix_cache", "server", stat, value, "") }
+	r("requests", i(pc.Requests))
+	r("prompt_tokens", i(pc.PromptTokens))
+	r("cached_tokens", i(pc.CachedTokens))
+	r("reported", strconv.FormatBool(pc.Reported))
+	if pc.Reported {
+		r("hit_rate", f(pc.HitRate))
+	}
+}
+
+// implied writes the prefix-cache reuse the workload implies, if known.
+func (c *csvRows) implied(ru *trace.Reuse) {
+	if ru == nil {
+		return
+	}
+	r := func(stat, value string) { c.row(AllScope, "prefix_cache", "implied", stat, value, "") }
+	r("block_tokens", i(ru.BlockTokens))
+	r("prompt_tokens", i(ru.Prompt))
+	r("cached_tokens", i(ru.Cached))
+	r("hit_rate", f(ru.Ratio()))
 }
 
 // metric writes one latency distribution.

@@ -94,3 +94,35 @@ func TestWriteErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestCacheLine: the text report's prefix-cache line gives a rate only
+// when the server reported cached tokens, and the workload's beside it
+// when the header has one.
+func TestCacheLine(t *testing.T) {
+	t.Parallel()
+	reported := metrics.PrefixCache{Requests: 2, PromptTokens: 412_330, CachedTokens: 323_267, Reported: true, HitRate: 323_267.0 / 412_330}
+	implied := &trace.Reuse{BlockTokens: 16, Prompt: 1000, Cached: 800}
+	tests := []struct {
+		name    string
+		cache   metrics.PrefixCache
+		implied *trace.Reuse
+		want    string
+		reason  string
+	}{
+		{"both", reported, implied, "cache       prefix-cache hits 78.4% of 412,330 prompt tokens (server) · workload implies 80.0% in 16-token blocks¹\n", "the two rates side by side, with the footnote on how they differ"},
+		{"server only", reported, nil, "cache       prefix-cache hits 78.4% of 412,330 prompt tokens (server)\n", "records from before the header carried the implied reuse"},
+		{"not reported", metrics.PrefixCache{Requests: 2, PromptTokens: 500}, implied, "cache       no prefix-cache hits reported by the server (cached_tokens absent or 0) · workload implies 80.0% in 16-token blocks¹\n", "no 0% rate the server never reported"},
+	}
+	for _, tt := range tests {
+		s := &metrics.Summary{All: metrics.Scope{Cache: tt.cache}, PrefixReuse: tt.implied}
+		var buf bytes.Buffer
+		p := &printer{w: &buf}
+		p.cache(s)
+		if buf.String() != tt.want {
+			t.Errorf("%s: %q, want %q (%s)", tt.name, buf.String(), tt.want, tt.reason)
+		}
+		if notes := len(p.notes.texts); (tt.implied != nil) != (notes == 1) {
+			t.Errorf("%s: %d footnotes, want one exactly when the workload's reuse is shown", tt.name, notes)
+		}
+	}
+}

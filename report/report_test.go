@@ -46,8 +46,8 @@ func TestGolden(t *testing.T) {
 		name   string
 		reason string
 	}{
-		{"run", "two clients, warmup, SLOs, an HTTP 500, a timeout, a drop, a coalescing server, a chat template"},
-		{"killed", "one client, no end line, no SLO, sending far behind schedule"},
+		{"run", "two clients, warmup, SLOs, an HTTP 500, a timeout, a drop, a coalescing server, a chat template, prefix-cache hits reported for one client only beside the reuse the workload implies"},
+		{"killed", "one client, no end line, no SLO, sending far behind schedule, no usage so no prefix-cache hits reported and no implied reuse"},
 	}
 	for _, tt := range tests {
 		s := summarize(t, tt.name)

@@ -155,6 +155,26 @@ func (p *printer) tokens(sc *metrics.Scope) {
 	}
 }
 
+// cache writes the share of prompt tokens the server reported as prefix
+// cache hits, beside the share the workload implies when the header has
+// it. A server that never reported a cached token gets no rate: records
+// cannot tell "cached_tokens: 0" from no field at all.
+func (p *printer) cache(s *metrics.Summary) {
+	c := &s.All.Cache
+	line := "no prefix-cache hits reported by the server (cached_tokens absent or 0)"
+	if c.Reported {
+		line = fmt.Sprintf("prefix-cache hits %s of %s prompt tokens (server)", pct(c.HitRate), count(c.PromptTokens))
+	}
+	if r := s.PrefixReuse; r != nil {
+		line += " · workload implies " + pct(r.Ratio())
+		if r.BlockTokens > 0 {
+			line += fmt.Sprintf(" in %d-token blocks", r.BlockTokens)
+		}
+		line += p.notes.ref("workload implies: the share of prompt tokens an unbounded prefix cache would hold over every turn of the trace, warmup included; the server's share leaves out warmup (whose cold cache lowers early hits) and failed requests, and is lowered by eviction, raised by caching generated tokens")
+	}
+	p.line("cache       %s", line)
+}
+
 // clients writes one row per client when there are several.
 func (p *printer) clients(s *metrics.Summary) {
 	if len(s.Clients) < 2 {

@@ -26,8 +26,10 @@ var rowNames = map[string]string{
 // is too small for one), then throughput, goodput against the SLOs
 // (✓ passes, ✗ fails, ~ when the bound lies inside the interval; TTFT,
 // TTFO and E2E judged from the intended send time), errors with their
-// most common messages, re-sent requests, token-count disagreements, a per-client table when there are several
-// clients, and the caveats as numbered footnotes.
+// most common messages, re-sent requests, token-count disagreements, the
+// prefix-cache hit rate the server reported beside the one the workload
+// implies, a per-client table when there are several clients, and the
+// caveats as numbered footnotes.
 func Text(w io.Writer, s *metrics.Summary) error {
 	p := &printer{w: w}
 	p.header(s)
@@ -37,6 +39,7 @@ func Text(w io.Writer, s *metrics.Summary) error {
 	p.errors(&s.All)
 	p.connections(&s.All)
 	p.tokens(&s.All)
+	p.cache(s)
 	p.clients(s)
 	if p.err == nil {
 		p.err = p.notes.write(w)
