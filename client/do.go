@@ -122,8 +122,10 @@ func buildBody(req *Request) []byte {
 		MinTokens:   req.MinTokens,
 		IgnoreEOS:   req.IgnoreEOS,
 		Temperature: req.Temperature,
-		TopP:        req.TopP,
-		Stream:      req.Stream,
+
+		SurgeReasoningTokens: req.ReasoningTokens,
+		TopP:                 req.TopP,
+		Stream:               req.Stream,
 	}
 	size := len(req.Prompt)
 	switch {

@@ -8,15 +8,19 @@ import (
 
 // Request is one request to send.
 type Request struct {
-	API         string // "chat" (/v1/chat/completions) or "completions" (/v1/completions)
-	Model       string
-	Prompt      string // the user message (chat) or the prompt (completions)
-	MaxTokens   int    // 0: not sent
-	MinTokens   int    // 0: not sent (vLLM/SGLang extension)
-	IgnoreEOS   bool   // false: not sent (vLLM/SGLang extension)
-	Temperature *float64
-	TopP        *float64
-	Stream      bool // stream with SSE and stream_options.include_usage
+	API       string // "chat" (/v1/chat/completions) or "completions" (/v1/completions)
+	Model     string
+	Prompt    string // the user message (chat) or the prompt (completions)
+	MaxTokens int    // 0: not sent
+	MinTokens int    // 0: not sent (vLLM/SGLang extension)
+	IgnoreEOS bool   // false: not sent (vLLM/SGLang extension)
+	// ReasoningTokens, when positive, is sent as surge_reasoning_tokens:
+	// the reasoning surge's built-in engine streams before the answer.
+	// Other servers do not know the field; send it only to that engine.
+	ReasoningTokens int
+	Temperature     *float64
+	TopP            *float64
+	Stream          bool // stream with SSE and stream_options.include_usage
 
 	// Messages, when non-empty, is the conversation sent to the chat API,
 	// in order, in place of a single user message made of Prompt, which

@@ -162,3 +162,25 @@ func TestConversationNeedsChat(t *testing.T) {
 		}
 	}
 }
+
+// TestReasoningHint checks that a turn's planned reasoning length is sent
+// only with Config.ReasoningHint (the built-in engine), and always
+// recorded.
+func TestReasoningHint(t *testing.T) {
+	t.Parallel()
+	for _, hint := range []bool{false, true} {
+		synctest.Test(t, func(t *testing.T) {
+			h, ss := openTrace([]int64{0}, []int{1})
+			ss[0].Turns[0].ReasoningTokens = 7
+			f := &fake{}
+			_, out := runBubble(t, t.Context(), mustNew(t, Config{Client: f, ReasoningHint: hint}, h, ss), f)
+			want := 0
+			if hint {
+				want = 7
+			}
+			if got := f.reqs[0].ReasoningTokens; got != want || out.recs[0].ReasoningTokens != 7 {
+				t.Errorf("hint %t: sent %d reasoning tokens, recorded %d; want %d sent, 7 recorded", hint, got, out.recs[0].ReasoningTokens, want)
+			}
+		})
+	}
+}

@@ -92,6 +92,11 @@ type Config struct {
 	// added to the trace's counts when Count is nil. Empty: no salt.
 	Salt       string
 	SaltTokens int
+
+	// ReasoningHint sends each turn's planned reasoning length as
+	// surge_reasoning_tokens, which only surge's built-in engine knows:
+	// set it for that engine alone.
+	ReasoningHint bool
 }
 
 // Driver sends the sessions of one trace. Progress may be called from any

@@ -66,6 +66,8 @@ func (a *attempt) base() trace.Record {
 		QueueUS:      us(a.queue),
 		InputTokens:  cmp.Or(a.inputTokens, t.InputTokens),
 		OutputTokens: t.OutputTokens,
+
+		ReasoningTokens: t.ReasoningTokens,
 	}
 }
 

@@ -50,6 +50,9 @@ func (r *run) request(a *attempt, conv *conversation) *client.Request {
 		Stream:      r.cfg.Stream,
 		KeepText:    conv.keep[a.turn],
 	}
+	if r.cfg.ReasoningHint {
+		req.ReasoningTokens = t.ReasoningTokens
+	}
 	if req.API == "completions" {
 		req.Prompt = conv.salt + t.Prompt
 	} else {

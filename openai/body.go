@@ -55,6 +55,7 @@ func (r *Request) AppendJSON(dst []byte) []byte {
 		dst = strconv.AppendBool(dst, r.StreamOptions.IncludeUsage)
 		dst = append(dst, '}')
 	}
+	dst = appendInt(dst, open, "surge_reasoning_tokens", r.SurgeReasoningTokens)
 	return append(dst, '}')
 }
 

@@ -44,6 +44,7 @@ func TestAppendJSONMatchesEncodingJSON(t *testing.T) {
 		{Request{Prompt: "bad \xff utf8 \xc3 cut \xed\xa0\x80 surrogate"}, "invalid UTF-8 becomes U+FFFD"},
 		{Request{Messages: []Message{{Role: "system", Content: "s"}, {Role: "user", Content: ""}}}, "several messages, empty content kept"},
 		{Request{MaxTokens: -1}, "negative max_tokens is sent"},
+		{Request{Model: "m", Prompt: "x", Stream: true, StreamOptions: &StreamOptions{IncludeUsage: true}, SurgeReasoningTokens: 40}, "the built-in engine's reasoning extension"},
 	}
 	for _, tt := range tests {
 		got := tt.req.AppendJSON(nil)

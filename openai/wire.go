@@ -35,6 +35,10 @@ type Request struct {
 	TopP          *float64       `json:"top_p,omitempty"`
 	Stream        bool           `json:"stream,omitempty"`
 	StreamOptions *StreamOptions `json:"stream_options,omitempty"`
+	// SurgeReasoningTokens asks surge's built-in engine to stream that
+	// many reasoning tokens before the answer; other servers do not know
+	// it, so it is sent only to that engine.
+	SurgeReasoningTokens int `json:"surge_reasoning_tokens,omitempty"`
 }
 
 // Message is one chat message.

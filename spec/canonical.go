@@ -87,6 +87,9 @@ func writeClient(b *bytes.Buffer, c Client, weights bool) {
 	if c.Output != nil {
 		fmt.Fprintf(b, "    output: %s\n", strconv.Quote(c.Output.String()))
 	}
+	if c.Reasoning != nil {
+		fmt.Fprintf(b, "    reasoning: %s\n", strconv.Quote(c.Reasoning.String()))
+	}
 	fmt.Fprintf(b, "    prompt: %s\n", c.Prompt)
 	b.WriteString("    sampling:\n")
 	sp := c.Sampling

@@ -14,7 +14,7 @@ import (
 // clientKeys are the keys of a client.
 var clientKeys = []string{
 	"name", "model", "api", "weight", "rate", "concurrency", "arrival",
-	"input", "output", "prompt", "sampling", "session", "prefix",
+	"input", "output", "reasoning", "prompt", "sampling", "session", "prefix",
 }
 
 // planned holds the client keys reserved for later spec versions and what
@@ -73,6 +73,9 @@ func (d *decoder) client(n ast.Node, path string) (Client, *clientSource) {
 	d.clientLoad(o, &c, src)
 	c.Input = d.lengths(o, "input", "the prompt length in tokens, like input: 1k")
 	c.Output = d.lengths(o, "output", "the output length in tokens, like output: 256")
+	if o.has("reasoning") {
+		c.Reasoning = d.lengths(o, "reasoning", "the reasoning length in tokens, like reasoning: 1k")
+	}
 	field(o, "prompt", d.choice("prompt", prompts), &c.Prompt)
 	if n, p, ok := o.get("sampling"); ok {
 		c.Sampling = d.sampling(n, p)

@@ -62,13 +62,16 @@ type Client struct {
 	// the client's own rate or its weighted share of Spec.Rate, and 0 when
 	// stages or a ramp give the rate. A closed-loop client has the zero
 	// Config (empty Process).
-	Arrival  arrival.Config
-	Input    dist.Dist // prompt length in tokens
-	Output   dist.Dist // output length in tokens
-	Prompt   string    // content style: mixed (default), question, instruction, summarize, code
-	Sampling Sampling
-	Session  Session
-	Prefix   *Prefix // shared system prompts; nil: none
+	Arrival arrival.Config
+	Input   dist.Dist // prompt length in tokens
+	Output  dist.Dist // output (answer) length in tokens
+	// Reasoning is the length in tokens of the reasoning (thinking) a
+	// reasoning model emits before its answer; nil for none.
+	Reasoning dist.Dist
+	Prompt    string // content style: mixed (default), question, instruction, summarize, code
+	Sampling  Sampling
+	Session   Session
+	Prefix    *Prefix // shared system prompts; nil: none
 }
 
 // Sampling holds the generation settings sent with each request.

@@ -70,6 +70,7 @@ type Record struct {
 	ClientInputTokens  int `json:"client_input_tokens"`            // counted by surge in the text sent
 	ServerInputTokens  int `json:"server_input_tokens,omitempty"`  // usage.prompt_tokens
 	OutputTokens       int `json:"output_tokens"`                  // requested
+	ReasoningTokens    int `json:"reasoning_tokens,omitempty"`     // requested: how many of OutputTokens are reasoning
 	ServerOutputTokens int `json:"server_output_tokens,omitempty"` // usage.completion_tokens
 	Chunks             int `json:"chunks"`                         // token-bearing stream events
 	CachedTokens       int `json:"cached_tokens,omitempty"`        // usage.prompt_tokens_details.cached_tokens (llama-server: timings.cache_n)

@@ -85,15 +85,18 @@ type Turn struct {
 	SystemTokens int    `json:"system_tokens,omitempty"`
 	System       string `json:"system,omitempty"`
 
-	InputTokens  int      `json:"input_tokens"`  // exact length of the whole prompt (all messages) for the trace's tokenizer, with pinned history
-	OutputTokens int      `json:"output_tokens"` // sampled output length
-	MaxTokens    int      `json:"max_tokens,omitempty"`
-	MinTokens    int      `json:"min_tokens,omitempty"`
-	IgnoreEOS    bool     `json:"ignore_eos,omitempty"`
-	Temperature  *float64 `json:"temperature,omitempty"`
-	TopP         *float64 `json:"top_p,omitempty"`
-	Style        string   `json:"style,omitempty"`
-	Prompt       string   `json:"prompt,omitempty"` // the new user message
+	InputTokens  int `json:"input_tokens"`  // exact length of the whole prompt (all messages) for the trace's tokenizer, with pinned history
+	OutputTokens int `json:"output_tokens"` // sampled output length: reasoning and answer
+	// ReasoningTokens is how many of OutputTokens are reasoning (thinking)
+	// before the answer; 0 for none.
+	ReasoningTokens int      `json:"reasoning_tokens,omitempty"`
+	MaxTokens       int      `json:"max_tokens,omitempty"`
+	MinTokens       int      `json:"min_tokens,omitempty"`
+	IgnoreEOS       bool     `json:"ignore_eos,omitempty"`
+	Temperature     *float64 `json:"temperature,omitempty"`
+	TopP            *float64 `json:"top_p,omitempty"`
+	Style           string   `json:"style,omitempty"`
+	Prompt          string   `json:"prompt,omitempty"` // the new user message
 	// Reply is the planned reply of OutputTokens tokens, which later turns
 	// carry when their client's history is pinned.
 	Reply string `json:"reply,omitempty"`

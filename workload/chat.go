@@ -14,8 +14,8 @@ import (
 // message and reply plus its own user message.
 //
 // The session's generator draws every length and think time first (turn
-// count, system prompt, then per turn: user length, reply length, think
-// time) and only then the texts (per turn: user text, reply text), so a
+// count, system prompt, then per turn: user length, reply length,
+// reasoning length if any, think time) and only then the texts (per turn: user text, reply text), so a
 // trace with text and its --no-text twin hold the same lengths and times.
 // Reply text is drawn even when the trace does not keep it (live history),
 // so pinned and live traces of one spec send the same user messages.
@@ -28,7 +28,7 @@ func (b *builder) chat(c *client, turns []trace.Turn) []trace.Turn {
 	}
 	users := make([]int, n)
 	for k := range n {
-		t := b.turnSettings(c, tokens(c.Input.Sample(b.rng)), tokens(c.Output.Sample(b.rng)))
+		t := b.newTurn(c)
 		if k == 0 && sys != nil {
 			t.SystemID, t.SystemTokens, t.System = sysID, sys.tokens, sys.text
 		}
@@ -41,7 +41,7 @@ func (b *builder) chat(c *client, turns []trace.Turn) []trace.Turn {
 		users[k] = t.InputTokens
 		context += t.InputTokens
 		t.InputTokens = context
-		context += t.OutputTokens
+		context += t.OutputTokens - t.ReasoningTokens // the reply carried forward is the answer
 		turns = append(turns, t)
 	}
 	if !b.g.noText {
@@ -58,7 +58,7 @@ func (b *builder) chatText(c *client, turns []trace.Turn, users []int) {
 		t := &turns[k]
 		b.buf = b.g.synth.Prompt(b.buf[:0], b.rng, c.style, users[k])
 		t.Prompt = string(b.buf)
-		b.buf = b.g.synth.Prompt(b.buf[:0], b.rng, c.style, t.OutputTokens)
+		b.buf = b.g.synth.Prompt(b.buf[:0], b.rng, c.style, t.OutputTokens-t.ReasoningTokens)
 		if pinned {
 			t.Reply = string(b.buf)
 		}

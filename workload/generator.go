@@ -236,7 +236,7 @@ func (b *builder) session(ci, index int, atUS int64) *trace.Session {
 		return s
 	}
 	sysID, sys := b.system(c)
-	t := b.turnSettings(c, tokens(c.Input.Sample(b.rng)), tokens(c.Output.Sample(b.rng)))
+	t := b.newTurn(c)
 	if sys != nil {
 		t.SystemID, t.SystemTokens, t.System = sysID, sys.tokens, sys.text
 		t.InputTokens += sys.tokens
@@ -249,21 +249,30 @@ func (b *builder) session(ci, index int, atUS int64) *trace.Session {
 	return s
 }
 
-// turnSettings returns a turn of in prompt and out output tokens with the
-// client's sampling settings and max_tokens policy.
-func (b *builder) turnSettings(c *client, in, out int) trace.Turn {
+// newTurn draws a turn's lengths with the session's generator (input,
+// output, then reasoning if the client has it) and applies the client's
+// sampling settings and max_tokens policy to the whole generation,
+// reasoning included, as servers count it.
+func (b *builder) newTurn(c *client) trace.Turn {
+	in, out := tokens(c.Input.Sample(b.rng)), tokens(c.Output.Sample(b.rng))
+	reasoning := 0
+	if c.Reasoning != nil {
+		reasoning = max(0, tokens(c.Reasoning.Sample(b.rng)))
+	}
+	total := out + reasoning
 	t := trace.Turn{
-		InputTokens: in, OutputTokens: out, Style: string(c.style),
+		InputTokens: in, OutputTokens: total, ReasoningTokens: reasoning, Style: string(c.style),
 		Temperature: c.Sampling.Temperature, TopP: c.Sampling.TopP,
 	}
 	switch m := c.Sampling.MaxTokens; {
 	case c.Sampling.ExactOutput:
-		t.MaxTokens, t.MinTokens, t.IgnoreEOS = out, out, true
+		t.MaxTokens, t.MinTokens, t.IgnoreEOS = total, total, true
 	case m > 0:
 		// The server stops at the cap, so the expected output is the smaller.
-		t.MaxTokens, t.OutputTokens = m, min(out, m)
+		t.MaxTokens, t.OutputTokens = m, min(total, m)
+		t.ReasoningTokens = min(reasoning, t.OutputTokens)
 	case m == spec.MaxTokensOutput:
-		t.MaxTokens = out
+		t.MaxTokens = total
 	}
 	return t
 }

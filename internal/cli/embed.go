@@ -49,7 +49,7 @@ func startEmbedded(w io.Writer, f *runFlags, in *workloadInput) (func(), error) 
 	if err != nil {
 		return nil, fmt.Errorf("starting the built-in engine: %w", err)
 	}
-	f.target, f.model = url, m.Name
+	f.target, f.model, f.builtin = url, m.Name, true
 	fmt.Fprintf(w, "surge: no --target: driving the built-in engine, %s on %d×%s, at %s\n", m.Name, f.tp, g.Name, url)
 	return stop, nil
 }

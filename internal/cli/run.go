@@ -36,6 +36,7 @@ type runFlags struct {
 	salt      string
 
 	engineModel string // built-in engine, when there is no target
+	builtin     bool   // the target is the built-in engine, started by this run
 	gpu         string
 	tp          int
 	engine      engineFlags
@@ -114,6 +115,8 @@ func runRun(c *cobra.Command, path string, f runFlags) error {
 		MaxConcurrency: f.maxConc, Drop: f.drop, Drain: f.drain,
 		Warmup: time.Duration(in.header.WarmupUS) * time.Microsecond,
 		Salt:   salt, SaltTokens: saltTokens,
+		// Only the built-in engine knows the planned reasoning lengths.
+		ReasoningHint: f.builtin,
 	}, in.header, in.sessions)
 	if err != nil {
 		return err

@@ -20,6 +20,7 @@ type request struct {
 	ignoreEOS    bool
 	stream       bool
 	includeUsage bool
+	reasoning    int // output tokens to stream as reasoning before the answer
 }
 
 // wireRequest is the JSON body as sent; fields whose type varies stay raw.
@@ -36,6 +37,10 @@ type wireRequest struct {
 		IncludeUsage bool `json:"include_usage"`
 	} `json:"stream_options"`
 	N *int `json:"n"`
+	// SurgeReasoningTokens asks this engine to make the first that many
+	// output tokens reasoning (reasoning_content), as a reasoning model
+	// thinks before it answers; a surge extension other servers ignore.
+	SurgeReasoningTokens *int `json:"surge_reasoning_tokens"`
 }
 
 // wireMessage is one chat message; content is a string, an array of parts
@@ -104,6 +109,12 @@ func (w *wireRequest) lengths(r *request) error {
 	}
 	if w.N != nil && *w.N != 1 {
 		return badRequest(fmt.Sprintf("n must be 1 on this server, got %d.", *w.N))
+	}
+	if w.SurgeReasoningTokens != nil {
+		if *w.SurgeReasoningTokens < 0 {
+			return badRequest(fmt.Sprintf("surge_reasoning_tokens must be at least 0, got %d.", *w.SurgeReasoningTokens))
+		}
+		r.reasoning = *w.SurgeReasoningTokens
 	}
 	return nil
 }

@@ -25,6 +25,17 @@
 // [min_tokens, max_tokens]. Each output token is one word of a fixed list
 // (" the", " model", …), each a single o200k_base token.
 //
+// # Reasoning
+//
+// A request may carry the extension "surge_reasoning_tokens": n (surge's
+// driver sends it to this engine only, from the workload's planned
+// reasoning lengths). The first n output tokens (at most the output) are
+// then reasoning, streamed as delta.reasoning_content the way vLLM's
+// reasoning parsers stream a thinking model's output, and returned in
+// message.reasoning_content of a whole chat response; the natural output
+// length is n plus the answer's. Completions have no reasoning field:
+// their text holds every token.
+//
 // # surge_timings
 //
 // The final usage chunk of a stream (when stream_options.include_usage is

@@ -26,6 +26,7 @@ type job struct {
 	promptLen int
 	hashes    []uint64
 	outputLen int
+	reasoning int  // the first output tokens that are reasoning, at most outputLen
 	length    bool // the output stops at the token cap: finish_reason "length"
 }
 
@@ -51,6 +52,7 @@ func (s *Server) prepare(r request) (job, error) {
 	rng := rand.New(rand.NewPCG(promptSeed(ids), uint64(len(ids))))
 	j.outputLen = outputLen(r, capTokens, s.cfg.OutputMedian, s.cfg.OutputSigma, rng)
 	j.length = j.outputLen == capTokens
+	j.reasoning = min(r.reasoning, j.outputLen)
 	// The last token is sampled, not stored: the KV cache holds
 	// prompt+output−1 tokens.
 	need := (j.promptLen + j.outputLen - 1 + bs - 1) / bs
@@ -69,7 +71,8 @@ func outputLen(r request, capTokens, median int, sigma float64, rng *rand.Rand) 
 	if r.ignoreEOS || r.minTokens >= capTokens {
 		return capTokens
 	}
-	natural := int(math.Round(float64(median) * math.Exp(sigma*rng.NormFloat64())))
+	// A reasoning model thinks first, then answers at its natural length.
+	natural := r.reasoning + int(math.Round(float64(median)*math.Exp(sigma*rng.NormFloat64())))
 	return min(max(natural, r.minTokens, 1), capTokens)
 }
 

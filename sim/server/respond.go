@@ -63,9 +63,13 @@ func finishReason(j job) string {
 func (rp *reply) appendToken(dst []byte, i int) []byte {
 	dst = append(dst, "data: "...)
 	dst = append(dst, rp.head...)
-	if rp.req.chat {
+	switch {
+	case rp.req.chat && i < rp.st.job.reasoning:
+		// vLLM's reasoning parsers stream thinking as reasoning_content.
+		dst = append(dst, `"choices":[{"index":0,"delta":{"reasoning_content":`...)
+	case rp.req.chat:
 		dst = append(dst, `"choices":[{"index":0,"delta":{"content":`...)
-	} else {
+	default:
 		dst = append(dst, `"choices":[{"index":0,"text":`...)
 	}
 	dst = strconv.AppendQuote(dst, word(i))
@@ -189,15 +193,21 @@ func (s *Server) writeWhole(w http.ResponseWriter, r *http.Request, req request,
 		writeError(w, p.failure)
 		return
 	}
-	var text strings.Builder
+	// Completions have no reasoning field: their text holds every token.
+	var text, reasoning strings.Builder
 	for i := range p.tokens {
-		text.WriteString(word(i))
+		if req.chat && i < st.job.reasoning {
+			reasoning.WriteString(word(i))
+		} else {
+			text.WriteString(word(i))
+		}
 	}
 	rp := s.newReply(req, st, "")
 	u, t := rp.usageOf(p)
 	type message struct {
-		Role    string `json:"role"`
-		Content string `json:"content"`
+		Role      string  `json:"role"`
+		Reasoning *string `json:"reasoning_content,omitempty"`
+		Content   string  `json:"content"`
 	}
 	type choice struct {
 		Index        int      `json:"index"`
@@ -211,6 +221,10 @@ func (s *Server) writeWhole(w http.ResponseWriter, r *http.Request, req request,
 	if req.chat {
 		object = "chat.completion"
 		c.Message = &message{Role: "assistant", Content: text.String()}
+		if reasoning.Len() > 0 {
+			r := reasoning.String()
+			c.Message.Reasoning = &r
+		}
 	} else {
 		s := text.String()
 		c.Text = &s

@@ -22,8 +22,11 @@ const (
 //
 //	system = SystemTokens of the root
 //	user j = InputTokens_j − SystemTokens                       at the root
-//	user j = InputTokens_j − (InputTokens_p + OutputTokens_p)   with parent p
-//	reply p = OutputTokens_p (pinned) or the engine's output for p (live)
+//	user j = InputTokens_j − (InputTokens_p + answer_p)         with parent p
+//	reply p = answer_p (pinned) or the engine's output for p (live),
+//	          less the reasoning, which clients do not carry forward
+//
+// where answer_p = OutputTokens_p − ReasoningTokens_p
 //
 // (negative counts taken as 0), so with pinned history they sum to turn
 // k's InputTokens.
@@ -40,11 +43,12 @@ func (sr *sessionRun) messages(dst []message, k int) []message {
 		}
 		p := *t.Parent
 		pt := &sr.s.Turns[p]
-		reply := sr.turns[p].out
+		answer := pt.OutputTokens - pt.ReasoningTokens
+		reply := sr.turns[p].out - min(sr.turns[p].out, pt.ReasoningTokens)
 		if sr.pinned {
-			reply = pt.OutputTokens
+			reply = answer
 		}
-		dst = append(dst, sr.user(j, t.InputTokens-pt.InputTokens-pt.OutputTokens),
+		dst = append(dst, sr.user(j, t.InputTokens-pt.InputTokens-answer),
 			message{tokens: max(reply, 0), id: ident(kindReply, sr.key, uint64(p))})
 		j = p
 	}
@@ -101,7 +105,8 @@ func textRatio(sessions []*trace.Session, blockTokens int) int {
 					add(t.System, t.SystemTokens)
 				}
 			} else if p := *t.Parent; p >= 0 && p < len(s.Turns) {
-				add(t.Prompt, t.InputTokens-s.Turns[p].InputTokens-s.Turns[p].OutputTokens)
+				pt := &s.Turns[p]
+				add(t.Prompt, t.InputTokens-pt.InputTokens-(pt.OutputTokens-pt.ReasoningTokens))
 			}
 		}
 	}

@@ -37,14 +37,17 @@
 // server with no network between them, one token per SSE chunk:
 //
 //	IntendedUS = SentUS = due
-//	TTFTUS = FirstByteUS = TTFOUS = t(first token) − due
+//	TTFTUS = FirstByteUS = t(first token) − due
+//	TTFOUS = t(token ReasoningTokens+1) − due   (the first answer token)
 //	ITLUS[i] = round(t(token i+1) − due) − round(t(token i) − due)
 //	E2EUS = t(last token) − due
 //	Chunks = ServerOutputTokens = output tokens
 //	ClientInputTokens = ServerInputTokens = prompt tokens as the engine saw them
 //	CachedTokens = prompt tokens found in the prefix cache at admission
 //
-// all rounded to whole microseconds; InputTokens is the trace's count. A
+// all rounded to whole microseconds; InputTokens is the trace's count. The
+// first ReasoningTokens tokens of the output are reasoning, as the
+// built-in server streams them. A
 // prompt longer than the context gets a record with error class "http",
 // status 400 and vLLM's message, as a vLLM server would answer. When ctx
 // is cancelled, each request still in flight gets a record of error class

@@ -22,6 +22,7 @@ type flight struct {
 
 	got         int           // tokens received so far
 	first, last time.Duration // first and latest token times
+	answer      time.Duration // first answer token, after the reasoning; 0 if none yet
 	lastUS      int64         // us(last − arrival), for the next gap
 	itl         []int64
 }
@@ -32,6 +33,9 @@ type flight struct {
 func (f *flight) token(t time.Duration, tokens int) {
 	f.got = tokens
 	cur := us(t - f.arrival)
+	if tokens == f.sr.s.Turns[f.turn].ReasoningTokens+1 {
+		f.answer = t
+	}
 	if tokens == 1 {
 		f.first = t
 	} else {
@@ -50,6 +54,7 @@ func (f *flight) base() trace.Record {
 		Client: s.Client, Session: s.Index, Turn: f.turn, Model: f.model, Warmup: f.warmup,
 		IntendedUS: at, SentUS: at,
 		InputTokens: t.InputTokens, ClientInputTokens: f.prompt, OutputTokens: t.OutputTokens,
+		ReasoningTokens: t.ReasoningTokens,
 	}
 }
 
@@ -58,7 +63,7 @@ func (f *flight) base() trace.Record {
 func (f *flight) record() trace.Record {
 	rec := f.base()
 	ttft := us(f.first - f.arrival)
-	rec.FirstByteUS, rec.TTFTUS, rec.TTFOUS = ttft, ttft, ttft
+	rec.FirstByteUS, rec.TTFTUS, rec.TTFOUS = ttft, ttft, f.ttfo()
 	rec.E2EUS = f.lastUS
 	rec.ITLUS = f.itl
 	rec.ServerInputTokens, rec.ServerOutputTokens = f.prompt, f.out
@@ -93,7 +98,7 @@ func (f *flight) cancelled(now time.Duration) trace.Record {
 	rec.E2EUS = us(now - f.arrival)
 	if f.got > 0 {
 		ttft := us(f.first - f.arrival)
-		rec.FirstByteUS, rec.TTFTUS, rec.TTFOUS = ttft, ttft, ttft
+		rec.FirstByteUS, rec.TTFTUS, rec.TTFOUS = ttft, ttft, f.ttfo()
 		rec.E2EUS = f.lastUS
 		rec.ITLUS = f.itl
 		rec.Chunks = f.got
@@ -101,6 +106,15 @@ func (f *flight) cancelled(now time.Duration) trace.Record {
 	rec.ErrorClass = trace.ErrCancelled
 	rec.Error = cancelledMsg
 	return rec
+}
+
+// ttfo is the time to the first answer token, 0 when the request has
+// none yet (all of its output so far was reasoning).
+func (f *flight) ttfo() int64 {
+	if f.answer == 0 {
+		return 0
+	}
+	return us(f.answer - f.arrival)
 }
 
 // us rounds d to the nearest whole microsecond (halves away from zero).
