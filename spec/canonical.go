@@ -110,6 +110,18 @@ func writeClient(b *bytes.Buffer, c Client, weights bool) {
 // writeSession renders a session block unless it is the default (single,
 // live), which is left out so that the hashes of older specs hold.
 func writeSession(b *bytes.Buffer, s Session) {
+	if s.Kind == KindAgent {
+		writeAgent(b, s)
+		return
+	}
+	if s.Kind == KindRAG {
+		writeRAG(b, s)
+		return
+	}
+	if s.Kind == KindBatch {
+		writeBatch(b, s)
+		return
+	}
 	if s.Kind == KindChat {
 		fmt.Fprintf(b, "    session:\n      kind: chat\n      turns: %s\n", strconv.Quote(s.Turns.String()))
 		if s.Think != nil {
@@ -204,4 +216,20 @@ func formatSeconds(d dist.Dist) string {
 		return FormatDuration(time.Duration(math.Round(v * float64(time.Second))))
 	}
 	return d.String()
+}
+
+// writeAgent renders the session block of an agent client.
+func writeAgent(b *bytes.Buffer, s Session) {
+	a := s.Agent
+	fmt.Fprintf(b, "    session:\n      kind: agent\n      steps: %s\n      tools: %s\n      tool_latency: %s\n      tool_result: %s\n",
+		strconv.Quote(a.Steps.String()), strconv.Quote(a.Tools.String()),
+		strconv.Quote(formatSeconds(a.ToolLatency)), strconv.Quote(a.ToolResult.String()))
+	if sa := a.Subagent; sa != nil {
+		fmt.Fprintf(b, "      subagent: {probability: %s, steps: %s, task: %s}\n",
+			num(sa.Probability), strconv.Quote(sa.Steps.String()), strconv.Quote(sa.Task.String()))
+	}
+	if c := a.Compaction; c != nil {
+		fmt.Fprintf(b, "      compaction: {limit: %d, to: %s}\n", c.Limit, strconv.Quote(c.To.String()))
+	}
+	fmt.Fprintf(b, "      history: %s\n", s.History)
 }

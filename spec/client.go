@@ -87,7 +87,8 @@ func (d *decoder) client(n ast.Node, path string) (Client, *clientSource) {
 		c.Prefix = d.prefix(n, p)
 	}
 	// Conversations and system prompts are chat messages.
-	d.check(o, "session", c.Session.Kind == KindChat && c.API != "chat", "chat sessions need api: chat")
+	conversation := c.Session.Kind == KindChat || c.Session.Kind == KindAgent
+	d.check(o, "session", conversation && c.API != "chat", "%s sessions need api: chat", c.Session.Kind)
 	d.check(o, "prefix", c.Prefix != nil && c.API != "chat", "shared system prompts need api: chat")
 	return c, src
 }

@@ -147,8 +147,8 @@ x-notes: anything
 `, []want{{"4:44: clients[0].prompt", "(valid: mixed, question, instruction, summarize, code)"}}},
 		{"planned key", head + `  - {name: a, model: m, rate: 1/s, input: 1, output: 1, faults: []}
 `, []want{{"4:57: clients[0].faults", "fault injection is not supported yet in spec version 1"}}},
-		{"planned session kind", head + `  - {name: a, model: m, rate: 1/s, input: 1, output: 1, session: {kind: agent}}
-`, []want{{"4:73: clients[0].session.kind", "agent sessions are not supported yet (kinds now: single, chat)"}}},
+		{"unknown session kind", head + `  - {name: a, model: m, rate: 1/s, input: 1, output: 1, session: {kind: retrieval}}
+`, []want{{"4:73: clients[0].session.kind", "unknown session kind retrieval (valid: single, chat, agent, rag, batch)"}}},
 		{"chat needs turns", head + `  - {name: a, model: m, rate: 1/s, input: 1, output: 1, session: {kind: chat}}
 `, []want{{"4:66: clients[0].session", "missing key turns"}}},
 		{"think is a duration", head + `  - {name: a, model: m, rate: 1/s, input: 1, output: 1, session: {kind: chat, turns: 3, think: 5}}

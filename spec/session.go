@@ -1,6 +1,9 @@
 package spec
 
 import (
+	"slices"
+	"strings"
+
 	"github.com/goccy/go-yaml/ast"
 
 	"surge/dist"
@@ -14,6 +17,15 @@ const (
 	// whole conversation so far, system prompt, earlier user messages and
 	// replies included, and the next user message.
 	KindChat = "chat"
+	// KindAgent is an agent episode: LLM calls in a growing context with
+	// parallel tool calls between them (see Agent).
+	KindAgent = "agent"
+	// KindRAG is one retrieval-augmented request: documents drawn by
+	// popularity from a shared pool, then the question (see RAG).
+	KindRAG = "rag"
+	// KindBatch is an offline job: many independent requests released
+	// together or within a window, with a completion deadline (see Batch).
+	KindBatch = "batch"
 )
 
 // History modes: what a later turn of a conversation carries as the
@@ -29,7 +41,7 @@ const (
 
 // Session is the shape of a client's sessions.
 type Session struct {
-	Kind string // KindSingle (default) or KindChat
+	Kind string // KindSingle (default), KindChat, KindAgent, KindRAG or KindBatch
 	// Turns is the number of requests per chat session (≥ 1 after
 	// rounding). Each turn's user message length is the client's input,
 	// and its reply length the client's output.
@@ -38,6 +50,9 @@ type Session struct {
 	// turn; nil means none.
 	Think   dist.Dist
 	History string // HistoryLive (default) or HistoryPinned
+	Agent   *Agent // the episode's shape, for KindAgent
+	RAG     *RAG   // the document pool and retrieval, for KindRAG
+	Batch   *Batch // the job's size, release window and deadline, for KindBatch
 }
 
 // Prefix is a pool of system prompts shared across a client's sessions:
@@ -54,12 +69,8 @@ type Prefix struct {
 // sessionKinds are the kinds a session may name, and later is what the
 // planned ones say when named now.
 var (
-	sessionKinds = []string{KindSingle, KindChat}
-	plannedKinds = map[string]string{
-		"agent": "agent sessions are not supported yet",
-		"rag":   "rag sessions are not supported yet",
-		"batch": "batch sessions are not supported yet",
-	}
+	sessionKinds = []string{KindSingle, KindChat, KindAgent, KindRAG, KindBatch}
+	plannedKinds = map[string]string{}
 )
 
 // session reads a client's session block.
@@ -69,11 +80,11 @@ func (d *decoder) session(n ast.Node, path string) Session {
 	if !ok {
 		return s
 	}
-	d.known(o, []string{"kind", "turns", "think", "history"}, "session")
+	d.known(o, slices.Concat([]string{"kind", "turns", "think", "history"}, agentKeys, ragKeys, batchKeys), "session")
 	if kn, kpath, ok := o.get("kind"); ok {
 		if k, ok := d.str(kn, kpath); ok {
 			if msg, planned := plannedKinds[k]; planned {
-				d.errorf(d.value(kn, kpath), kpath, "%s (kinds now: single, chat)", msg)
+				d.errorf(d.value(kn, kpath), kpath, "%s (kinds now: %s)", msg, strings.Join(sessionKinds, ", "))
 			} else if k, ok := d.oneOf(kn, kpath, "session kind", sessionKinds); ok {
 				s.Kind = k
 			}
@@ -86,6 +97,19 @@ func (d *decoder) session(n ast.Node, path string) Session {
 		for _, k := range []string{"turns", "think"} {
 			d.check(o, k, o.has(k), "%s is for chat sessions; add kind: chat", k)
 		}
+	}
+	if s.Kind == KindAgent {
+		s.Agent = d.agent(o)
+	} else {
+		for _, k := range agentKeys {
+			d.check(o, k, o.has(k), "%s is for agent sessions; add kind: agent", k)
+		}
+	}
+	if d.only(o, s.Kind, KindRAG, ragKeys) {
+		s.RAG = d.rag(o)
+	}
+	if d.only(o, s.Kind, KindBatch, batchKeys) {
+		s.Batch = d.batch(o)
 	}
 	field(o, "history", d.choice("history", []string{HistoryLive, HistoryPinned}), &s.History)
 	return s

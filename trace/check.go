@@ -8,6 +8,9 @@ func (s *Session) Validate() error {
 	if len(s.Turns) == 0 {
 		return fmt.Errorf("no turns")
 	}
+	if s.DeadlineUS < 0 {
+		return fmt.Errorf("negative deadline_us %d", s.DeadlineUS)
+	}
 	for k := range s.Turns {
 		t := &s.Turns[k]
 		for _, d := range t.Deps() {

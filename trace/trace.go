@@ -63,7 +63,11 @@ type Session struct {
 	AtUS   int64  `json:"at_us"` // start offset from the run start, in microseconds
 	Model  string `json:"model"`
 	API    string `json:"api"` // "chat" or "completions"
-	Turns  []Turn `json:"turns"`
+	// DeadlineUS is how long after its start, in microseconds, the
+	// session (a batch job) should have completed, for the report; 0 means
+	// no deadline.
+	DeadlineUS int64  `json:"deadline_us,omitempty"`
+	Turns      []Turn `json:"turns"`
 }
 
 // Turn is one request of a session.
@@ -79,6 +83,9 @@ type Turn struct {
 	Parent *int  `json:"parent,omitempty"`  // index of the turn whose conversation this one continues
 	After  []int `json:"after,omitempty"`   // other turns that must finish first
 	WaitUS int64 `json:"wait_us,omitempty"` // think or tool time after those, in microseconds
+	// ToolCalls is the number of parallel tool calls whose results this
+	// turn's prompt carries: its wait is their latency, not think time.
+	ToolCalls int `json:"tool_calls,omitempty"`
 	// SystemID is the system prompt's 1-based index in its client's pool
 	// (0: none), so that turns sharing one can be told apart without text.
 	SystemID     int    `json:"system_id,omitempty"`

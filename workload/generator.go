@@ -231,8 +231,18 @@ func (b *builder) session(ci, index int, atUS int64) *trace.Session {
 	c := &b.g.clients[ci]
 	seedSession(b.pcg, b.g.spec.Seed, c.key, index)
 	s := &trace.Session{Client: c.Name, Index: index, AtUS: atUS, Model: c.Model, API: c.API}
-	if c.Session.Kind == spec.KindChat {
+	switch c.Session.Kind {
+	case spec.KindChat:
 		s.Turns = b.chat(c, nil)
+		return s
+	case spec.KindAgent:
+		s.Turns = b.agent(c)
+		return s
+	case spec.KindRAG:
+		s.Turns = b.rag(c)
+		return s
+	case spec.KindBatch:
+		s.Turns, s.DeadlineUS = b.batch(c)
 		return s
 	}
 	sysID, sys := b.system(c)
@@ -254,7 +264,13 @@ func (b *builder) session(ci, index int, atUS int64) *trace.Session {
 // sampling settings and max_tokens policy to the whole generation,
 // reasoning included, as servers count it.
 func (b *builder) newTurn(c *client) trace.Turn {
-	in, out := tokens(c.Input.Sample(b.rng)), tokens(c.Output.Sample(b.rng))
+	return b.turnFor(c, tokens(c.Input.Sample(b.rng)))
+}
+
+// turnFor is newTurn for a turn whose prompt length is in, drawing only
+// the output and reasoning lengths.
+func (b *builder) turnFor(c *client, in int) trace.Turn {
+	out := tokens(c.Output.Sample(b.rng))
 	reasoning := 0
 	if c.Reasoning != nil {
 		reasoning = max(0, tokens(c.Reasoning.Sample(b.rng)))
