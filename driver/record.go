@@ -68,6 +68,8 @@ func (a *attempt) base() trace.Record {
 		OutputTokens: t.OutputTokens,
 
 		ReasoningTokens: t.ReasoningTokens,
+		WaitUS:          t.WaitUS,
+		ToolCalls:       t.ToolCalls,
 	}
 }
 

@@ -56,6 +56,12 @@ type Record struct {
 	Model   string `json:"model,omitempty"`
 	Warmup  bool   `json:"warmup,omitempty"` // intended within the warmup window
 
+	// WaitUS is the think or tool time the turn waited after its
+	// dependencies (the trace's wait_us); ToolCalls says it was tool time,
+	// the latency of that many parallel tool calls.
+	WaitUS    int64 `json:"wait_us,omitempty"`
+	ToolCalls int   `json:"tool_calls,omitempty"`
+
 	IntendedUS int64 `json:"intended_us"`        // when the schedule meant to send it
 	QueueUS    int64 `json:"queue_us,omitempty"` // waiting for a concurrency slot
 	SentUS     int64 `json:"sent_us"`            // request written

@@ -54,7 +54,7 @@ func (f *flight) base() trace.Record {
 		Client: s.Client, Session: s.Index, Turn: f.turn, Model: f.model, Warmup: f.warmup,
 		IntendedUS: at, SentUS: at,
 		InputTokens: t.InputTokens, ClientInputTokens: f.prompt, OutputTokens: t.OutputTokens,
-		ReasoningTokens: t.ReasoningTokens,
+		ReasoningTokens: t.ReasoningTokens, WaitUS: t.WaitUS, ToolCalls: t.ToolCalls,
 	}
 }
 
