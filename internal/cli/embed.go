@@ -17,15 +17,28 @@ const (
 	defaultEngineGPU   = "H100-SXM"
 )
 
-// startEmbedded starts the built-in engine on an ephemeral loopback port
-// and points the run at it: the engine's model is --engine-model, else the
-// workload's first model if the catalog knows it, else Llama-3.1-8B; every
-// request asks for the served model. It returns the stop function.
-func startEmbedded(w io.Writer, f *runFlags, in *workloadInput) (func(), error) {
-	m, err := embeddedModel(f.engineModel, in)
-	if err != nil {
-		return nil, usageError{fmt.Errorf("--engine-model: %w", err)}
+// embedded are the built-in engines a run started: one per model its
+// requests name, each on a loopback port of its own.
+type embedded struct {
+	base   string            // the one engine's URL, when there is one
+	routes map[string]string // served model → URL, when there are several
+	stops  []func()
+}
+
+// stop stops every engine and waits for them.
+func (e *embedded) stop() {
+	for _, s := range e.stops {
+		s()
 	}
+}
+
+// startEmbedded starts the built-in engines on ephemeral loopback ports,
+// one per model the workload's requests name (after --model), each
+// serving that name so that the requests are accepted. Each simulates
+// --engine-model if given, else its model if the catalog knows it, else
+// Llama-3.1-8B; all share --gpu, --tp and the engine flags. It prints one
+// line per engine to w.
+func startEmbedded(w io.Writer, f runFlags, in *workloadInput) (*embedded, error) {
 	g, err := sim.LookupGPU(f.gpu)
 	if err != nil {
 		return nil, usageError{fmt.Errorf("--gpu: %w", err)}
@@ -38,31 +51,64 @@ func startEmbedded(w io.Writer, f *runFlags, in *workloadInput) (func(), error) 
 		}
 		fmt.Fprintf(w, "surge: the built-in engine counts prompts with o200k_base (could not open %q)\n", in.header.Tokenizer)
 	}
-	cfg, err := engineServer(f.engine, sim.Hardware{Model: m, GPU: g, TP: f.tp})
-	if err != nil {
-		return nil, usageError{err}
+	served := modelsOf(in, f.model).sent
+	if len(served) == 0 {
+		served = []string{""} // no model to serve: the catalog name
 	}
-	cfg.Tokenizer = tok
+	e := &embedded{routes: map[string]string{}}
+	for _, name := range served {
+		url, stop, err := startModelEngine(w, f, sim.Hardware{GPU: g, TP: f.tp}, tok, name)
+		if err != nil {
+			e.stop()
+			return nil, err
+		}
+		e.stops = append(e.stops, stop)
+		e.routes[name] = url
+		e.base = url
+	}
+	if len(served) > 1 {
+		e.base = ""
+	} else {
+		e.routes = nil
+	}
+	return e, nil
+}
+
+// startModelEngine starts one built-in engine on hw (its model left to
+// engineModel) serving the model name served ("" for the simulated
+// model's own name), prints a line saying so, and returns its URL and its
+// stop function.
+func startModelEngine(w io.Writer, f runFlags, hw sim.Hardware, tok content.Tokenizer, served string) (string, func(), error) {
+	m, err := engineModel(f.engineModel, served)
+	if err != nil {
+		return "", nil, usageError{fmt.Errorf("--engine-model: %w", err)}
+	}
+	hw.Model = m
+	cfg, err := engineServer(f.engine, hw)
+	if err != nil {
+		return "", nil, usageError{err}
+	}
+	cfg.Tokenizer, cfg.Model = tok, served
 	// The server outlives the run's context: on Ctrl-C the driver drains
 	// requests in flight, which needs the engine still running.
 	url, stop, err := server.Start(context.Background(), cfg)
 	if err != nil {
-		return nil, fmt.Errorf("starting the built-in engine: %w", err)
+		return "", nil, fmt.Errorf("starting the built-in engine for %q: %w", served, err)
 	}
-	f.target, f.model, f.builtin = url, m.Name, true
-	fmt.Fprintf(w, "surge: no --target: driving the built-in engine, %s on %d×%s, at %s\n", m.Name, f.tp, g.Name, url)
-	return stop, nil
+	fmt.Fprintf(w, "surge: no --target: driving the built-in engine for %q, %s on %d×%s, at %s\n",
+		pick(served, m.Name), m.Name, hw.TP, hw.GPU.Name, url)
+	return url, stop, nil
 }
 
-// embeddedModel picks the catalog model the built-in engine serves.
-func embeddedModel(flag string, in *workloadInput) (sim.Model, error) {
+// engineModel picks the catalog model an engine serving the model name
+// served simulates: flag (--engine-model) if given, else served if the
+// catalog knows it, else the default.
+func engineModel(flag, served string) (sim.Model, error) {
 	if flag != "" {
 		return sim.LookupModel(flag)
 	}
-	for _, c := range in.header.Clients {
-		if m, err := sim.LookupModel(c.Model); err == nil {
-			return m, nil
-		}
+	if m, err := sim.LookupModel(served); err == nil {
+		return m, nil
 	}
 	return sim.LookupModel(defaultEngineModel)
 }

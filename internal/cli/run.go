@@ -37,6 +37,7 @@ type runFlags struct {
 
 	engineModel string // built-in engine, when there is no target
 	builtin     bool   // the target is the built-in engine, started by this run
+	shown       string // the records header's target, without credentials
 	gpu         string
 	tp          int
 	engine      engineFlags
@@ -45,7 +46,7 @@ type runFlags struct {
 func newRun() *cobra.Command {
 	var f runFlags
 	c := &cobra.Command{
-		Use:   "run SPEC|TRACE [--target URL]",
+		Use:   "run SPEC|TRACE [--target URL|MODEL=URL,...]",
 		Short: "Drive a workload against an OpenAI-compatible server and report what happened",
 		Long: `run sends a workload (a spec, compiled in memory, or a trace from surge gen)
 to an OpenAI-compatible server at the offsets its schedule gives, records
@@ -53,11 +54,20 @@ every request as it finishes, and prints a report.
 
 It writes DIR/records.jsonl (one line per request, flushed as the run goes,
 so an interrupted run keeps what it saw), DIR/report.txt and DIR/report.json.
-Without --target it starts the built-in engine (surge serve) on a loopback
-port and drives that: --engine-model, --gpu and --tp choose what it
-simulates, and --max-num-seqs, --max-num-batched-tokens,
---no-prefix-caching, --gpu-memory-utilization and --max-model-len set its
-engine as they set vllm serve's (they are refused with --target).
+
+--target is one server for every request, or a server per model:
+--target llama=http://h1:8000,qwen=http://h2:8000 sends each request to the
+server of the model it names (after --model). A key is a model name as the
+workload sends it, or a client name (that client's models); *=URL is the
+server of every other model. Every model of the workload needs a server.
+
+Without --target it starts the built-in engine (surge serve) on loopback
+ports, one per model of the workload, each serving that model's name, and
+drives them: --engine-model, --gpu and --tp choose what they simulate (by
+default each model itself if the catalog knows it, else Llama-3.1-8B), and
+--max-num-seqs, --max-num-batched-tokens, --no-prefix-caching,
+--gpu-memory-utilization and --max-model-len set their engines as they set
+vllm serve's (they are refused with --target).
 Ctrl-C stops scheduling, waits briefly for requests in flight, and reports
 the run as interrupted; a second Ctrl-C ends surge at once.`,
 		Args: exactArgs(1),
@@ -65,7 +75,7 @@ the run as interrupted; a second Ctrl-C ends surge at once.`,
 	}
 	fs := c.Flags()
 	f.gen.register(fs)
-	fs.StringVar(&f.target, "target", "", "base URL of the server, e.g. http://127.0.0.1:8000")
+	fs.StringVar(&f.target, "target", "", "base URL of the server, e.g. http://127.0.0.1:8000, or one per model: MODEL=URL,...[,*=URL] (MODEL: a model or client of the workload)")
 	fs.StringVar(&f.api, "api", "", "chat or completions, overriding the workload's")
 	fs.StringVar(&f.model, "model", "", "model name to send, overriding the workload's")
 	fs.StringVar(&f.apiKeyEnv, "api-key-env", "", "name of the environment variable holding the API key")
@@ -77,7 +87,7 @@ the run as interrupted; a second Ctrl-C ends surge at once.`,
 	fs.DurationVar(&f.timeout, "timeout", 10*time.Minute, "per-request deadline")
 	fs.DurationVar(&f.drain, "drain", time.Minute, "how long to wait for requests in flight after the schedule ends")
 	fs.StringVar(&f.salt, "salt", "", "nonce put before every conversation so no earlier run's prefix cache is hit: none, or a nonce to repeat (default: a new one per run, unless the spec says salt: none)")
-	fs.StringVar(&f.engineModel, "engine-model", "", "without --target: model the built-in engine simulates (default: the workload's, if in the catalog, else "+defaultEngineModel+")")
+	fs.StringVar(&f.engineModel, "engine-model", "", "without --target: model every built-in engine simulates (default: each engine's model of the workload, if in the catalog, else "+defaultEngineModel+")")
 	fs.StringVar(&f.gpu, "gpu", defaultEngineGPU, "without --target: accelerator the built-in engine simulates")
 	fs.IntVar(&f.tp, "tp", 1, "without --target: GPUs (tensor parallelism) of the built-in engine")
 	f.engine.register(fs, "without --target: ")
@@ -96,16 +106,17 @@ func runRun(c *cobra.Command, path string, f runFlags) error {
 	if err != nil {
 		return specFailure(c, path, err)
 	}
-	if f.target == "" {
-		stop, err := startEmbedded(c.ErrOrStderr(), &f, in)
-		if err != nil {
-			return err
-		}
-		defer stop()
-	}
-	cl, err := client.New(client.Config{BaseURL: f.target, APIKey: key, MaxConns: maxConns(in, f.maxConc), HTTP2: f.http2, Timeout: f.timeout})
+	base, routes, stop, err := servers(c.ErrOrStderr(), &f, in)
 	if err != nil {
-		return usageError{fmt.Errorf("--target %q: %w", redact(f.target), err)}
+		return err
+	}
+	defer stop()
+	cl, err := client.NewRouter(client.RouterConfig{
+		Config: client.Config{BaseURL: base, APIKey: key, MaxConns: maxConns(in, f.maxConc), HTTP2: f.http2, Timeout: f.timeout},
+		Routes: routes,
+	})
+	if err != nil {
+		return usageError{fmt.Errorf("--target: %w", err)}
 	}
 	defer cl.Close()
 	salt, saltTokens := runSalt(f.salt, in.header)
@@ -167,14 +178,38 @@ func (f runFlags) check(changed interface{ Changed(string) bool }) error {
 	case f.drop && f.maxConc == 0:
 		return usageError{errors.New("--drop needs --max-concurrency: there is no cap to drop at")}
 	}
-	if f.target == "" {
-		return nil
-	}
-	u, err := url.Parse(f.target)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return usageError{fmt.Errorf("--target %q: want a URL like http://127.0.0.1:8000", redact(f.target))}
+	if _, err := parseTarget(f.target); err != nil {
+		return usageError{err}
 	}
 	return nil
+}
+
+// servers resolves where the run's requests go: the --target URL, the
+// --target routes for the workload's models, or the built-in engines it
+// starts without --target (f.builtin is then set). It sets f.shown and
+// returns the default base URL, the routes by model, and a function that
+// stops the engines it started.
+func servers(w io.Writer, f *runFlags, in *workloadInput) (string, map[string]string, func(), error) {
+	if f.target == "" {
+		e, err := startEmbedded(w, *f, in)
+		if err != nil {
+			return "", nil, nil, err
+		}
+		f.builtin, f.shown = true, targetName(e.base, e.routes)
+		return e.base, e.routes, e.stop, nil
+	}
+	t, err := parseTarget(f.target)
+	if err != nil {
+		return "", nil, nil, usageError{err}
+	}
+	var routes map[string]string
+	if t.url == "" {
+		if routes, err = t.resolve(modelsOf(in, f.model)); err != nil {
+			return "", nil, nil, usageError{err}
+		}
+	}
+	f.shown = targetName(t.url, routes)
+	return t.url, routes, func() {}, nil
 }
 
 // apiKey reads the API key from the named environment variable, so the key
@@ -190,8 +225,8 @@ func apiKey(env string) (string, error) {
 	return key, nil
 }
 
-// maxConns sizes the connection pool to the most requests that can be in
-// flight at once.
+// maxConns sizes each server's connection pool to the most requests that
+// can be in flight at once.
 func maxConns(in *workloadInput, capped int) int {
 	if capped > 0 {
 		return capped
@@ -250,7 +285,7 @@ func execute(c *cobra.Command, d *driver.Driver, in *workloadInput, f runFlags, 
 func runHeader(in *workloadInput, f runFlags, start time.Time) trace.RunHeader {
 	h := trace.RunHeader{
 		Tool: versionString(), WorkloadHash: in.hash, SpecHash: in.header.SpecHash,
-		Seed: in.header.Seed, Tokenizer: in.header.Tokenizer, Target: redact(f.target),
+		Seed: in.header.Seed, Tokenizer: in.header.Tokenizer, Target: f.shown,
 		API: f.api, Start: start, WarmupUS: in.header.WarmupUS, SLO: in.header.SLO,
 		ClosedLoop: closedLoop(in.header), Salt: f.salt, PrefixReuse: impliedReuse(in),
 	}
