@@ -22,7 +22,7 @@ func validate(cfg Config, h trace.Header, sessions []*trace.Session) error {
 	errs = append(errs, cerrs...)
 	if !h.Text && len(sessions) > 0 {
 		// One line instead of one per session: the whole trace lacks text.
-		errs = append(errs, errors.New("the trace has no prompt text (generated with --no-text); regenerate it with text to send it"))
+		errs = append(errs, errors.New("the trace has no prompt text (made with surge gen --no-text, or imported as content blocks): surge sim runs it as it is; to send it to a server, generate it with text"))
 		return errors.Join(errs...)
 	}
 	bad := 0

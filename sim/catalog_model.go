@@ -64,6 +64,12 @@ var models = []Model{
 	{Name: "Qwen3-235B-A22B", Layers: 94, Hidden: 4096, Heads: 64, KVHeads: 4, HeadDim: 128,
 		Intermediate: 1536, Vocab: 151936, Params: 235.1e9, ActiveParams: 22.2e9,
 		Experts: 128, ActiveExperts: 8, MaxContext: 40960},
+	// Source: the Qwen2.5-7B shapes of /work/shared/reference/README.md (GenZ, citing HF
+	// Qwen/Qwen2.5-7B-Instruct config.json); the -1M release (HF Qwen/Qwen2.5-7B-Instruct-1M)
+	// keeps them and raises max_position_embeddings to 1,010,000, for long agent contexts.
+	{Name: "Qwen2.5-7B-1M", Layers: 28, Hidden: 3584, Heads: 28, KVHeads: 4, HeadDim: 128,
+		Intermediate: 18944, Vocab: 152064, Params: 7.6e9, ActiveParams: 7.6e9, MaxContext: 1010000,
+		Aliases: []string{"qwen2.5-7b-instruct-1m"}},
 	// Source: HF meta-llama/Llama-2-70b-hf config.json (the shapes of Vidur
 	// data/model_configs/meta-llama/Llama-2-70b-hf.yml, whose vocab 32768 is padded); 4k context.
 	// 68.98 B parameters, the checkpoint's count. The chat model has the same architecture.

@@ -21,6 +21,25 @@ func (s *Session) Validate() error {
 		if t.WaitUS < 0 {
 			return fmt.Errorf("turn %d: negative wait_us %d", k, t.WaitUS)
 		}
+		if err := t.checkBlocks(); err != nil {
+			return fmt.Errorf("turn %d: %w", k, err)
+		}
+	}
+	return nil
+}
+
+// checkBlocks checks a turn's content blocks: only on a turn starting a
+// conversation, of a positive size, within its prompt.
+func (t *Turn) checkBlocks() error {
+	switch n := len(t.Blocks); {
+	case n == 0:
+		return nil
+	case t.Parent != nil:
+		return fmt.Errorf("blocks on a turn continuing a conversation")
+	case t.BlockTokens < 1:
+		return fmt.Errorf("blocks with block_tokens %d", t.BlockTokens)
+	case n*t.BlockTokens > t.InputTokens:
+		return fmt.Errorf("%d blocks of %d tokens exceed input_tokens %d", n, t.BlockTokens, t.InputTokens)
 	}
 	return nil
 }

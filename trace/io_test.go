@@ -160,6 +160,8 @@ func TestReaderErrors(t *testing.T) {
 		{"dependency on a later turn", string(good) + `{"client":"x","index":0,"at_us":4000000,"turns":[{"after":[1]},{}]}` + "\n",
 			"turn 0 depends on turn 1: a turn may depend only on turns before it"},
 		{"parent on itself", string(good) + `{"client":"x","index":0,"at_us":4000000,"turns":[{},{"parent":1}]}` + "\n", "turn 1 depends on turn 1"},
+		{"blocks on a continuing turn", string(good) + `{"client":"x","index":0,"at_us":4000000,"turns":[{"input_tokens":5},{"parent":0,"input_tokens":9,"blocks":[1],"block_tokens":4}]}` + "\n", "turn 1: blocks on a turn continuing a conversation"},
+		{"blocks past the prompt", string(good) + `{"client":"x","index":0,"at_us":4000000,"turns":[{"input_tokens":7,"blocks":[1,2],"block_tokens":4}]}` + "\n", "2 blocks of 4 tokens exceed input_tokens 7"},
 		{"negative wait", string(good) + `{"client":"x","index":0,"at_us":4000000,"turns":[{"wait_us":-1}]}` + "\n", "negative wait_us"},
 	}
 	for _, tt := range tests {

@@ -104,6 +104,13 @@ type Turn struct {
 	TopP            *float64 `json:"top_p,omitempty"`
 	Style           string   `json:"style,omitempty"`
 	Prompt          string   `json:"prompt,omitempty"` // the new user message
+	// Blocks describes the prompt of an imported trace by content instead
+	// of text: block i holds BlockTokens tokens of content Blocks[i], equal
+	// ids meaning equal content across the whole trace, and the rest of
+	// InputTokens after the blocks is content of this turn alone. Only a
+	// turn starting a conversation has them.
+	Blocks      []uint64 `json:"blocks,omitempty"`
+	BlockTokens int      `json:"block_tokens,omitempty"`
 	// Reply is the planned reply of OutputTokens tokens, which later turns
 	// carry when their client's history is pinned.
 	Reply string `json:"reply,omitempty"`

@@ -55,9 +55,6 @@ func readTraceFile(path string) (*workloadInput, error) {
 	if err != nil {
 		return nil, fmt.Errorf("trace %s: %w", path, err)
 	}
-	if !tr.Header.Text {
-		return nil, fmt.Errorf("%s has no prompt text (made with gen --no-text); regenerate it without --no-text to run it", path)
-	}
 	in := &workloadInput{header: tr.Header}
 	for {
 		s, err := tr.Read()
