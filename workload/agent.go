@@ -46,15 +46,12 @@ func (b *builder) agent(c *client) []trace.Turn {
 func (e *episode) loop(at, steps int, comp *spec.Compaction) int {
 	last := at
 	for step := 1; step < steps; step++ {
-		var wait int64
-		var result, calls int
 		if sa := e.a.Subagent; sa != nil && e.b.rng.Float64() < sa.Probability {
 			sub := e.subagent(last)
-			result = e.answer(sub)
-			last = e.next(last, result, 0, 0, comp, []int{sub})
+			last = e.next(last, e.answer(sub), 0, 0, comp, []int{sub})
 			continue
 		}
-		wait, result, calls = e.tools()
+		wait, result, calls := e.tools()
 		last = e.next(last, result, wait, calls, comp, nil)
 	}
 	return last

@@ -13,6 +13,7 @@ const (
 	kindOwnSystem uint64 = 0x6f777379 // a system prompt with no id: (session, turn)
 	kindUser      uint64 = 0x75736572 // (session, turn)
 	kindReply     uint64 = 0x7265706c // (session, turn)
+	kindBlock     uint64 = 0x626c6b73 // an imported content block: (block id)
 )
 
 // messages replaces dst with the messages of turn k's prompt, in order:
@@ -35,7 +36,7 @@ func (sr *sessionRun) messages(dst []message, k int) []message {
 	for j := k; ; {
 		t := &sr.s.Turns[j]
 		if t.Parent == nil {
-			dst = append(dst, sr.user(j, t.InputTokens-t.SystemTokens))
+			dst = sr.rootContent(dst, j)
 			if t.SystemTokens > 0 {
 				dst = append(dst, sr.system(j))
 			}
@@ -53,6 +54,24 @@ func (sr *sessionRun) messages(dst []message, k int) []message {
 		j = p
 	}
 	slices.Reverse(dst)
+	return dst
+}
+
+// rootContent appends, last first (messages reverses them), the content
+// of root turn j after its system prompt: its user message, or, for an
+// imported turn described by content blocks, one message per block named
+// by its id, then the rest of the prompt as content of this turn alone.
+func (sr *sessionRun) rootContent(dst []message, j int) []message {
+	t := &sr.s.Turns[j]
+	n := t.InputTokens - t.SystemTokens
+	if len(t.Blocks) == 0 {
+		return append(dst, sr.user(j, n))
+	}
+	tail := n - len(t.Blocks)*t.BlockTokens
+	dst = append(dst, message{tokens: max(tail, 0), id: ident(kindUser, sr.key, uint64(j))})
+	for i := len(t.Blocks) - 1; i >= 0; i-- {
+		dst = append(dst, message{tokens: t.BlockTokens, id: ident(kindBlock, t.Blocks[i], 0)})
+	}
 	return dst
 }
 
