@@ -1,7 +1,8 @@
 // Package metrics turns the records of a run into the figures a report
 // shows: latency distributions with confidence intervals, throughput,
-// goodput under SLOs, errors, a token audit and the prefix-cache hit rate
-// the server reported (PrefixCache). It does no I/O.
+// goodput under SLOs, errors, a token audit, the prefix-cache hit rate
+// the server reported (PrefixCache) and figures per session (Sessions).
+// It does no I/O.
 //
 // Percentiles are exact: every raw value is kept and sorted (shards merge
 // raw records, so merged percentiles stay exact). The p-th percentile of n
@@ -49,4 +50,13 @@
 // sent, while requests queue behind the schedule, does not pass them.
 // TPOT and ITL SLOs are judged on TPOT and ITL, which queueing does not
 // change.
+//
+// Requests sharing a client and session index form a session (a chat, an
+// agent episode, a batch job). When some measured session has more than
+// one request, each scope also describes its sessions (see Sessions):
+// how many completed or failed, and per complete session its duration
+// (first intended send → last completion), requests, LLM time (Σ E2E,
+// and the union of in-flight time), tool and think time (Σ waits of its
+// later turns, by ToolCalls) and peak context; and TTFT, TTFO and ITL of
+// opening turns apart from later turns, which a prefix cache speeds up.
 package metrics

@@ -4,8 +4,10 @@ import "surge/trace"
 
 // Units of Metric values.
 const (
-	UnitUS      = "us"       // microseconds
-	UnitUSToken = "us/token" // microseconds per output token
+	UnitUS       = "us"       // microseconds
+	UnitUSToken  = "us/token" // microseconds per output token
+	UnitRequests = "requests" // requests per session
+	UnitTokens   = "tokens"   // prompt tokens
 )
 
 // Latency holds every latency distribution of a scope. Latencies count
@@ -164,7 +166,11 @@ func (c *calc) metric(name, unit string, recs []*trace.Record, in func(*trace.Re
 
 // itl pools every gap of every successful measured request, counting
 // them rather than listing them (see counts).
-func (c *calc) itl(recs []*trace.Record) Metric {
+func (c *calc) itl(recs []*trace.Record) Metric { return c.pooled("itl", recs) }
+
+// pooled is the distribution named name of every gap of every successful
+// measured request of recs.
+func (c *calc) pooled(name string, recs []*trace.Record) Metric {
 	c.counts.reset()
 	none := 0
 	for _, r := range recs {
@@ -178,7 +184,7 @@ func (c *calc) itl(recs []*trace.Record) Metric {
 			c.counts.add(g)
 		}
 	}
-	m := c.counts.describe("itl", UnitUS, c.percentiles("itl"))
+	m := c.counts.describe(name, UnitUS, c.percentiles(name))
 	m.Undefined, m.Note = none, itlNote
 	return m
 }

@@ -11,10 +11,11 @@ import (
 // p95, p99 and p99.9, plus those the SLOs name.
 var standardPercentiles = [...]float64{50, 90, 95, 99, 99.9}
 
-// Metric describes one latency (or lag) distribution: its sample size,
-// moments, extremes and percentiles with distribution-free confidence
-// intervals. Values are microseconds (Unit "us") or microseconds per
-// token (Unit "us/token").
+// Metric describes one latency (or lag) distribution, or one per-session
+// figure: its sample size, moments, extremes and percentiles with
+// distribution-free confidence intervals. Values are microseconds (Unit
+// "us"), microseconds per token ("us/token"), or for session figures
+// requests ("requests") or prompt tokens ("tokens").
 type Metric struct {
 	Name string `json:"name"`
 	Unit string `json:"unit"`

@@ -38,8 +38,9 @@ func (o Options) withDefaults() Options {
 
 // Summary is what a records file says about a run: the whole run's
 // measurement window, and per scope (all clients, then each client)
-// latency, throughput, goodput, errors, the token audit and the prefix
-// cache hits the server reported.
+// latency, throughput, goodput, errors, the token audit, the prefix
+// cache hits the server reported and, for multi-request sessions, their
+// durations and time split.
 type Summary struct {
 	Header trace.RunHeader `json:"header"`
 	End    *trace.RunEnd   `json:"end,omitempty"` // nil: the run died before its end line
@@ -90,6 +91,9 @@ type Scope struct {
 	// Cache is the share of prompt tokens the server reported as prefix
 	// cache hits; compare it with Summary.PrefixReuse.
 	Cache PrefixCache `json:"prefix_cache"`
+	// Sessions is nil unless some measured session of the scope has more
+	// than one request.
+	Sessions *Sessions `json:"sessions,omitempty"`
 }
 
 // Summarize computes the summary of rs. It does no I/O and keeps no
@@ -117,10 +121,19 @@ func Summarize(rs *trace.Records, opts Options) *Summary {
 	s.Window = window(all)
 	s.DurationUS = duration(rs.End, all)
 	c := newCalc(o, rs.Header.SLO, s.Window)
+	c.sessionNote = sessionNote(rs.End)
+	groups := groupSessions(all)
 	s.All = c.scope("", all)
+	if groups != nil {
+		s.All.Sessions = c.sessions(groups)
+	}
 	if o.PerClient {
 		for _, g := range byClient(all) {
-			s.Clients = append(s.Clients, c.scope(g[0].Client, g))
+			sc := c.scope(g[0].Client, g)
+			if groups != nil {
+				sc.Sessions = c.sessions(ofClient(groups, sc.Client))
+			}
+			s.Clients = append(s.Clients, sc)
 		}
 	}
 	s.Warnings = append(runWarnings(s, all, o.LagWarnUS), c.warnings...)
@@ -175,7 +188,10 @@ type calc struct {
 	buf      []float64            // scratch for one distribution at a time
 	sorter   sorter
 	counts   counts
+	spans    []span // scratch for one session's in-flight intervals
 	warnings []Warning
+	// sessionNote is the caveat on every scope's session counts.
+	sessionNote string
 }
 
 // newCalc prepares a calc; each distribution an SLO is judged on also

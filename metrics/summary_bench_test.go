@@ -7,8 +7,9 @@ import (
 	"surge/trace"
 )
 
-// benchRecords makes n records of 4 clients at 1,000 req/s: lognormal-ish
-// latencies, 16 ITL gaps each, 2% errors, the first 1% warmup.
+// benchRecords makes n records of 4 clients at 1,000 req/s in sessions of
+// 4 turns: lognormal-ish latencies, 16 ITL gaps each, 2% errors, the
+// first 1% warmup.
 func benchRecords(n int) *trace.Records {
 	rng := rand.New(rand.NewPCG(7, 8))
 	clients := []string{"chat", "agent", "rag", "batch"}
@@ -17,6 +18,7 @@ func benchRecords(n int) *trace.Records {
 		at := int64(i) * 1000
 		ttft := 20_000 + int64(rng.ExpFloat64()*80_000)
 		r := okRec(clients[i%4], at, ttft, ttft+int64(rng.ExpFloat64()*2e6))
+		r.Session, r.Turn = i/16, i/4%4
 		r.ITLUS = make([]int64, 16)
 		for j := range r.ITLUS {
 			r.ITLUS[j] = 5000 + rng.Int64N(30_000)

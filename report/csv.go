@@ -19,11 +19,15 @@ const AllScope = "(all)"
 // frames to pivot: the columns are scope (a client, or AllScope), section
 // (run, requests, connections, latency, throughput, goodput, slo, errors,
 // errors_by_class, errors_by_status, errors_top, tokens, prefix_cache,
-// warning), name (the metric, SLO, class or comparison; for prefix_cache,
-// "server" for the hits the server reported, "implied" for the reuse the
-// workload implies, a row of the whole run), stat, value and unit. Latency values are
-// microseconds (unit us, or us/token for TPOT); a percentile pXX comes
-// with pXX_lo, pXX_hi and pXX_coverage when it has an interval.
+// sessions, warning), name (the metric, SLO, class or comparison; for
+// prefix_cache, "server" for the hits the server reported, "implied" for
+// the reuse the workload implies, a row of the whole run), stat, value
+// and unit. Latency values are microseconds (unit us, or us/token for
+// TPOT); a percentile pXX comes with pXX_lo, pXX_hi and pXX_coverage when
+// it has an interval. A scope has sessions rows only when the summary
+// has them (metrics.Sessions): the counts under an empty name, then each
+// distribution under its name like a latency (units us, requests or
+// tokens).
 func CSV(w io.Writer, s *metrics.Summary) error {
 	c := &csvRows{w: csv.NewWriter(w)}
 	c.row("scope", "section", "name", "stat", "value", "unit")
@@ -91,7 +95,7 @@ func (c *csvRows) scope(name string, sc *metrics.Scope) {
 	c.row(name, "connections", "", "retried_requests", i(sc.Retried), "")
 	c.row(name, "connections", "", "retries", i(sc.Retries), "")
 	for _, m := range sc.Latency.Metrics() {
-		c.metric(name, m)
+		c.metric(name, "latency", m)
 	}
 	c.throughput(name, &sc.Throughput)
 	if g := sc.Goodput; g != nil {
@@ -107,6 +111,7 @@ func (c *csvRows) scope(name string, sc *metrics.Scope) {
 		c.comparison(name, cmp)
 	}
 	c.cache(name, &sc.Cache)
+	c.sessions(name, sc.Sessions)
 }
 
 // cache writes the prefix-cache hits the server reported for a scope; the
@@ -134,9 +139,9 @@ func (c *csvRows) implied(ru *trace.Reuse) {
 	r("hit_rate", f(ru.Ratio()))
 }
 
-// metric writes one latency distribution.
-func (c *csvRows) metric(scope string, m *metrics.Metric) {
-	r := func(stat, value, unit string) { c.row(scope, "latency", m.Name, stat, value, unit) }
+// metric writes one distribution of section (latency, sessions).
+func (c *csvRows) metric(scope, section string, m *metrics.Metric) {
+	r := func(stat, value, unit string) { c.row(scope, section, m.Name, stat, value, unit) }
 	r("n", i(m.N), "")
 	r("undefined", i(m.Undefined), "")
 	if m.N == 0 {

@@ -14,31 +14,34 @@ import (
 	"surge/trace"
 )
 
-// TestJSONRoundTrip: a JSON report decodes back into the same summary.
+// TestJSONRoundTrip: a JSON report decodes back into the same summary,
+// sessions figures included.
 func TestJSONRoundTrip(t *testing.T) {
 	t.Parallel()
-	s := summarize(t, "run")
-	var buf bytes.Buffer
-	if err := JSON(&buf, s); err != nil {
-		t.Fatal(err)
-	}
-	back := struct {
-		Format int `json:"surge_report"`
-		*metrics.Summary
-	}{Summary: &metrics.Summary{}}
-	if err := json.Unmarshal(buf.Bytes(), &back); err != nil {
-		t.Fatal(err)
-	}
-	if back.Format != Format || !reflect.DeepEqual(back.Summary, s) {
-		t.Errorf("JSON report does not decode back into the summary it was written from")
+	for _, name := range []string{"run", "sessions"} {
+		s := summarize(t, name)
+		var buf bytes.Buffer
+		if err := JSON(&buf, s); err != nil {
+			t.Fatal(err)
+		}
+		back := struct {
+			Format int `json:"surge_report"`
+			*metrics.Summary
+		}{Summary: &metrics.Summary{}}
+		if err := json.Unmarshal(buf.Bytes(), &back); err != nil {
+			t.Fatal(err)
+		}
+		if back.Format != Format || !reflect.DeepEqual(back.Summary, s) {
+			t.Errorf("%s: JSON report does not decode back into the summary it was written from", name)
+		}
 	}
 }
 
-// TestCSVShape: every row has six fields and the latency rows agree with
-// the summary.
+// TestCSVShape: every row has six fields and the latency and sessions
+// rows agree with the summary.
 func TestCSVShape(t *testing.T) {
 	t.Parallel()
-	s := summarize(t, "run")
+	s := summarize(t, "sessions")
 	var buf bytes.Buffer
 	if err := CSV(&buf, s); err != nil {
 		t.Fatal(err)
@@ -47,14 +50,73 @@ func TestCSVShape(t *testing.T) {
 	if err != nil {
 		t.Fatalf("CSV report does not parse: %v", err)
 	}
-	found := false
+	ss := s.All.Sessions
+	want := map[[4]string][2]string{
+		{AllScope, "latency", "ttft", "p50"}:         {f(s.All.Latency.TTFT.Percentiles[0].Value), "us"},
+		{AllScope, "sessions", "", "complete"}:       {i(ss.Complete), ""},
+		{AllScope, "sessions", "duration", "p50"}:    {f(ss.Duration.Percentiles[0].Value), "us"},
+		{AllScope, "sessions", "max_context", "max"}: {f(ss.MaxContext.Max), "tokens"},
+		{AllScope, "sessions", "ttft_later", "mean"}: {f(ss.TTFTLater.Mean), "us"},
+		{"chat", "sessions", "", "warmup_excluded"}:  {"1", ""},
+		{"rag", "sessions", "", "sessions"}:          {"", "absent: rag's sessions are single requests"},
+	}
+	got := map[[4]string][2]string{}
 	for _, r := range rows {
-		if r[0] == AllScope && r[1] == "latency" && r[2] == "ttft" && r[3] == "p50" {
-			found = r[4] == f(s.All.Latency.TTFT.Percentiles[0].Value) && r[5] == "us"
+		got[[4]string(r[:4])] = [2]string{r[4], r[5]}
+	}
+	for k, w := range want {
+		g, ok := got[k]
+		if k[0] == "rag" {
+			if ok {
+				t.Errorf("row %v present, want it %s", k, w[1])
+			}
+			continue
+		}
+		if g != w {
+			t.Errorf("row %v = %v, want %v", k, g, w)
 		}
 	}
-	if !found {
-		t.Error("no (all) latency ttft p50 row carrying the summary's value in us")
+}
+
+// TestSessionsBlock: the text sessions block is absent without sessions,
+// leaves out rows with nothing to say, and shows whole numbers of
+// requests and tokens as integers.
+func TestSessionsBlock(t *testing.T) {
+	t.Parallel()
+	m := func(name string, vs ...float64) metrics.Metric {
+		return metrics.Metric{Name: name, N: len(vs), Mean: vs[0], Max: vs[len(vs)-1],
+			Percentiles: []metrics.Percentile{{P: 50, Value: vs[0]}, {P: 90, Value: vs[0]}, {P: 99, Value: vs[0]}}}
+	}
+	agents := &metrics.Sessions{Sessions: 3, Complete: 1, Failed: 1, Incomplete: 1,
+		Duration: m("duration", 2e6), Requests: m("requests", 4), LLM: m("llm", 1e6), LLMBusy: m("llm_busy", 1e6),
+		Tool: m("tool", 5e5), Think: m("think", 0), MaxContext: m("max_context", 1234),
+		TTFTFirst: m("ttft_first", 200_000), TTFTLater: m("ttft_later", 50_000)}
+	tests := []struct {
+		name      string
+		ss        *metrics.Sessions
+		want, not []string
+		reason    string
+	}{
+		{"none", nil, nil, []string{"sessions"}, "single-request workloads keep their report"},
+		{"agents", agents,
+			[]string{"3 measured (0 warmup excluded): 1 complete, 1 failed, 1 incomplete", "tool s 1 0.500", "requests 1 4.00 4 4 4 4", "TTFT later turns ms 1 50.0 50.0 50.0 50.0 50.0"},
+			[]string{"think s", "TTFO", "ITL"}, "no session thought, no TTFO measured"},
+	}
+	for _, tt := range tests {
+		var buf bytes.Buffer
+		p := &printer{w: &buf}
+		p.sessions(&metrics.Summary{All: metrics.Scope{Sessions: tt.ss}})
+		words := strings.Join(strings.Fields(buf.String()), " ") // columns' padding aside
+		for _, w := range tt.want {
+			if !strings.Contains(words, w) {
+				t.Errorf("%s: block lacks %q (%s):\n%s", tt.name, w, tt.reason, buf.String())
+			}
+		}
+		for _, n := range tt.not {
+			if strings.Contains(words, n) {
+				t.Errorf("%s: block has %q (%s):\n%s", tt.name, n, tt.reason, buf.String())
+			}
+		}
 	}
 }
 

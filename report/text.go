@@ -28,8 +28,11 @@ var rowNames = map[string]string{
 // TTFO and E2E judged from the intended send time), errors with their
 // most common messages, re-sent requests, token-count disagreements, the
 // prefix-cache hit rate the server reported beside the one the workload
-// implies, a per-client table when there are several clients, and the
-// caveats as numbered footnotes.
+// implies, sessions when some have several requests (counts, then per
+// complete session its duration, requests, LLM, tool and think time and
+// context, and TTFT, TTFO and ITL of first turns apart from later ones;
+// mean, p50, p90, p99 and max, no intervals), a per-client table when
+// there are several clients, and the caveats as numbered footnotes.
 func Text(w io.Writer, s *metrics.Summary) error {
 	p := &printer{w: w}
 	p.header(s)
@@ -40,6 +43,7 @@ func Text(w io.Writer, s *metrics.Summary) error {
 	p.connections(&s.All)
 	p.tokens(&s.All)
 	p.cache(s)
+	p.sessions(s)
 	p.clients(s)
 	if p.err == nil {
 		p.err = p.notes.write(w)
