@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"slices"
 
 	"surge/trace"
 )
@@ -51,7 +50,7 @@ type WEKAOptions struct {
 // its recorded output (at least 1 token). Its prompt is its recorded
 // input: the blocks of its hash ids (full blocks of block_size tokens, as
 // the files list them) and the rest as content of its own. The session's
-// model is the one most of its calls used. Sub-agent entries are refused
+// model is the one most of its calls used (the first by name on a tie). Sub-agent entries are refused
 // with an error: the published files hold none.
 func WEKA(r io.Reader, client string, index int, opts WEKAOptions) (*trace.Session, error) {
 	var c wekaConversation
@@ -66,7 +65,11 @@ func WEKA(r io.Reader, client string, index int, opts WEKAOptions) (*trace.Sessi
 	if speed <= 0 {
 		speed = 1
 	}
-	s := &trace.Session{Client: client, Index: index, Model: c.model(), API: "chat"}
+	models := map[string]int{}
+	for _, q := range c.Requests {
+		models[q.Model]++
+	}
+	s := &trace.Session{Client: client, Index: index, Model: mostUsed(models), API: "chat"}
 	scope := uint64(index+1) << 40
 	for k, q := range c.Requests {
 		out := max(*q.Out, 1)
@@ -116,18 +119,4 @@ func (c *wekaConversation) check() error {
 		}
 	}
 	return nil
-}
-
-// model returns the model most of the conversation's calls used (the
-// first of them on a tie).
-func (c *wekaConversation) model() string {
-	count := map[string]int{}
-	var order []string
-	for _, q := range c.Requests {
-		if count[q.Model] == 0 {
-			order = append(order, q.Model)
-		}
-		count[q.Model]++
-	}
-	return slices.MaxFunc(order, func(a, b string) int { return count[a] - count[b] })
 }
