@@ -70,6 +70,7 @@ func (a *attempt) base() trace.Record {
 		ReasoningTokens: t.ReasoningTokens,
 		WaitUS:          t.WaitUS,
 		ToolCalls:       t.ToolCalls,
+		DeadlineUS:      a.session.DeadlineUS,
 	}
 }
 

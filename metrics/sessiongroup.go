@@ -73,6 +73,7 @@ func (c *calc) session(g []*trace.Record) session {
 		s.complete = s.complete && r.Turn == i
 		s.startUS = min(s.startUS, r.IntendedUS)
 		s.context = max(s.context, InputTokens(r))
+		s.deadline = max(s.deadline, r.DeadlineUS)
 		if r.ErrorClass != trace.ErrDropped {
 			s.endUS = max(s.endUS, completion(r))
 			s.llmUS += r.E2EUS

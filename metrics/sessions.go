@@ -70,6 +70,11 @@ type Sessions struct {
 	// Warmup counts sessions excluded because their first request was
 	// warmup.
 	Warmup int `json:"warmup_excluded"`
+	// Deadlines counts the complete sessions with a completion deadline
+	// (batch jobs), and DeadlinesMet those whose last request ended within
+	// it of the session's start.
+	Deadlines    int `json:"deadlines,omitempty"`
+	DeadlinesMet int `json:"deadlines_met,omitempty"`
 
 	Duration   Metric `json:"duration"`
 	Requests   Metric `json:"requests"`
@@ -111,6 +116,7 @@ type session struct {
 	llmUS, busyUS            int64
 	toolUS, thinkUS          int64
 	context                  int
+	deadline                 int64 // completion deadline from origin; 0 for none
 }
 
 // sessionFigures are the per-session distributions, in the order of
@@ -150,6 +156,12 @@ func (c *calc) sessions(groups [][]*trace.Record) *Sessions {
 		case s.complete:
 			ss.Complete++
 			done = append(done, s)
+			if s.deadline > 0 {
+				ss.Deadlines++
+				if s.endUS-s.origin <= s.deadline {
+					ss.DeadlinesMet++
+				}
+			}
 		default:
 			ss.Incomplete++
 		}

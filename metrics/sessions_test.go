@@ -258,3 +258,23 @@ func TestSessionNote(t *testing.T) {
 		}
 	}
 }
+
+// TestSessionDeadlines checks the batch deadline count: the job starting
+// at 100 ms ends 61 ms after its start (its last request, released at
+// 50 ms, takes 10 ms after a 1 ms send), so a deadline of 61 ms is met and
+// one of 59 ms is not.
+func TestSessionDeadlines(t *testing.T) {
+	t.Parallel()
+	deadline := func(recs []trace.Record, us int64) []trace.Record {
+		out := append([]trace.Record(nil), recs...)
+		for i := range out {
+			out[i].DeadlineUS = us
+		}
+		return out
+	}
+	recs := append(deadline(batch, 61_000), reindexed(deadline(batch, 59_000), 1)...)
+	ss := Summarize(records(nil, append(recs, chat...)...), Options{}).All.Sessions
+	if ss.Deadlines != 2 || ss.DeadlinesMet != 1 {
+		t.Errorf("deadlines %d, met %d; want 2 jobs with deadlines, 1 met", ss.Deadlines, ss.DeadlinesMet)
+	}
+}

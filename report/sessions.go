@@ -46,6 +46,9 @@ func (p *printer) sessions(s *metrics.Summary) {
 	if ss.Incomplete > 0 {
 		line += fmt.Sprintf(", %s incomplete (a turn's record missing)", count(ss.Incomplete))
 	}
+	if ss.Deadlines > 0 {
+		line += fmt.Sprintf("; %s of %s met their deadline", count(ss.DeadlinesMet), count(ss.Deadlines))
+	}
 	if ss.Note != "" {
 		line += p.notes.ref(ss.Note)
 	}

@@ -61,6 +61,9 @@ type Record struct {
 	// the latency of that many parallel tool calls.
 	WaitUS    int64 `json:"wait_us,omitempty"`
 	ToolCalls int   `json:"tool_calls,omitempty"`
+	// DeadlineUS is the session's completion deadline (a batch job's),
+	// from its start, the trace's deadline_us; 0 for none.
+	DeadlineUS int64 `json:"deadline_us,omitempty"`
 
 	IntendedUS int64 `json:"intended_us"`        // when the schedule meant to send it
 	QueueUS    int64 `json:"queue_us,omitempty"` // waiting for a concurrency slot

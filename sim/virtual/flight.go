@@ -55,6 +55,7 @@ func (f *flight) base() trace.Record {
 		IntendedUS: at, SentUS: at,
 		InputTokens: t.InputTokens, ClientInputTokens: f.prompt, OutputTokens: t.OutputTokens,
 		ReasoningTokens: t.ReasoningTokens, WaitUS: t.WaitUS, ToolCalls: t.ToolCalls,
+		DeadlineUS: s.DeadlineUS,
 	}
 }
 
