@@ -29,8 +29,20 @@ func (s *Session) Validate() error {
 }
 
 // checkBlocks checks a turn's content blocks: only on a turn starting a
-// conversation, of a positive size, within its prompt.
+// conversation, of a positive size, within its prompt, and a tail block
+// only where a rest shorter than a block follows them.
 func (t *Turn) checkBlocks() error {
+	if t.TailBlock != nil {
+		rest := t.InputTokens - len(t.Blocks)*t.BlockTokens
+		switch {
+		case t.Parent != nil:
+			return fmt.Errorf("tail_block on a turn continuing a conversation")
+		case t.BlockTokens < 1:
+			return fmt.Errorf("tail_block with block_tokens %d", t.BlockTokens)
+		case rest < 1 || rest >= t.BlockTokens:
+			return fmt.Errorf("tail_block on a rest of %d tokens after %d blocks of %d: want 1 to %d", rest, len(t.Blocks), t.BlockTokens, t.BlockTokens-1)
+		}
+	}
 	switch n := len(t.Blocks); {
 	case n == 0:
 		return nil

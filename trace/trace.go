@@ -111,6 +111,11 @@ type Turn struct {
 	// turn starting a conversation has them.
 	Blocks      []uint64 `json:"blocks,omitempty"`
 	BlockTokens int      `json:"block_tokens,omitempty"`
+	// TailBlock, when set, names the content of the rest of the prompt
+	// after Blocks, fewer than BlockTokens tokens: a last block cut short
+	// by the prompt's end, equal ids meaning equal content as in Blocks.
+	// Absent, that rest is content of this turn alone.
+	TailBlock *uint64 `json:"tail_block,omitempty"`
 	// Reply is the planned reply of OutputTokens tokens, which later turns
 	// carry when their client's history is pinned.
 	Reply string `json:"reply,omitempty"`

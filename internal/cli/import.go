@@ -1,12 +1,15 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
-	"os"
+	"math"
+	"strconv"
+	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
-	"surge/trace"
 	"surge/trace/importers"
 )
 
@@ -16,97 +19,131 @@ type importFlags struct {
 	speed       float64
 	concurrency int
 	client      string
+	model       string
+	window      string
+	rate        float64
+	maxContext  int
+	sample      float64
+	skipBad     bool
 }
 
 func newImport() *cobra.Command {
 	var f importFlags
 	c := &cobra.Command{
-		Use:   "import FILE... --format weka",
+		Use:   "import FILE... [--format F] [-o TRACE]",
 		Short: "Turn a public trace into a surge trace, for replay and analysis",
 		Long: `import reads the files of a public trace and writes a surge trace that
-replays it: lengths as exact token counts, timing within a session as waits
-between its requests, and prefix sharing as content blocks, so requests the
-trace says share a prefix share it in the replay.
+replays it: lengths as exact token counts, arrivals at the trace's offsets
+(or, for conversations, waits between their requests), and prefix sharing
+as content blocks, so requests the trace says share a prefix share it in
+the replay. Files are read as they are written out, in bounded memory.
 
-Formats:
-  weka   the WEKA agentic traces (coding-agent conversations, one JSON file
-         each): a session per conversation, run closed loop, --concurrency
-         at a time (the files have no absolute start times); think times
-         divided by --speed.
+Formats (detected from each file's first line, or forced with --format):
+  azure     Azure LLM inference traces, 2023 and 2024 CSV
+            (TIMESTAMP,ContextTokens,GeneratedTokens)
+  vidur     Vidur's splitwise_*.csv (arrived_at,num_prefill_tokens,...)
+  mooncake  Mooncake JSON Lines (timestamp ms, input_length,
+            output_length, hash_ids of 512-token blocks)
+  weka      WEKA agentic conversations, a JSON file each
+  weka-csv  the same conversations flattened to one CSV, a row per request
+            (with sub-agent streams; block counts instead of hash ids)
+The first three become open-loop requests at their offsets from the file's
+first row, one client per file; weka conversations run closed loop,
+--concurrency at a time, think times divided by --speed.
 
 The trace holds content blocks, not text: surge sim and surge inspect take
-it as it is.`,
+it as it is. See docs/import.md.`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(c *cobra.Command, args []string) error { return runImport(c, args, f) },
 	}
 	fs := c.Flags()
-	fs.StringVar(&f.format, "format", "weka", "format of the files: weka")
+	fs.StringVar(&f.format, "format", "auto", "format of the files: auto, azure, vidur, mooncake, weka or weka-csv")
 	fs.StringVarP(&f.out, "output", "o", "-", "trace file to write (- for stdout)")
-	fs.Float64Var(&f.speed, "speed", 1, "divide think times by this (10: ten times faster)")
-	fs.IntVar(&f.concurrency, "concurrency", 4, "sessions in flight when replayed")
-	fs.StringVar(&f.client, "client", "weka", "client name of the imported sessions")
+	fs.Float64Var(&f.speed, "speed", 1, "replay this many times faster: offsets (or think times) divided by it")
+	fs.IntVar(&f.concurrency, "concurrency", 4, "weka: sessions in flight when replayed")
+	fs.StringVar(&f.client, "client", "", "client name (default: weka, or each file's base name); with several files, NAME-1, NAME-2, …")
+	fs.StringVar(&f.model, "model", "", "model name for traces that record none (default: left to surge run or sim)")
+	fs.StringVar(&f.window, "window", "", "keep requests arriving in FROM-TO of the trace's own offsets (10m-20m, 600-1200, 30m-), starting the replay at FROM")
+	fs.Float64Var(&f.rate, "rate", 0, "rescale offsets to this mean rate per second, keeping the burst shape")
+	fs.IntVar(&f.maxContext, "max-context", 0, "cap each request's input plus output to N tokens, keeping the output")
+	fs.Float64Var(&f.sample, "sample", 1, "keep this fraction of sessions, chosen by a hash of each one's index")
+	fs.BoolVar(&f.skipBad, "skip-bad", false, "skip malformed or out-of-order rows, counting them, instead of stopping")
 	return c
 }
 
 func runImport(c *cobra.Command, files []string, f importFlags) error {
-	switch {
-	case f.format != "weka":
-		return usageError{fmt.Errorf("--format %q: the formats are weka", f.format)}
-	case f.speed <= 0:
-		return usageError{fmt.Errorf("--speed %g: want a positive factor", f.speed)}
-	case f.concurrency < 1:
-		return usageError{fmt.Errorf("--concurrency %d: want at least 1", f.concurrency)}
+	shape, err := f.reshape()
+	if err != nil {
+		return usageError{err}
 	}
-	var sessions []*trace.Session
-	for i, path := range files {
-		s, err := importWEKA(path, f, i)
-		if err != nil {
-			return err
-		}
-		sessions = append(sessions, s)
-	}
-	h := trace.Header{Name: "import:" + f.format,
-		Clients: []trace.ClientInfo{{Name: f.client, Model: sessions[0].Model, Concurrency: f.concurrency}}}
-	out, commit, err := createOutput(c, f.out)
+	format, err := detectFormat(files, f.format)
 	if err != nil {
 		return err
 	}
-	hash, err := writeSessions(out, h, sessions)
-	if cerr := commit(err == nil); err == nil {
-		err = cerr
+	if format == importers.FormatWEKA || format == importers.FormatWEKACSV {
+		if f.window != "" || f.rate > 0 {
+			return usageError{errors.New("--window and --rate do not apply to weka conversations, which run closed loop")}
+		}
+		return importConversations(c, files, format, f, shape)
 	}
-	if err != nil {
-		return fmt.Errorf("import: %w", err)
-	}
-	fmt.Fprintf(c.ErrOrStderr(), "surge import: %d sessions from %d files\nworkload %s\n", len(sessions), len(files), hash)
-	return nil
-}
-
-// importWEKA reads one WEKA conversation file as session i.
-func importWEKA(path string, f importFlags, i int) (*trace.Session, error) {
-	file, err := os.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("import: %w", err)
-	}
-	defer file.Close()
-	s, err := importers.WEKA(file, f.client, i, importers.WEKAOptions{Speed: f.speed})
-	if err != nil {
-		return nil, fmt.Errorf("import %s: %w", path, err)
-	}
-	return s, nil
-}
-
-// writeSessions writes a trace of h and sessions to out and returns its
-// workload hash.
-func writeSessions(out interface{ Write([]byte) (int, error) }, h trace.Header, sessions []*trace.Session) (string, error) {
-	tw, err := trace.NewWriter(out, h)
-	if err != nil {
-		return "", err
-	}
-	for _, s := range sessions {
-		if err := tw.Write(s); err != nil {
-			return "", err
+	if f.rate > 0 {
+		if shape.Scale, err = rateScale(files, format, f, shape); err != nil {
+			return err
 		}
 	}
-	return tw.Close()
+	return importRequests(c, files, format, f, shape)
+}
+
+// reshape checks the flags and returns what they ask of the sessions,
+// the time scale from --speed alone.
+func (f importFlags) reshape() (importers.Reshape, error) {
+	switch {
+	case !(f.speed > 0) || math.IsInf(f.speed, 0):
+		return importers.Reshape{}, fmt.Errorf("--speed %g: want a positive factor", f.speed)
+	case f.speed != 1 && f.rate > 0:
+		return importers.Reshape{}, errors.New("--speed and --rate both set the time scale: give one")
+	case !(f.rate >= 0) || math.IsInf(f.rate, 0):
+		return importers.Reshape{}, fmt.Errorf("--rate %g: want a positive rate per second", f.rate)
+	case f.concurrency < 1:
+		return importers.Reshape{}, fmt.Errorf("--concurrency %d: want at least 1", f.concurrency)
+	case f.sample <= 0 || f.sample > 1:
+		return importers.Reshape{}, fmt.Errorf("--sample %g: want a fraction in (0, 1]", f.sample)
+	}
+	r := importers.Reshape{Scale: 1 / f.speed, Sample: f.sample, MaxContext: f.maxContext}
+	var err error
+	if r.From, r.To, err = parseWindow(f.window); err != nil {
+		return r, fmt.Errorf("--window %q: %w", f.window, err)
+	}
+	if err := r.Validate(); err != nil {
+		return r, fmt.Errorf("--window, --max-context: %w", err)
+	}
+	return r, nil
+}
+
+// parseWindow parses FROM-TO, each a duration (90s, 10m) or seconds, TO
+// optional; empty means the whole trace.
+func parseWindow(s string) (from, to time.Duration, err error) {
+	if s == "" {
+		return 0, 0, nil
+	}
+	a, b, ok := strings.Cut(s, "-")
+	if !ok {
+		return 0, 0, errors.New("want FROM-TO, such as 10m-20m, 600-1200 or 30m-")
+	}
+	if from, err = parseOffset(a); err == nil && b != "" {
+		to, err = parseOffset(b)
+	}
+	return from, to, err
+}
+
+// parseOffset parses a duration, or a number of seconds.
+func parseOffset(s string) (time.Duration, error) {
+	if d, err := time.ParseDuration(s); err == nil {
+		return d, nil
+	}
+	sec, err := strconv.ParseFloat(s, 64)
+	if err != nil || sec < 0 || sec > 1e9 {
+		return 0, fmt.Errorf("%q: want a duration (90s, 10m) or seconds", s)
+	}
+	return time.Duration(sec * float64(time.Second)), nil
 }

@@ -3,8 +3,19 @@
 // analysed with surge inspect.
 //
 // Each importer reads one format and returns sessions that keep what the
-// trace records: timing within a session as waits between its turns,
-// lengths as exact token counts, and prefix sharing as content blocks
-// (trace.Turn.Blocks), so that requests the trace says share a prefix
-// share it in the replay at the trace's block size.
+// trace records: arrivals as start offsets (or, within a conversation,
+// waits between its turns), lengths as exact token counts, and prefix
+// sharing as content blocks (trace.Turn.Blocks and TailBlock), so that
+// requests the trace says share a prefix share it in the replay at the
+// trace's block size.
+//
+// Request-level traces (Azure 2023 and 2024, Vidur, Mooncake) are read
+// as a Stream: a Source yielding a session per row as it is read, so a
+// trace of any length imports in bounded memory. Rows must be in time
+// order; a malformed or out-of-order row is a *RowError naming its file
+// and line, or, with Options.SkipBad, skipped and counted. Merge
+// interleaves several files in start order, and Reshaped selects a time
+// window, rescales time, samples sessions and caps lengths. Detect names
+// a file's format from its first bytes. WEKA conversations are read a
+// file at a time (WEKA) or from the flattened CSV (WEKARequests).
 package importers

@@ -1,0 +1,62 @@
+package cli
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"strings"
+
+	"surge/trace/importers"
+)
+
+// detectFormat returns the files' format: forced, or detected from each
+// file's first bytes, the same for all.
+func detectFormat(files []string, force string) (importers.Format, error) {
+	if force != "auto" {
+		if !slices.Contains(importers.Formats, importers.Format(force)) {
+			return "", usageError{fmt.Errorf("--format %q: the formats are auto, %s", force, formatList())}
+		}
+		return importers.Format(force), nil
+	}
+	var first importers.Format
+	for _, path := range files {
+		fmtOf, err := detectFile(path)
+		if err != nil {
+			return "", err
+		}
+		if first != "" && fmtOf != first {
+			return "", fmt.Errorf("import: %s is %s but %s is %s: import one format at a time", path, fmtOf, files[0], first)
+		}
+		first = fmtOf
+	}
+	return first, nil
+}
+
+// detectFile names one file's format from its first bytes.
+func detectFile(path string) (importers.Format, error) {
+	file, err := os.Open(path)
+	if err != nil {
+		return "", fmt.Errorf("import: %w", err)
+	}
+	defer file.Close()
+	head, err := bufio.NewReaderSize(file, importers.DetectBytes).Peek(importers.DetectBytes)
+	if err != nil && err != io.EOF && !errors.Is(err, bufio.ErrBufferFull) {
+		return "", fmt.Errorf("import: reading %s: %w", path, err)
+	}
+	fmtOf, err := importers.Detect(head)
+	if err != nil {
+		return "", fmt.Errorf("import %s: %w (formats: %s)", path, err, formatList())
+	}
+	return fmtOf, nil
+}
+
+func formatList() string {
+	var names []string
+	for _, f := range importers.Formats {
+		names = append(names, string(f))
+	}
+	return strings.Join(names, ", ")
+}
