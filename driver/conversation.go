@@ -14,6 +14,7 @@ import (
 type conversation struct {
 	s      *trace.Session
 	salt   string
+	expand func(s *trace.Session, k int) string // writes a turn's missing text; may be nil
 	pinned bool   // carry the trace's planned replies, not the server's
 	keep   []bool // turn k's reply text is needed by a later turn
 
@@ -25,9 +26,9 @@ type conversation struct {
 }
 
 // newConversation prepares the conversation state of s.
-func newConversation(s *trace.Session, salt string, pinned bool) *conversation {
+func newConversation(s *trace.Session, salt string, pinned bool, expand func(*trace.Session, int) string) *conversation {
 	c := &conversation{
-		s: s, salt: salt, pinned: pinned,
+		s: s, salt: salt, pinned: pinned, expand: expand,
 		keep: make([]bool, len(s.Turns)),
 		sent: make([][]openai.Message, len(s.Turns)), replies: make([]string, len(s.Turns)),
 		actual: make([]int, len(s.Turns)), grown: make([]int, len(s.Turns)),
@@ -58,12 +59,21 @@ func (c *conversation) messages(k int) []openai.Message {
 	} else if t.System != "" {
 		msgs = []openai.Message{{Role: "system", Content: t.System}}
 	}
-	msgs = append(msgs, openai.Message{Role: "user", Content: t.Prompt})
+	msgs = append(msgs, openai.Message{Role: "user", Content: c.prompt(k)})
 	if t.Parent == nil && c.salt != "" {
 		msgs[0].Content = c.salt + msgs[0].Content
 	}
 	c.sent[k] = msgs
 	return msgs
+}
+
+// prompt is turn k's new user message: the trace's text, or the text the
+// expander writes for a turn without it.
+func (c *conversation) prompt(k int) string {
+	if t := &c.s.Turns[k]; t.Prompt != "" || c.expand == nil {
+		return t.Prompt
+	}
+	return c.expand(c.s, k)
 }
 
 // reply is what turn p's successors carry as its reply; c.mu is held.

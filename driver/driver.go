@@ -93,6 +93,12 @@ type Config struct {
 	Salt       string
 	SaltTokens int
 
+	// Expand, when set, writes the prompt text of turns that have none
+	// (a trace made without text, or imported with lengths only): turn k
+	// of the session. It is called at send time, from many goroutines.
+	// Without it such traces are refused.
+	Expand func(s *trace.Session, k int) string
+
 	// ReasoningHint sends each turn's planned reasoning length as
 	// surge_reasoning_tokens, which only surge's built-in engine knows:
 	// set it for that engine alone.

@@ -54,7 +54,7 @@ func (r *run) request(a *attempt, conv *conversation) *client.Request {
 		req.ReasoningTokens = t.ReasoningTokens
 	}
 	if req.API == "completions" {
-		req.Prompt = conv.salt + t.Prompt
+		req.Prompt = conv.salt + conv.prompt(a.turn)
 	} else {
 		req.Messages = conv.messages(a.turn)
 	}

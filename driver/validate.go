@@ -20,7 +20,7 @@ func validate(cfg Config, h trace.Header, sessions []*trace.Session) error {
 	errs := validateConfig(cfg)
 	clients, cerrs := headerClients(h)
 	errs = append(errs, cerrs...)
-	if !h.Text && len(sessions) > 0 {
+	if !h.Text && len(sessions) > 0 && cfg.Expand == nil {
 		// One line instead of one per session: the whole trace lacks text.
 		errs = append(errs, errors.New("the trace has no prompt text (made with surge gen --no-text, or imported as content blocks): surge sim runs it as it is; to send it to a server, generate it with text"))
 		return errors.Join(errs...)
@@ -108,7 +108,7 @@ func validateSession(cfg Config, clients map[string]trace.ClientInfo, s *trace.S
 	}
 	chat := pick(cfg.API, s.API) == "chat"
 	for k, t := range s.Turns {
-		if t.Prompt == "" {
+		if t.Prompt == "" && cfg.Expand == nil {
 			errs = append(errs, fmt.Sprintf("turn %d has no prompt text", k))
 		}
 		if !chat && (t.Parent != nil || t.SystemID != 0) {

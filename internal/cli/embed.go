@@ -43,7 +43,7 @@ func startEmbedded(w io.Writer, f runFlags, in *workloadInput) (*embedded, error
 	if err != nil {
 		return nil, usageError{fmt.Errorf("--gpu: %w", err)}
 	}
-	tok, err := content.Open(in.header.Tokenizer)
+	tok, err := content.Open(traceTokenizer(in.header))
 	if err != nil {
 		tok, err = content.Builtin("o200k_base")
 		if err != nil {

@@ -121,6 +121,10 @@ func runRun(c *cobra.Command, path string, f runFlags) error {
 	defer cl.Close()
 	salt, saltTokens := runSalt(f.salt, in.header)
 	f.salt = salt
+	expand, err := expander(c.ErrOrStderr(), in.header)
+	if err != nil {
+		return err
+	}
 	d, err := driver.New(driver.Config{
 		Client: cl, Stream: !f.noStream, API: f.api, Model: f.model,
 		MaxConcurrency: f.maxConc, Drop: f.drop, Drain: f.drain,
@@ -128,6 +132,7 @@ func runRun(c *cobra.Command, path string, f runFlags) error {
 		Salt:   salt, SaltTokens: saltTokens,
 		// Only the built-in engine knows the planned reasoning lengths.
 		ReasoningHint: f.builtin,
+		Expand:        expand,
 	}, in.header, in.sessions)
 	if err != nil {
 		return err

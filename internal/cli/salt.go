@@ -30,7 +30,7 @@ func runSalt(flag string, h trace.Header) (string, int) {
 		nonce = hex.EncodeToString(b[:])
 	}
 	salt := fmt.Sprintf("[surge %s]\n", nonce)
-	tok, err := content.Open(h.Tokenizer)
+	tok, err := content.Open(traceTokenizer(h))
 	if err != nil {
 		// A run against a server whose tokenizer surge cannot open still
 		// runs; the token audit then misses the salt's few tokens.
