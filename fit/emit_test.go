@@ -1,0 +1,110 @@
+package fit
+
+import (
+	"math"
+	"strings"
+	"testing"
+
+	"surge/spec"
+)
+
+// fitClient fits one trace as a client.
+func fitClient(t *testing.T, rel, name string, flat bool) Client {
+	t.Helper()
+	tr := loadTrace(t, rel)
+	a, err := Arrivals(tr.times, ArrivalOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := Lengths(tr.in, tr.out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return Client{Name: name, Arrivals: a, Lengths: l, Flat: flat}
+}
+
+func TestSpecParses(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		reason   string
+		rel      string
+		flat     bool
+		process  string
+		comments []string // must appear in the YAML
+	}{
+		{"Poisson arrivals with a rate curve", mooncakeSynthetic, false, "poisson", []string{"best exponential(rate=3.895)", "(good)"}},
+		{"grid noted; Poisson from the slot counts", mooncakeConv, false, "poisson", []string{"# grid: timestamps on a 3 s grid", "10.2 requests per slot"}},
+		{"on/off and a poor fit reported as such", azureCode, true, "gamma", []string{"(poor)", "# on/off: 12 of 57 bins", "empirical quantile table"}},
+		{"Weibull gaps and correlation noted", azureConv, true, "weibull", []string{"Spearman 0.073", "Pearson -0.112"}},
+	}
+	for _, tt := range tests {
+		c := fitClient(t, tt.rel, "Trace "+tt.rel, tt.flat)
+		y, err := Spec("fitted", []Client{c})
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, err := spec.Parse(tt.rel, y)
+		if err != nil {
+			t.Fatalf("%s: emitted spec does not parse: %v\n%s", tt.reason, err, y)
+		}
+		for _, want := range tt.comments {
+			if !strings.Contains(string(y), want) {
+				t.Errorf("%s: spec lacks %q:\n%s", tt.reason, want, y)
+			}
+		}
+		got := s.Clients[0]
+		if string(got.Arrival.Process) != tt.process {
+			t.Errorf("%s: process %q, want %q", tt.reason, got.Arrival.Process, tt.process)
+		}
+		// The spec reproduces the trace's volume: flat rate or the curve.
+		if tt.flat && !within(got.Arrival.Rate, c.Arrivals.Rate, 0.001) {
+			t.Errorf("%s: rate %g, want %g", tt.reason, got.Arrival.Rate, c.Arrivals.Rate)
+		}
+		if !tt.flat && len(got.Arrival.Curve.Stages) != len(c.Arrivals.Curve) {
+			t.Errorf("%s: %d stages, want %d", tt.reason, len(got.Arrival.Curve.Stages), len(c.Arrivals.Curve))
+		}
+		// The parsed lengths keep the trace's mean within the clamps' and
+		// rounding's error.
+		if !within(got.Input.Mean(), c.Lengths.Input.Mean, 0.05) {
+			t.Errorf("%s: input mean %g in the spec, %g in the trace", tt.reason, got.Input.Mean(), c.Lengths.Input.Mean)
+		}
+		if math.Abs(s.Duration.Seconds()-math.Ceil(c.Arrivals.Span)) > 0 {
+			t.Errorf("%s: duration %v, want the span %g s", tt.reason, s.Duration, c.Arrivals.Span)
+		}
+	}
+}
+
+func TestSpecSplitsClients(t *testing.T) {
+	t.Parallel()
+	a := fitClient(t, azureConv, "conversation", true)
+	b := fitClient(t, azureCode, "coding", false)
+	b.Model = "gpt-4"
+	y, err := Spec("azure 2023", []Client{a, b})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := spec.Parse("split", y)
+	if err != nil {
+		t.Fatalf("emitted spec does not parse: %v\n%s", err, y)
+	}
+	if len(s.Clients) != 2 || s.Clients[0].Name != "conversation" || s.Clients[1].Model != "gpt-4" || s.Clients[0].Model != "default" {
+		t.Errorf("clients %+v, want conversation (model default) and coding (gpt-4)", s.Clients)
+	}
+	if _, err := Spec("empty", nil); err == nil {
+		t.Error("Spec without clients: got no error")
+	}
+}
+
+func TestClientName(t *testing.T) {
+	t.Parallel()
+	tests := []struct{ in, want string }{
+		{"", "fitted"},             // a client needs a name
+		{"Chat_v2.1", "chat_v2.1"}, // lower-cased, allowed punctuation kept
+		{"a/b c", "a-b-c"},         // everything else becomes '-'
+	}
+	for _, tt := range tests {
+		if got := clientName(tt.in); got != tt.want {
+			t.Errorf("clientName(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}

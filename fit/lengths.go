@@ -1,0 +1,85 @@
+package fit
+
+import (
+	"fmt"
+	"math"
+	"slices"
+)
+
+// LengthFit describes the input and output lengths of a trace.
+type LengthFit struct {
+	// Input and Output are the fits of each length (see Best).
+	Input, Output Length
+	// Spearman and Pearson are the rank and linear correlations of input
+	// and output over the requests; a spec draws them independently, so a
+	// large |Spearman| is a caveat on the emitted spec.
+	Spearman, Pearson float64
+	// Warnings are the statistical caveats: a poor fit replaced by the
+	// empirical table, or a dependence the spec cannot state.
+	Warnings []error
+}
+
+// DependentSpearman is the |Spearman| from which LengthFit warns that the
+// independence of input and output in a spec misrepresents the trace.
+const DependentSpearman = 0.3
+
+// Length is the fit of one length column.
+type Length struct {
+	Choice
+	// Min and Max are the smallest and largest observed lengths; the
+	// emitted distribution is clamped to them, so a cap in the trace (an
+	// output limit) becomes the spec's max.
+	Min, Max float64
+	// Mean is the sample mean, over every sample.
+	Mean float64
+}
+
+// Lengths fits input and output lengths of the same requests (equal
+// lengths) and measures their dependence.
+func Lengths(in, out []float64) (LengthFit, error) {
+	if len(in) != len(out) {
+		return LengthFit{}, fmt.Errorf("fitting lengths: %d inputs but %d outputs", len(in), len(out))
+	}
+	var l LengthFit
+	var err error
+	if l.Input, err = FitLength(in); err != nil {
+		return LengthFit{}, fmt.Errorf("fitting input lengths: %w", err)
+	}
+	if l.Output, err = FitLength(out); err != nil {
+		return LengthFit{}, fmt.Errorf("fitting output lengths: %w", err)
+	}
+	l.Spearman, l.Pearson = Spearman(in, out), Pearson(in, out)
+	for _, side := range []struct {
+		name string
+		l    Length
+	}{{"input", l.Input}, {"output", l.Output}} {
+		if side.l.Grade == Poor {
+			l.Warnings = append(l.Warnings, fmt.Errorf("%s: no single law fits (best %s, KS D %.3f); using the empirical quantile table",
+				side.name, side.l.Best.Family, side.l.Best.KS))
+		}
+		l.Warnings = append(l.Warnings, side.l.Warnings...)
+	}
+	if math.Abs(l.Spearman) >= DependentSpearman {
+		l.Warnings = append(l.Warnings, fmt.Errorf("input and output are dependent (Spearman %.2f) but a spec draws them independently", l.Spearman))
+	}
+	return l, nil
+}
+
+// FitLength fits one column of lengths with Best and records its range and
+// mean. Non-positive lengths are left out of the fits (Best reports how many)
+// but not out of Min and Mean.
+func FitLength(xs []float64) (Length, error) {
+	c, err := Best(xs)
+	if err != nil {
+		return Length{}, err
+	}
+	l := Length{Choice: c, Min: slices.Min(xs), Max: slices.Max(xs)}
+	for _, x := range xs {
+		l.Mean += x
+	}
+	l.Mean /= float64(len(xs))
+	if math.IsNaN(l.Mean) {
+		return Length{}, fmt.Errorf("lengths contain NaN")
+	}
+	return l, nil
+}

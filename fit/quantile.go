@@ -1,0 +1,56 @@
+package fit
+
+import (
+	"fmt"
+	"math"
+	"slices"
+
+	"surge/dist"
+)
+
+// TableP are the probabilities of the quantile table QuantileTable writes:
+// finer in the tails, where lengths and gaps carry their caps and bursts.
+var TableP = []float64{
+	0, 0.001, 0.01, 0.025, 0.05, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9,
+	0.95, 0.975, 0.99, 0.995, 0.999, 1,
+}
+
+// Quantile returns the p-quantile of the sorted sample xs by linear
+// interpolation between order statistics (Hyndman–Fan type 7, as R and
+// NumPy default): with h = (n−1)·p, Q = x⌊h⌋ + (h − ⌊h⌋)(x⌊h⌋+1 − x⌊h⌋).
+func Quantile(xs []float64, p float64) float64 {
+	if len(xs) == 0 {
+		return math.NaN()
+	}
+	h := float64(len(xs)-1) * p
+	i := int(math.Floor(h))
+	if i >= len(xs)-1 {
+		return xs[len(xs)-1]
+	}
+	return xs[i] + (h-float64(i))*(xs[i+1]-xs[i])
+}
+
+// QuantileTable returns the empirical distribution of samples as a quantile
+// table at the probabilities TableP (dist.NewQuantiles, printed as
+// "empirical(p=[...],x=[...])"), x rounded to 4 significant digits but never
+// out of order. Sampling it interpolates linearly between the tabulated
+// quantiles, so it reproduces the data within the table's resolution.
+func QuantileTable(samples []float64) (dist.Dist, error) {
+	xs := slices.Clone(samples)
+	slices.Sort(xs)
+	if len(xs) == 0 {
+		return nil, fmt.Errorf("building a quantile table: no samples")
+	}
+	x := make([]float64, len(TableP))
+	for i, p := range TableP {
+		x[i] = round4(Quantile(xs, p))
+		if i > 0 && x[i] < x[i-1] {
+			x[i] = x[i-1]
+		}
+	}
+	d, err := dist.NewQuantiles(TableP, x)
+	if err != nil {
+		return nil, fmt.Errorf("building a quantile table: %w", err)
+	}
+	return d, nil
+}
