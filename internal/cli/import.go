@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -25,6 +26,13 @@ type importFlags struct {
 	maxContext  int
 	sample      float64
 	skipBad     bool
+	tokenizer   string
+	arrivals    string
+	seed        uint64
+	think       time.Duration
+	columns     string
+	timeUnit    string
+	lengths     string
 }
 
 func newImport() *cobra.Command {
@@ -47,27 +55,50 @@ Formats (detected from each file's first line, or forced with --format):
   weka      WEKA agentic conversations, a JSON file each
   weka-csv  the same conversations flattened to one CSV, a row per request
             (with sub-agent streams; block counts instead of hash ids)
-The first three become open-loop requests at their offsets from the file's
-first row, one client per file; weka conversations run closed loop,
---concurrency at a time, think times divided by --speed.
+  sharegpt  ShareGPT conversations, a JSON array of {id, conversations:
+            [{from, value}]}: real text, a turn per answered message
+  burstgpt  BurstGPT CSV (Timestamp,Model,Request tokens,Response tokens,
+            Total tokens,Log Type), a client per model and log type
+  servegen  ServeGen per-client window CSV (no header; start,rate,cv,
+            pattern,shape,scale): requests generated per 10-minute window
+            (--seed), lengths from the chunk-N-dataset.json beside it
+  csv,      any CSV with a header, or JSON Lines, read by --columns
+  jsonl     at=F,input=F,output=F[,client=F][,session=F] (times in
+            --time-unit s, ms, us or iso); rows of a session become the
+            turns of a conversation, waits the gaps between them
+azure, vidur, mooncake and burstgpt become open-loop requests at their
+offsets from the file's first row, one client per file (burstgpt: per
+model and log type); weka conversations run closed loop, --concurrency at
+a time, think times divided by --speed. ShareGPT records no times: its
+conversations start at --rate per second (Poisson, --seed; or --arrivals
+even), or without --rate run closed loop; --think waits between turns.
 
-The trace holds content blocks, not text: surge sim and surge inspect take
-it as it is. See docs/import.md.`,
+Most formats give lengths and content blocks, not text: surge sim and
+surge inspect take them as they are, and surge run writes text for them.
+ShareGPT gives its own text, token counts in --tokenizer, which surge run
+sends as it is. See docs/import.md.`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(c *cobra.Command, args []string) error { return runImport(c, args, f) },
 	}
 	fs := c.Flags()
-	fs.StringVar(&f.format, "format", "auto", "format of the files: auto, azure, vidur, mooncake, weka or weka-csv")
+	fs.StringVar(&f.format, "format", "auto", "format of the files: auto, azure, vidur, mooncake, weka, weka-csv, sharegpt, burstgpt, servegen, csv or jsonl")
 	fs.StringVarP(&f.out, "output", "o", "-", "trace file to write (- for stdout)")
 	fs.Float64Var(&f.speed, "speed", 1, "replay this many times faster: offsets (or think times) divided by it")
 	fs.IntVar(&f.concurrency, "concurrency", 4, "weka: sessions in flight when replayed")
 	fs.StringVar(&f.client, "client", "", "client name (default: weka, or each file's base name); with several files, NAME-1, NAME-2, …")
 	fs.StringVar(&f.model, "model", "", "model name for traces that record none (default: left to surge run or sim)")
 	fs.StringVar(&f.window, "window", "", "keep requests arriving in FROM-TO of the trace's own offsets (10m-20m, 600-1200, 30m-), starting the replay at FROM")
-	fs.Float64Var(&f.rate, "rate", 0, "rescale offsets to this mean rate per second, keeping the burst shape")
+	fs.Float64Var(&f.rate, "rate", 0, "rescale offsets to this mean rate per second, keeping the burst shape; sharegpt: conversations per second")
 	fs.IntVar(&f.maxContext, "max-context", 0, "cap each request's input plus output to N tokens, keeping the output")
 	fs.Float64Var(&f.sample, "sample", 1, "keep this fraction of sessions, chosen by a hash of each one's index")
 	fs.BoolVar(&f.skipBad, "skip-bad", false, "skip malformed or out-of-order rows, counting them, instead of stopping")
+	fs.StringVar(&f.tokenizer, "tokenizer", "o200k_base", "sharegpt: the tokenizer counting the text's tokens (o200k_base, cl100k_base, or a tokenizer.json or model folder)")
+	fs.StringVar(&f.arrivals, "arrivals", "poisson", "sharegpt with --rate: poisson or even starts")
+	fs.Uint64Var(&f.seed, "seed", 1, "sharegpt, servegen: seed of the generated starts (and servegen's lengths)")
+	fs.StringVar(&f.lengths, "lengths", "1024:256", "servegen: IN:OUT tokens of every request of a client with no length PMFs")
+	fs.DurationVar(&f.think, "think", 0, "sharegpt: wait between a reply and the next turn")
+	fs.StringVar(&f.columns, "columns", "", "csv, jsonl: the fields to read, at=F,input=F,output=F[,client=F][,session=F]")
+	fs.StringVar(&f.timeUnit, "time-unit", "s", "csv, jsonl: the unit of the at field: s, ms, us, or iso for ISO 8601 date-times")
 	return c
 }
 
@@ -76,9 +107,15 @@ func runImport(c *cobra.Command, files []string, f importFlags) error {
 	if err != nil {
 		return usageError{err}
 	}
-	format, err := detectFormat(files, f.format)
+	format, err := detectFormat(files, f.format, f.columns != "")
 	if err != nil {
 		return err
+	}
+	if err := f.checkColumns(format); err != nil {
+		return usageError{err}
+	}
+	if format == importers.FormatShareGPT {
+		return importShareGPT(c, files, f, shape)
 	}
 	if format == importers.FormatWEKA || format == importers.FormatWEKACSV {
 		if f.window != "" || f.rate > 0 {
@@ -92,6 +129,26 @@ func runImport(c *cobra.Command, files []string, f importFlags) error {
 		}
 	}
 	return importRequests(c, files, format, f, shape)
+}
+
+// checkColumns checks --columns and --time-unit: given exactly for the
+// csv and jsonl formats.
+func (f importFlags) checkColumns(format importers.Format) error {
+	generic := format == importers.FormatCSV || format == importers.FormatJSONL
+	switch {
+	case generic && f.columns == "":
+		return fmt.Errorf("%s: give --columns at=F,input=F,output=F[,client=F][,session=F]", format)
+	case !generic && f.columns != "":
+		return fmt.Errorf("--columns is for the csv and jsonl formats, not %s", format)
+	case !slices.Contains(importers.TimeUnits, f.timeUnit):
+		return fmt.Errorf("--time-unit %q: want one of %s", f.timeUnit, strings.Join(importers.TimeUnits, ", "))
+	}
+	if generic {
+		if _, err := importers.ParseColumns(f.columns); err != nil {
+			return fmt.Errorf("--columns: %w", err)
+		}
+	}
+	return nil
 }
 
 // reshape checks the flags and returns what they ask of the sessions,

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bufio"
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -13,8 +14,12 @@ import (
 )
 
 // detectFormat returns the files' format: forced, or detected from each
-// file's first bytes, the same for all.
-func detectFormat(files []string, force string) (importers.Format, error) {
+// file's first bytes, the same for all; with a column mapping (mapped)
+// and no format forced, csv or jsonl by the first file's first byte.
+func detectFormat(files []string, force string, mapped bool) (importers.Format, error) {
+	if force == "auto" && mapped {
+		return detectMapped(files[0])
+	}
 	if force != "auto" {
 		if !slices.Contains(importers.Formats, importers.Format(force)) {
 			return "", usageError{fmt.Errorf("--format %q: the formats are auto, %s", force, formatList())}
@@ -59,4 +64,23 @@ func formatList() string {
 		names = append(names, string(f))
 	}
 	return strings.Join(names, ", ")
+}
+
+// detectMapped names the generic format of a file read by a column
+// mapping: jsonl when it starts with an object, else csv.
+func detectMapped(path string) (importers.Format, error) {
+	file, err := os.Open(path)
+	if err != nil {
+		return "", fmt.Errorf("import: %w", err)
+	}
+	defer file.Close()
+	head, err := bufio.NewReader(file).Peek(1 << 10)
+	if err != nil && err != io.EOF {
+		return "", fmt.Errorf("import: reading %s: %w", path, err)
+	}
+	head = bytes.TrimLeft(bytes.TrimPrefix(head, []byte("\ufeff")), " \t\r\n")
+	if len(head) > 0 && head[0] == '{' {
+		return importers.FormatJSONL, nil
+	}
+	return importers.FormatCSV, nil
 }

@@ -15,18 +15,28 @@ import (
 	"surge/trace/importers"
 )
 
-// requestFiles are the open files of a request-level import, a Stream
-// and a client each.
+// requestFiles are the open files of a request-level import, a source
+// and a client each (BurstGPT: a client prefix, its sources naming a
+// client per model and log type).
 type requestFiles struct {
 	files   []*os.File
-	streams []*importers.Stream
+	streams []requestSource
 	clients []string
+}
+
+// requestSource is the source of one file of a request-level import.
+type requestSource interface {
+	importers.Source
+	Skipped() importers.Skips
 }
 
 // openRequests opens the files of a request-level import and reads their
 // headers; file i's block ids are scoped by i+1.
 func openRequests(paths []string, format importers.Format, f importFlags) (*requestFiles, error) {
 	rf := &requestFiles{clients: clientNames(paths, f.client)}
+	if format == importers.FormatServeGen && f.client == "" {
+		rf.clients = serveGenClients(paths)
+	}
 	for i, path := range paths {
 		file, err := os.Open(path)
 		if err != nil {
@@ -35,7 +45,7 @@ func openRequests(paths []string, format importers.Format, f importFlags) (*requ
 		}
 		rf.files = append(rf.files, file)
 		opts := importers.Options{Name: path, Client: rf.clients[i], Model: f.model, Scope: uint64(i + 1), SkipBad: f.skipBad}
-		var st *importers.Stream
+		var st requestSource
 		switch format {
 		case importers.FormatAzure:
 			st, err = importers.NewAzure(file, opts)
@@ -43,6 +53,19 @@ func openRequests(paths []string, format importers.Format, f importFlags) (*requ
 			st, err = importers.NewVidur(file, opts)
 		case importers.FormatMooncake:
 			st = importers.NewMooncake(file, opts)
+		case importers.FormatBurstGPT:
+			if f.client == "" && len(paths) == 1 {
+				opts.Client = "" // the model and log type name the clients
+			}
+			st, err = importers.NewBurstGPT(file, opts)
+		case importers.FormatServeGen:
+			st, err = rf.openServeGen(file, path, opts, f)
+		case importers.FormatCSV, importers.FormatJSONL:
+			cols, _ := importers.ParseColumns(f.columns) // checked by checkColumns
+			if cols.Client != "" && f.client == "" && len(paths) == 1 {
+				opts.Client = "" // the client field names the clients
+			}
+			st, err = importers.NewColumns(file, importers.ColumnsOptions{Options: opts, Columns: cols, Unit: f.timeUnit, JSON: format == importers.FormatJSONL})
 		}
 		if err != nil {
 			rf.close()
@@ -123,7 +146,13 @@ func importRequests(c *cobra.Command, paths []string, format importers.Format, f
 	}
 	defer rf.close()
 	h := trace.Header{Name: "import:" + string(format)}
-	for _, name := range rf.clients {
+	names := rf.clients
+	if _, ok := rf.streams[0].(clientLister); ok {
+		if names, err = listClients(paths, format, f); err != nil {
+			return err
+		}
+	}
+	for _, name := range names {
 		h.Clients = append(h.Clients, trace.ClientInfo{Name: name, Model: f.model})
 	}
 	rs := importers.NewReshaped(rf.source(), shape)
@@ -139,6 +168,14 @@ func importRequests(c *cobra.Command, paths []string, format importers.Format, f
 			for _, e := range sk.First {
 				fmt.Fprintf(w, "    %v\n", e)
 			}
+		}
+	}
+	for i, st := range rf.streams {
+		if sg, ok := st.(*importers.ServeGen); ok && !sg.HasLengths() {
+			fmt.Fprintf(w, "  %s: no length PMFs: every request %s tokens (--lengths IN:OUT)\n", paths[i], pick(f.lengths, "1024:256"))
+		}
+		if b, ok := st.(*importers.BurstGPT); ok && b.Failed() > 0 {
+			fmt.Fprintf(w, "  %s: left out %d failed request%s (0 response tokens)\n", paths[i], b.Failed(), plural(b.Failed()))
 		}
 	}
 	if rs.Capped() > 0 {

@@ -18,10 +18,15 @@ const (
 	FormatMooncake Format = "mooncake" // Mooncake (Kimi) JSON Lines with hash_ids
 	FormatWEKA     Format = "weka"     // WEKA agentic conversations, a JSON file each
 	FormatWEKACSV  Format = "weka-csv" // the WEKA conversations flattened to a CSV row per request
+	FormatShareGPT Format = "sharegpt" // ShareGPT conversations of real text, a JSON array
+	FormatBurstGPT Format = "burstgpt" // BurstGPT request CSV (Timestamp, Model, Request tokens, …)
+	FormatServeGen Format = "servegen" // ServeGen per-client window CSV (no header), requests generated per window
+	FormatCSV      Format = "csv"      // any CSV with a header, read by a column mapping (never detected)
+	FormatJSONL    Format = "jsonl"    // any JSON Lines, read by a column mapping (never detected)
 )
 
 // Formats lists the formats surge imports, in the order help text shows.
-var Formats = []Format{FormatAzure, FormatVidur, FormatMooncake, FormatWEKA, FormatWEKACSV}
+var Formats = []Format{FormatAzure, FormatVidur, FormatMooncake, FormatWEKA, FormatWEKACSV, FormatShareGPT, FormatBurstGPT, FormatServeGen, FormatCSV, FormatJSONL}
 
 // DetectBytes is how much of a file's start Detect needs to see.
 const DetectBytes = 64 << 10
@@ -37,19 +42,27 @@ var knownCSV = []struct {
 	{columns: []string{"arrived_at", "num_prefill_tokens", "num_decode_tokens"}, format: FormatVidur},
 	{columns: []string{"trace_id", "stream", "req_idx", "t_s"}, format: FormatWEKACSV},
 	{columns: []string{"trace_id", "models", "block_size"}, not: "the WEKA per-conversation summary CSV, which holds no requests"},
-	{columns: []string{"timestamp", "model", "request tokens", "response tokens"}, not: "a BurstGPT CSV, not imported yet"},
+	{columns: []string{"timestamp", "model", "request tokens", "response tokens", "log type"}, format: FormatBurstGPT},
 }
 
 // Detect names the format of a file from its first bytes (DetectBytes of
-// them suffice): a CSV by the columns of its header line, a JSON file by
-// the keys of its first object, Mooncake's timestamp, input_length and
-// output_length or WEKA's block_size and requests. A file in none of the
-// formats, or in one surge recognises but does not import, is an error
-// that says what was seen.
+// them suffice): a CSV by the columns of its header line (a ServeGen
+// window CSV, which has none, by its first window), a JSON file by the
+// keys of its first object: Mooncake's timestamp, input_length and
+// output_length, WEKA's block_size and requests, or ShareGPT's
+// conversations (its objects in an array or one after another). A file
+// in none of the formats, or in one surge recognises but does not
+// import, is an error that says what was seen.
 func Detect(head []byte) (Format, error) {
 	head = bytes.TrimLeft(bytes.TrimPrefix(head, []byte("\ufeff")), " \t\r\n")
 	if len(head) == 0 {
 		return "", fmt.Errorf("empty file")
+	}
+	if head[0] == '[' {
+		if obj := bytes.TrimLeft(head[1:], " \t\r\n"); len(obj) > 0 && obj[0] == '{' {
+			return detectJSON(obj)
+		}
+		return "", fmt.Errorf("a JSON array that does not start with an object; name the format with --format")
 	}
 	if head[0] == '{' {
 		return detectJSON(head)
@@ -73,7 +86,10 @@ func detectCSV(head []byte) (Format, error) {
 		}
 		return k.format, nil
 	}
-	return "", fmt.Errorf("first line %q is not a header surge knows (Azure TIMESTAMP,ContextTokens,GeneratedTokens; Vidur arrived_at,num_prefill_tokens,num_decode_tokens; WEKA trace_id,stream,req_idx,t_s,…); name the format with --format", truncate(line))
+	if _, err := parseServeGenWindow(string(bytes.TrimRight(line, "\r"))); err == nil {
+		return FormatServeGen, nil
+	}
+	return "", fmt.Errorf("first line %q is not a header surge knows (Azure TIMESTAMP,ContextTokens,GeneratedTokens; Vidur arrived_at,num_prefill_tokens,num_decode_tokens; WEKA trace_id,stream,req_idx,t_s,…; BurstGPT Timestamp,Model,Request tokens,Response tokens,…,Log Type); name the format with --format", truncate(line))
 }
 
 // detectJSON names a JSON format by the top-level keys of the first
@@ -85,8 +101,10 @@ func detectJSON(head []byte) (Format, error) {
 		return FormatMooncake, nil
 	case containsAll(keys, []string{"block_size", "requests"}):
 		return FormatWEKA, nil
+	case containsAll(keys, []string{"conversations"}):
+		return FormatShareGPT, nil
 	}
-	return "", fmt.Errorf("a JSON object with keys %q: neither Mooncake (timestamp, input_length, output_length) nor WEKA (block_size, requests); name the format with --format", keys)
+	return "", fmt.Errorf("a JSON object with keys %q: not Mooncake (timestamp, input_length, output_length), WEKA (block_size, requests) or ShareGPT (conversations); name the format with --format", keys)
 }
 
 // topKeys returns the keys of the first JSON object in data, in order,

@@ -23,13 +23,18 @@ func TestDetect(t *testing.T) {
 		{"Mooncake", `{"timestamp": 0, "input_length": 6758, "output_length": 500, "hash_ids": [0, 1]}` + "\n{", FormatMooncake, ""},
 		{"Mooncake cut inside hash_ids", `{"timestamp": 0, "input_length": 6758, "output_length": 500, "hash_ids": [0, 1`, FormatMooncake, ""},
 		{"WEKA, keys after nested values", `{"id":"t","models":["a"],"x":{"requests":1},"block_size":64,"requests":[{"t":0`, FormatWEKA, ""},
-		{"nested keys do not count", `{"id":"t","x":{"block_size":64,"requests":[]}}`, "", `keys ["id" "x"]: neither`},
-		{"empty object", `{}`, "", "keys []: neither"},
+		{"nested keys do not count", `{"id":"t","x":{"block_size":64,"requests":[]}}`, "", `keys ["id" "x"]: not Mooncake`},
+		{"empty object", `{}`, "", "keys []: not Mooncake"},
 		{"empty", " \n", "", "empty file"},
 		{"flattened WEKA CSV", "trace_id,stream,req_idx,t_s,type,model\n", FormatWEKACSV, ""},
 		{"WEKA summary CSV", "trace_id,models,block_size,tool_tokens\n", "", "the WEKA per-conversation summary CSV, which holds no requests"},
-		{"BurstGPT", "Timestamp,Model,Request tokens,Response tokens,Total tokens,Log Type\n", "", "a BurstGPT CSV, not imported yet"},
-		{"ServeGen windows have no header", "0,0.0,,,,\n", "", `first line "0,0.0,,,," is not a header surge knows`},
+		{"BurstGPT", "Timestamp,Model,Request tokens,Response tokens,Total tokens,Log Type\n", FormatBurstGPT, ""},
+		{"ShareGPT array, indented", "[\n  {\n    \"id\": \"x\",\n    \"conversations\": [\n      {\"from\": \"human\"", FormatShareGPT, ""},
+		{"ShareGPT JSON Lines", `{"conversations":[{"from":"human","value":"hi"}],"id":"y"}`, FormatShareGPT, ""},
+		{"an array of numbers", "[1, 2]", "", "does not start with an object"},
+		{"ServeGen windows have no header", "0,0.0,,,,\n", FormatServeGen, ""},
+		{"ServeGen, a Gamma window", "0,5.26,0.92,Gamma,1.17,0.16\r\n", FormatServeGen, ""},
+		{"six numbers are not a ServeGen window", "1,2,3,4,5,6\n", "", `first line "1,2,3,4,5,6" is not a header surge knows`},
 	}
 	for _, tt := range tests {
 		got, err := Detect([]byte(tt.head))
@@ -55,6 +60,7 @@ func TestDetectShared(t *testing.T) {
 		{"mooncake/*.jsonl", FormatMooncake},
 		{"weka-agentic/*.json", FormatWEKA},
 		{"weka-agentic/weka_agentic_requests.csv", FormatWEKACSV},
+		{"servegen/language/*/*-trace.csv", FormatServeGen},
 	}
 	for _, tt := range tests {
 		files, _ := filepath.Glob(filepath.Join(tracesDir, tt.glob))

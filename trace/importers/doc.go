@@ -18,4 +18,13 @@
 // window, rescales time, samples sessions and caps lengths. Detect names
 // a file's format from its first bytes. WEKA conversations are read a
 // file at a time (WEKA) or from the flattened CSV (WEKARequests).
+//
+// BurstGPT rows are read as a stream too, a client per model and log
+// type (NewBurstGPT); so is any CSV or JSON Lines file given a column
+// mapping (NewColumns), whose rows sharing a session id become the turns
+// of a conversation. ShareGPT conversations (NewShareGPT) keep their
+// text: each answered human message is a turn whose planned reply is the
+// answer, token counts coming from the tokenizer the caller passes, and
+// starts paced at a rate the caller chooses, since ShareGPT records no
+// times.
 package importers

@@ -1,0 +1,151 @@
+package importers
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Columns names the fields of a generic request trace: the arrival time,
+// input and output tokens (required), and optionally a client and a
+// session (conversation) id.
+type Columns struct {
+	At, Input, Output string
+	Client, Session   string
+}
+
+// columnKeys are the keys of ParseColumns, in the order String prints.
+var columnKeys = []string{"at", "input", "output", "client", "session"}
+
+// ParseColumns reads a mapping such as
+// "at=timestamp_s,input=in_tok,output=out_tok,session=conv_id": each key
+// (at, input, output, client, session) once, at most, naming the field
+// that holds it; at, input and output are required. It reads back what
+// String writes.
+func ParseColumns(s string) (Columns, error) {
+	var c Columns
+	var errs []error
+	for part := range strings.SplitSeq(s, ",") {
+		key, name, ok := strings.Cut(part, "=")
+		key, name = strings.TrimSpace(key), strings.TrimSpace(name)
+		dst := c.field(key)
+		switch {
+		case !ok || name == "":
+			errs = append(errs, fmt.Errorf("%q: want KEY=FIELD", part))
+		case dst == nil:
+			errs = append(errs, fmt.Errorf("%q: the keys are %s", key, strings.Join(columnKeys, ", ")))
+		case *dst != "":
+			errs = append(errs, fmt.Errorf("%s given twice", key))
+		default:
+			*dst = name
+		}
+	}
+	if len(errs) == 0 && (c.At == "" || c.Input == "" || c.Output == "") {
+		errs = append(errs, errors.New("want at least at=, input= and output="))
+	}
+	if len(errs) > 0 {
+		return Columns{}, fmt.Errorf("columns %q: %w", s, errors.Join(errs...))
+	}
+	return c, nil
+}
+
+// String returns the mapping as ParseColumns reads it, unmapped keys
+// left out.
+func (c Columns) String() string {
+	var parts []string
+	for _, k := range columnKeys {
+		if v := *c.field(k); v != "" {
+			parts = append(parts, k+"="+v)
+		}
+	}
+	return strings.Join(parts, ",")
+}
+
+// field returns the field of key, or nil for an unknown key.
+func (c *Columns) field(key string) *string {
+	switch key {
+	case "at":
+		return &c.At
+	case "input":
+		return &c.Input
+	case "output":
+		return &c.Output
+	case "client":
+		return &c.Client
+	case "session":
+		return &c.Session
+	}
+	return nil
+}
+
+// names returns the fields to read, in the order of columnKeys, unmapped
+// ones left out.
+func (c Columns) names() []string {
+	names := []string{c.At, c.Input, c.Output}
+	for _, v := range []string{c.Client, c.Session} {
+		if v != "" {
+			names = append(names, v)
+		}
+	}
+	return names
+}
+
+// TimeUnits are the units of a generic trace's times: seconds,
+// milliseconds or microseconds from any origin, or ISO 8601 date-times.
+var TimeUnits = []string{"s", "ms", "us", "iso"}
+
+// parseTime parses a time in unit as time on the file's own clock: a
+// number of the unit, or, for iso, a date-time (RFC 3339, or the Azure
+// layouts) as time since 1970.
+func parseTime(s, unit string) (time.Duration, error) {
+	if unit == "iso" {
+		t, err := time.Parse(time.RFC3339Nano, s)
+		if err != nil {
+			t, err = parseAzureTime(s)
+		}
+		if err != nil {
+			return 0, fmt.Errorf("time %q: want an ISO 8601 date-time such as 2024-05-10T00:00:00.5Z", s)
+		}
+		if y := t.Year(); y < 1970 || y > 2200 {
+			return 0, fmt.Errorf("time %q: year %d out of range 1970 to 2200", s, y)
+		}
+		return time.Duration(t.UnixNano()), nil
+	}
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		return 0, fmt.Errorf("time %q: want a number of %s", s, unit)
+	}
+	switch unit {
+	case "ms":
+		v /= 1e3
+	case "us":
+		v /= 1e6
+	}
+	return seconds(v)
+}
+
+// parseColumnRow parses the fields a generic trace maps (time, input,
+// output, then client and session when mapped; Columns.names gives the
+// order) into q and the row's client and session.
+func parseColumnRow(f []string, c Columns, unit string, q *request) (client, session string, err error) {
+	*q = request{}
+	if q.at, err = parseTime(f[0], unit); err != nil {
+		return "", "", fmt.Errorf("%s: %w", c.At, err)
+	}
+	if err := parseTokens(f[1], f[2], q); err != nil {
+		return "", "", err
+	}
+	i := 3
+	if c.Client != "" {
+		client = clientPart(f[i])
+		i++
+	}
+	if c.Session != "" {
+		if session = f[i]; session == "" {
+			return "", "", fmt.Errorf("%s: empty session id", c.Session)
+		}
+	}
+	return client, session, nil
+}
