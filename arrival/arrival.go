@@ -24,6 +24,11 @@ type Config struct {
 	Rate    float64 // mean arrivals per second; must be 0 with Stages or Ramp
 	CV      float64 // coefficient of variation of gaps (gamma, weibull)
 	Curve   Curve   // time-varying rate; the zero Curve is flat
+	// Grid, when positive, rounds every offset up to a multiple of Grid:
+	// arrivals recorded on a coarse clock, such as a trace whose requests
+	// sit on 3-second slots. It keeps the rate and the count per slot and
+	// makes every gap a whole number of slots.
+	Grid time.Duration
 }
 
 // Curve makes a stream's rate vary with time. Stages or Ramp, when present,

@@ -29,6 +29,7 @@ type Stream struct {
 	begun bool    // whether the first (equilibrium) epoch was drawn
 	done  bool
 	err   error
+	grid  time.Duration // rounds offsets up to a multiple; 0 for none
 }
 
 // Stream returns a generator of c's arrivals drawn from r. If c is invalid
@@ -37,7 +38,7 @@ func (c Config) Stream(r *rand.Rand) *Stream {
 	if err := c.Validate(); err != nil {
 		return &Stream{done: true, err: err}
 	}
-	return &Stream{r: r, law: newLaw(c.Process, c.CV), in: c.intensity()}
+	return &Stream{r: r, law: newLaw(c.Process, c.CV), in: c.intensity(), grid: c.Grid}
 }
 
 // Next returns the next arrival offset, rounded to the nearest microsecond.
@@ -66,6 +67,9 @@ func (s *Stream) Next() (time.Duration, bool) {
 		return 0, false
 	}
 	s.piece = i
+	if g := s.grid; g > 0 {
+		off = (off + g - 1) / g * g
+	}
 	return off, true
 }
 

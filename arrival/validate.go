@@ -30,6 +30,9 @@ func (c Config) Validate() error {
 	errs = append(errs, validateRamp(c.Curve.Ramp)...)
 	errs = append(errs, validateDiurnal(c.Curve.Diurnal)...)
 	errs = append(errs, validateSpikes(c.Curve.Spikes)...)
+	if c.Grid < 0 {
+		errs = append(errs, fmt.Errorf("grid %v is negative", c.Grid))
+	}
 	return errors.Join(errs...)
 }
 

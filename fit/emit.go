@@ -78,6 +78,11 @@ func writeClient(b *bytes.Buffer, c Client) error {
 	if p.Name != "poisson" {
 		fmt.Fprintf(b, "      cv: %s\n", num(p.CV))
 	}
+	if g := a.Grid; g.Detected && g.Period > 0 {
+		// Arrivals on the trace's clock: whole slots, the count per slot
+		// drawn by the process above.
+		fmt.Fprintf(b, "      grid: %sms\n", num(math.Round(g.Period*1000)))
+	}
 	if !c.Flat && len(a.Curve) > 0 {
 		fmt.Fprintf(b, "      # rate curve: %d stages, one per bin, smoothed (mean rate %s/s)\n", len(a.Curve), num(a.Rate))
 		b.WriteString("      stages:\n")
@@ -104,7 +109,7 @@ func writeArrivalComments(b *bytes.Buffer, a ArrivalFit) {
 		a.N, a.Span, num(a.Rate), a.CV, a.Ties)
 	fmt.Fprintf(b, "    # gaps (positive, s): %s\n", fitsComment(a.Gaps))
 	if g := a.Grid; g.Detected {
-		fmt.Fprintf(b, "    # grid: timestamps on a %.4g s grid (%.0f%% zero gaps), %.3g requests per slot, dispersion %.3g; the gap fit above describes the grid\n",
+		fmt.Fprintf(b, "    # grid: timestamps on a %.4g s grid (%.0f%% zero gaps), %.3g requests per slot, dispersion %.3g; the gap fit above describes the grid, so the arrivals are stated on the grid\n",
 			g.Period, 100*g.ZeroShare, g.PerSlot, g.Dispersion)
 	}
 	if o := a.OnOff; o.Detected {

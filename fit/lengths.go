@@ -67,11 +67,16 @@ func Lengths(in, out []float64) (LengthFit, error) {
 
 // FitLength fits one column of lengths with Best and records its range and
 // mean. Non-positive lengths are left out of the fits (Best reports how many)
-// but not out of Min and Mean.
+// but not out of Min and Mean. A spec states lengths exactly, so only a
+// good law is used for them: a fair one (KS up to 0.10) would regenerate
+// visibly other lengths, and the empirical quantile table is used instead.
 func FitLength(xs []float64) (Length, error) {
 	c, err := Best(xs)
 	if err != nil {
 		return Length{}, err
+	}
+	if c.Grade != Good {
+		c.Use = c.Empirical
 	}
 	l := Length{Choice: c, Min: slices.Min(xs), Max: slices.Max(xs)}
 	for _, x := range xs {

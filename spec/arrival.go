@@ -7,7 +7,7 @@ import (
 )
 
 // arrivalKeys are the keys of a client's arrival block.
-var arrivalKeys = []string{"process", "cv", "burstiness", "stages", "ramp", "diurnal", "spikes"}
+var arrivalKeys = []string{"process", "cv", "burstiness", "stages", "ramp", "diurnal", "spikes", "grid"}
 
 // processes are the arrival process names.
 var processes = []string{
@@ -49,6 +49,9 @@ func (d *decoder) arrival(n ast.Node, path string) (arrival.Config, *object) {
 	}
 	if n, p, ok := o.get("spikes"); ok {
 		c.Curve.Spikes = d.spikes(n, p)
+	}
+	if field(o, "grid", d.duration, &c.Grid) {
+		d.check(o, "grid", c.Grid <= 0, "grid must be > 0")
 	}
 	return c, o
 }

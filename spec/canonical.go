@@ -165,6 +165,9 @@ func writeArrival(b *bytes.Buffer, a arrival.Config) {
 		fmt.Fprintf(b, "      diurnal: {period: %s, peak_to_trough: %s, peak_at: %s}\n",
 			FormatDuration(w.Period), num(w.PeakToTrough), FormatDuration(w.PeakAt))
 	}
+	if a.Grid > 0 {
+		fmt.Fprintf(b, "      grid: %s\n", FormatDuration(a.Grid))
+	}
 	if len(cv.Spikes) > 0 {
 		b.WriteString("      spikes:\n")
 		for _, sp := range cv.Spikes {

@@ -4,52 +4,92 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"surge/trace"
 )
 
-// TestFitRoundTrip fits a spec to the Azure conversation trace with surge
-// fit, generates a trace from it with surge gen, and compares the two as
-// surge inspect does: mean rate within 2%, inter-arrival CV within 10%,
-// and the input and output medians and 90th percentiles within 5%.
+// TestFitRoundTrip fits a spec to a trace with surge fit, generates a
+// trace from it with surge gen, and compares the two: mean rate within 2%,
+// inter-arrival CV within 10%, and the KS distance between the original
+// and regenerated input lengths, and output lengths, at most 0.03 — for
+// the Azure conversation trace and the Mooncake conversation trace (whose
+// arrivals sit on a 3-second grid, CV 3).
 func TestFitRoundTrip(t *testing.T) {
 	t.Parallel()
-	src := "../../../shared/traces/azure-llm-2023/AzureLLMInferenceTrace_conv.csv"
-	if _, err := os.Stat(src); err != nil {
-		t.Skip("no Azure trace")
-	}
-	dir := t.TempDir()
-	specPath, orig, regen := filepath.Join(dir, "fit.yaml"), filepath.Join(dir, "orig.jsonl"), filepath.Join(dir, "regen.jsonl")
-	for _, args := range [][]string{
-		{"fit", src, "-o", specPath},
-		{"import", src, "-o", orig},
-		{"gen", specPath, "--no-text", "-o", regen},
+	for _, src := range []string{
+		"../../../shared/traces/azure-llm-2023/AzureLLMInferenceTrace_conv.csv",
+		"../../../shared/traces/mooncake/conversation_trace.jsonl",
 	} {
-		if code, _, e := run(t, args...); code != exitOK {
-			t.Fatalf("%s: exit %d: %s", args[0], code, e)
+		if _, err := os.Stat(src); err != nil {
+			t.Skip("no shared traces")
+		}
+		dir := t.TempDir()
+		specPath, orig, regen := filepath.Join(dir, "fit.yaml"), filepath.Join(dir, "orig.jsonl"), filepath.Join(dir, "regen.jsonl")
+		for _, args := range [][]string{
+			{"fit", src, "-o", specPath},
+			{"import", src, "-o", orig},
+			{"gen", specPath, "--no-text", "-o", regen},
+		} {
+			if code, _, e := run(t, args...); code != exitOK {
+				t.Fatalf("%s %s: exit %d: %s", args[0], src, code, e)
+			}
+		}
+		a, b := readSessions(t, orig), readSessions(t, regen)
+		sa, sb := summaryOf(t, orig), summaryOf(t, regen)
+		ksIn := ks2(lengths(a, true), lengths(b, true))
+		ksOut := ks2(lengths(a, false), lengths(b, false))
+		t.Logf("%s: rate %.4g vs %.4g/s, CV %.3f vs %.3f, KS input %.4f, output %.4f",
+			filepath.Base(src), sa.Rate, sb.Rate, sa.CV, sb.CV, ksIn, ksOut)
+		if math.Abs(sb.Rate-sa.Rate) > 0.02*sa.Rate || math.Abs(sb.CV-sa.CV) > 0.10*sa.CV || ksIn > 0.03 || ksOut > 0.03 {
+			t.Errorf("%s: round trip: rate %.4g vs %.4g/s (2%%), CV %.3f vs %.3f (10%%), KS input %.4f, output %.4f (≤ 0.03)",
+				filepath.Base(src), sb.Rate, sa.Rate, sb.CV, sa.CV, ksIn, ksOut)
 		}
 	}
-	a, b := summaryOf(t, orig), summaryOf(t, regen)
-	t.Logf("rate %.4g vs %.4g/s, CV %.3f vs %.3f, input p50 %g vs %g, output p50 %g vs %g",
-		a.Rate, b.Rate, a.CV, b.CV, a.InputTokens.P50, b.InputTokens.P50, a.OutputTokens.P50, b.OutputTokens.P50)
-	checks := []struct {
-		name      string
-		got, want float64
-		tol       float64
-	}{
-		{"mean rate", b.Rate, a.Rate, 0.02},
-		{"inter-arrival CV", b.CV, a.CV, 0.10},
-		{"input p50", b.InputTokens.P50, a.InputTokens.P50, 0.05},
-		{"input p90", b.InputTokens.P90, a.InputTokens.P90, 0.05},
-		{"output p50", b.OutputTokens.P50, a.OutputTokens.P50, 0.05},
-		{"output p90", b.OutputTokens.P90, a.OutputTokens.P90, 0.05},
+}
+
+// readSessions reads the sessions of the trace at path.
+func readSessions(t *testing.T, path string) []*trace.Session {
+	t.Helper()
+	in, err := readTraceFile(path)
+	if err != nil {
+		t.Fatal(err)
 	}
-	for _, c := range checks {
-		if math.Abs(c.got-c.want) > c.tol*c.want {
-			t.Errorf("%s: regenerated %g, original %g; want within %.0f%%", c.name, c.got, c.want, 100*c.tol)
+	return in.sessions
+}
+
+// lengths returns the sorted input (or output) lengths of ss.
+func lengths(ss []*trace.Session, input bool) []float64 {
+	var v []float64
+	for _, s := range ss {
+		for _, tu := range s.Turns {
+			if input {
+				v = append(v, float64(tu.InputTokens))
+			} else {
+				v = append(v, float64(tu.OutputTokens))
+			}
 		}
 	}
+	slices.Sort(v)
+	return v
+}
+
+// ks2 is the two-sample Kolmogorov–Smirnov distance of sorted a and b.
+func ks2(a, b []float64) float64 {
+	var d float64
+	i, j := 0, 0
+	for i < len(a) && j < len(b) {
+		x := min(a[i], b[j])
+		for i < len(a) && a[i] == x {
+			i++
+		}
+		for j < len(b) && b[j] == x {
+			j++
+		}
+		d = max(d, math.Abs(float64(i)/float64(len(a))-float64(j)/float64(len(b))))
+	}
+	return d
 }
 
 // summaryOf summarises the one client of the trace at path.
