@@ -13,7 +13,8 @@ import (
 // TestFitRoundTrip fits a spec to a trace with surge fit, generates a
 // trace from it with surge gen, and compares the two: mean rate within 2%,
 // inter-arrival CV within 10%, and the KS distance between the original
-// and regenerated input lengths, and output lengths, at most 0.03 — for
+// and regenerated input lengths, and output lengths, at most 0.03, and the
+// busiest minute's share of the mean minute within 15% — for
 // the Azure conversation trace and the Mooncake conversation trace (whose
 // arrivals sit on a 3-second grid, CV 3).
 func TestFitRoundTrip(t *testing.T) {
@@ -40,13 +41,33 @@ func TestFitRoundTrip(t *testing.T) {
 		sa, sb := summaryOf(t, orig), summaryOf(t, regen)
 		ksIn := ks2(lengths(a, true), lengths(b, true))
 		ksOut := ks2(lengths(a, false), lengths(b, false))
-		t.Logf("%s: rate %.4g vs %.4g/s, CV %.3f vs %.3f, KS input %.4f, output %.4f",
-			filepath.Base(src), sa.Rate, sb.Rate, sa.CV, sb.CV, ksIn, ksOut)
+		pa, pb := peakToMean(a), peakToMean(b)
+		t.Logf("%s: rate %.4g vs %.4g/s, CV %.3f vs %.3f, KS input %.4f, output %.4f, per-minute peak/mean %.3f vs %.3f",
+			filepath.Base(src), sa.Rate, sb.Rate, sa.CV, sb.CV, ksIn, ksOut, pa, pb)
+		if math.Abs(pb-pa) > 0.15*pa {
+			t.Errorf("%s: per-minute peak/mean %.3f, the original's %.3f: want within 15%%", filepath.Base(src), pb, pa)
+		}
 		if math.Abs(sb.Rate-sa.Rate) > 0.02*sa.Rate || math.Abs(sb.CV-sa.CV) > 0.10*sa.CV || ksIn > 0.03 || ksOut > 0.03 {
 			t.Errorf("%s: round trip: rate %.4g vs %.4g/s (2%%), CV %.3f vs %.3f (10%%), KS input %.4f, output %.4f (≤ 0.03)",
 				filepath.Base(src), sb.Rate, sa.Rate, sb.CV, sa.CV, ksIn, ksOut)
 		}
 	}
+}
+
+// peakToMean is the busiest whole minute's arrivals over the mean minute's.
+func peakToMean(ss []*trace.Session) float64 {
+	counts := map[int64]int{}
+	var last int64
+	for _, s := range ss {
+		m := s.AtUS / 60e6
+		counts[m]++
+		last = max(last, m)
+	}
+	peak, total := 0, 0
+	for m := int64(0); m < last; m++ { // whole minutes: the last one is cut short
+		peak, total = max(peak, counts[m]), total+counts[m]
+	}
+	return float64(peak) / (float64(total) / float64(last))
 }
 
 // readSessions reads the sessions of the trace at path.
