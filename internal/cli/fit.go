@@ -18,6 +18,7 @@ type fitFlags struct {
 	format string
 	out    string
 	flat   bool
+	check  bool
 }
 
 func newFit() *cobra.Command {
@@ -41,34 +42,27 @@ commented with the fit statistics; a summary goes to stderr.`,
 	fs.StringVar(&f.format, "format", "auto", "format of the files: auto detects them (and surge traces)")
 	fs.StringVarP(&f.out, "output", "o", "-", "spec file to write (- for stdout)")
 	fs.BoolVar(&f.flat, "flat", false, "state each client's mean rate instead of its rate curve")
+	fs.BoolVar(&f.check, "check", false, "generate a trace from the fitted spec and print it beside the original (to stderr)")
 	return c
 }
 
-// fitSample is what fit needs of one client's sessions: start times in
-// seconds and every request's lengths.
-type fitSample struct {
-	model   string
-	times   []float64
-	in, out []float64
-}
-
 func runFit(c *cobra.Command, files []string, f fitFlags) error {
-	samples, order, err := fitSamples(files, f.format)
+	samples, models, order, err := fitSamples(files, f.format)
 	if err != nil {
 		return err
 	}
 	var clients []fit.Client
 	for _, name := range order {
 		s := samples[name]
-		arr, err := fit.Arrivals(s.times, fit.ArrivalOptions{})
+		arr, err := fit.Arrivals(s.Times, fit.ArrivalOptions{})
 		if err != nil {
 			return fmt.Errorf("fit: client %q: %w", name, err)
 		}
-		lens, err := fit.Lengths(s.in, s.out)
+		lens, err := fit.Lengths(s.In, s.Out)
 		if err != nil {
 			return fmt.Errorf("fit: client %q: %w", name, err)
 		}
-		clients = append(clients, fit.Client{Name: name, Model: s.model, Arrivals: arr, Lengths: lens, Flat: f.flat})
+		clients = append(clients, fit.Client{Name: name, Model: models[name], Arrivals: arr, Lengths: lens, Flat: f.flat})
 		fmt.Fprintf(c.ErrOrStderr(), "surge fit: %s: %d arrivals, %.4g/s, gaps %s (KS %.3f, %s), input %s, output %s\n",
 			name, arr.N, arr.Rate, arr.Gaps.Best.Family, arr.Gaps.Best.KS, arr.Gaps.Grade,
 			lens.Input.Grade, lens.Output.Grade)
@@ -77,6 +71,11 @@ func runFit(c *cobra.Command, files []string, f fitFlags) error {
 	if err != nil {
 		return fmt.Errorf("fit: %w", err)
 	}
+	if f.check {
+		if err := checkFit(c, spec, samples, order); err != nil {
+			return err
+		}
+	}
 	if f.out == "-" {
 		_, err = c.OutOrStdout().Write(spec)
 		return err
@@ -84,50 +83,54 @@ func runFit(c *cobra.Command, files []string, f fitFlags) error {
 	return os.WriteFile(f.out, spec, 0o644)
 }
 
-// fitSamples reads the sessions of files by client, in the order clients
-// first appear.
-func fitSamples(files []string, format string) (map[string]*fitSample, []string, error) {
-	samples := map[string]*fitSample{}
-	var order []string
+// fitSamples reads the sessions of files by client, with each client's
+// model and the clients in the order they first appear.
+func fitSamples(files []string, format string) (samples map[string]*fit.Sample, models map[string]string, order []string, err error) {
+	samples, models = map[string]*fit.Sample{}, map[string]string{}
 	add := func(s *trace.Session) {
 		fs, ok := samples[s.Client]
 		if !ok {
-			fs = &fitSample{model: s.Model}
-			samples[s.Client] = fs
+			fs = &fit.Sample{}
+			samples[s.Client], models[s.Client] = fs, s.Model
 			order = append(order, s.Client)
 		}
-		fs.times = append(fs.times, float64(s.AtUS)/1e6)
-		for _, t := range s.Turns {
-			fs.in = append(fs.in, float64(t.InputTokens))
-			fs.out = append(fs.out, float64(t.OutputTokens))
-		}
+		addSample(fs, s)
 	}
 	if len(files) == 1 && format == "auto" {
 		if ok, err := isTrace(files[0]); err == nil && ok {
 			in, err := readTraceFile(files[0])
 			if err != nil {
-				return nil, nil, err
+				return nil, nil, nil, err
 			}
 			for _, s := range in.sessions {
 				add(s)
 			}
-			return samples, order, nil
+			return samples, models, order, nil
 		}
 	}
 	src, closeAll, err := importSource(files, format)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	defer closeAll()
 	for {
 		s, err := src.Next()
 		if err == io.EOF {
-			return samples, order, nil
+			return samples, models, order, nil
 		}
 		if err != nil {
-			return nil, nil, fmt.Errorf("fit: %w", err)
+			return nil, nil, nil, fmt.Errorf("fit: %w", err)
 		}
 		add(s)
+	}
+}
+
+// addSample adds session s to fs: its start and every request's lengths.
+func addSample(fs *fit.Sample, s *trace.Session) {
+	fs.Times = append(fs.Times, float64(s.AtUS)/1e6)
+	for _, t := range s.Turns {
+		fs.In = append(fs.In, float64(t.InputTokens))
+		fs.Out = append(fs.Out, float64(t.OutputTokens))
 	}
 }
 

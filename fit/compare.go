@@ -1,0 +1,110 @@
+package fit
+
+import (
+	"math"
+	"slices"
+)
+
+// Sample is one client's traffic as a trace holds it: start times in
+// seconds and every request's input and output lengths.
+type Sample struct {
+	Times   []float64
+	In, Out []float64
+}
+
+// Comparison sets a sample regenerated from a fitted spec beside the
+// original: each pair is (original, regenerated).
+type Comparison struct {
+	Rate       [2]float64 // mean arrivals per second, (n − 1)/span
+	CV         [2]float64 // coefficient of variation of the gaps
+	PeakToMean [2]float64 // the busiest whole minute's arrivals over the mean minute's
+	// In and Out are the length quantiles at ComparisonP.
+	In, Out [2][]float64
+	// KSIn and KSOut are the two-sample Kolmogorov–Smirnov distances
+	// between the original and regenerated lengths.
+	KSIn, KSOut float64
+}
+
+// ComparisonP are the probabilities of Comparison's length quantiles.
+var ComparisonP = []float64{0.1, 0.5, 0.9, 0.99}
+
+// Compare computes the comparison of regen with orig.
+func Compare(orig, regen Sample) Comparison {
+	var c Comparison
+	for i, s := range []Sample{orig, regen} {
+		ts := slices.Sorted(slices.Values(s.Times))
+		c.Rate[i], c.CV[i] = rateCV(ts)
+		c.PeakToMean[i] = peakToMean(ts)
+		c.In[i], c.Out[i] = quantiles(s.In), quantiles(s.Out)
+	}
+	c.KSIn = KS2(orig.In, regen.In)
+	c.KSOut = KS2(orig.Out, regen.Out)
+	return c
+}
+
+// rateCV returns the mean rate and gap CV of sorted times.
+func rateCV(ts []float64) (rate, cv float64) {
+	if len(ts) < 3 {
+		return 0, 0
+	}
+	span := ts[len(ts)-1] - ts[0]
+	mean := span / float64(len(ts)-1)
+	var ss float64
+	for i := 1; i < len(ts); i++ {
+		d := ts[i] - ts[i-1] - mean
+		ss += d * d
+	}
+	return 1 / mean, math.Sqrt(ss/float64(len(ts)-1)) / mean
+}
+
+// peakToMean is the busiest whole minute's count over the mean of the
+// whole minutes from the first arrival (the last, cut short, left out).
+func peakToMean(ts []float64) float64 {
+	if len(ts) == 0 {
+		return 0
+	}
+	last := int((ts[len(ts)-1] - ts[0]) / 60)
+	if last == 0 {
+		return 0
+	}
+	counts := make([]int, last+1)
+	for _, t := range ts {
+		counts[int((t-ts[0])/60)]++
+	}
+	peak, total := 0, 0
+	for _, n := range counts[:last] {
+		peak, total = max(peak, n), total+n
+	}
+	return float64(peak) / (float64(total) / float64(last))
+}
+
+// quantiles returns the quantiles of xs at ComparisonP.
+func quantiles(xs []float64) []float64 {
+	s := slices.Sorted(slices.Values(xs))
+	q := make([]float64, len(ComparisonP))
+	for i, p := range ComparisonP {
+		if len(s) > 0 {
+			q[i] = Quantile(s, p)
+		}
+	}
+	return q
+}
+
+// KS2 is the two-sample Kolmogorov–Smirnov distance: the largest gap
+// between the empirical CDFs of a and b.
+func KS2(a, b []float64) float64 {
+	a, b = slices.Sorted(slices.Values(a)), slices.Sorted(slices.Values(b))
+	var d float64
+	i, j := 0, 0
+	for i < len(a) && j < len(b) {
+		x := min(a[i], b[j])
+		for i < len(a) && a[i] == x {
+			i++
+		}
+		for j < len(b) && b[j] == x {
+			j++
+		}
+		d = max(d, math.Abs(float64(i)/float64(len(a))-float64(j)/float64(len(b))))
+	}
+	return d
+}
