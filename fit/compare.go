@@ -23,6 +23,8 @@ type Comparison struct {
 	// KSIn and KSOut are the two-sample Kolmogorov–Smirnov distances
 	// between the original and regenerated lengths.
 	KSIn, KSOut float64
+	// Spearman is the rank correlation of input and output lengths.
+	Spearman [2]float64
 }
 
 // ComparisonP are the probabilities of Comparison's length quantiles.
@@ -36,6 +38,7 @@ func Compare(orig, regen Sample) Comparison {
 		c.Rate[i], c.CV[i] = rateCV(ts)
 		c.PeakToMean[i] = peakToMean(ts)
 		c.In[i], c.Out[i] = quantiles(s.In), quantiles(s.Out)
+		c.Spearman[i] = Spearman(s.In, s.Out)
 	}
 	c.KSIn = KS2(orig.In, regen.In)
 	c.KSOut = KS2(orig.Out, regen.Out)

@@ -27,11 +27,16 @@ type Client struct {
 	Flat bool
 }
 
+// MinCorrelation is the smallest |Spearman| correlation of input and
+// output lengths the spec states; weaker dependence is left out (drawn
+// independently), as production traces show it (|ρ| ≤ 0.12).
+const MinCorrelation = 0.05
+
 // Spec writes a version-1 YAML spec named name with one client per Client,
 // commented with the fit statistics: sample sizes, KS distances and grades
 // of the chosen and rival laws, gap CV, grid and on/off findings, and the
-// input–output correlation (which the spec cannot state: lengths are drawn
-// independently). Its duration is the longest client span, rounded up to a
+// input–output correlation, which it states (correlation) from
+// MinCorrelation up. Its duration is the longest client span, rounded up to a
 // whole second. Each client states its rate curve as arrival stages (or its
 // mean rate, with Flat), the process chosen by ArrivalFit.Process, and input
 // and output as the chosen law clamped to the observed range (at least 1
@@ -99,7 +104,11 @@ func writeClient(b *bytes.Buffer, c Client) error {
 			return err
 		}
 	}
-	fmt.Fprintf(b, "    # input-output dependence (not modelled, drawn independently): Spearman %.3f, Pearson %.3f\n", l.Spearman, l.Pearson)
+	fmt.Fprintf(b, "    # input-output dependence: Spearman %.3f, Pearson %.3f\n", l.Spearman, l.Pearson)
+	if math.Abs(l.Spearman) >= MinCorrelation {
+		// Kept by a Gaussian copula over the two laws above.
+		fmt.Fprintf(b, "    correlation: %.3f\n", l.Spearman)
+	}
 	return nil
 }
 

@@ -11,16 +11,18 @@ type LengthFit struct {
 	// Input and Output are the fits of each length (see Best).
 	Input, Output Length
 	// Spearman and Pearson are the rank and linear correlations of input
-	// and output over the requests; a spec draws them independently, so a
-	// large |Spearman| is a caveat on the emitted spec.
+	// and output over the requests. The emitted spec keeps the rank
+	// correlation (a Gaussian copula), not the rest of the joint shape, so a
+	// large |Spearman| is a caveat on it.
 	Spearman, Pearson float64
 	// Warnings are the statistical caveats: a poor fit replaced by the
-	// empirical table, or a dependence the spec cannot state.
+	// empirical table, or a strong dependence the copula may not capture.
 	Warnings []error
 }
 
 // DependentSpearman is the |Spearman| from which LengthFit warns that the
-// independence of input and output in a spec misrepresents the trace.
+// dependence of input and output is strong enough that a Gaussian copula
+// (what a spec states) may misrepresent their joint shape.
 const DependentSpearman = 0.3
 
 // Length is the fit of one length column.
@@ -60,7 +62,7 @@ func Lengths(in, out []float64) (LengthFit, error) {
 		l.Warnings = append(l.Warnings, side.l.Warnings...)
 	}
 	if math.Abs(l.Spearman) >= DependentSpearman {
-		l.Warnings = append(l.Warnings, fmt.Errorf("input and output are dependent (Spearman %.2f) but a spec draws them independently", l.Spearman))
+		l.Warnings = append(l.Warnings, fmt.Errorf("input and output are dependent (Spearman %.2f): the spec keeps the rank correlation through a Gaussian copula, not the joint shape", l.Spearman))
 	}
 	return l, nil
 }

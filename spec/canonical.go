@@ -90,6 +90,9 @@ func writeClient(b *bytes.Buffer, c Client, weights bool) {
 	if c.Reasoning != nil {
 		fmt.Fprintf(b, "    reasoning: %s\n", strconv.Quote(c.Reasoning.String()))
 	}
+	if c.Correlation != 0 {
+		fmt.Fprintf(b, "    correlation: %s\n", num(c.Correlation))
+	}
 	fmt.Fprintf(b, "    prompt: %s\n", c.Prompt)
 	b.WriteString("    sampling:\n")
 	sp := c.Sampling

@@ -14,7 +14,7 @@ import (
 // clientKeys are the keys of a client.
 var clientKeys = []string{
 	"name", "model", "api", "weight", "rate", "concurrency", "arrival",
-	"input", "output", "reasoning", "prompt", "sampling", "session", "prefix",
+	"input", "output", "reasoning", "correlation", "prompt", "sampling", "session", "prefix",
 }
 
 // planned holds the client keys reserved for later spec versions and what
@@ -73,6 +73,9 @@ func (d *decoder) client(n ast.Node, path string) (Client, *clientSource) {
 	d.clientLoad(o, &c, src)
 	c.Input = d.lengths(o, "input", "the prompt length in tokens, like input: 1k")
 	c.Output = d.lengths(o, "output", "the output length in tokens, like output: 256")
+	if field(o, "correlation", d.number, &c.Correlation) {
+		d.check(o, "correlation", c.Correlation <= -1 || c.Correlation >= 1, "correlation must be in (−1, 1), got %g", c.Correlation)
+	}
 	if o.has("reasoning") {
 		c.Reasoning = d.lengths(o, "reasoning", "the reasoning length in tokens, like reasoning: 1k")
 	}

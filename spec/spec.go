@@ -68,10 +68,14 @@ type Client struct {
 	// Reasoning is the length in tokens of the reasoning (thinking) a
 	// reasoning model emits before its answer; nil for none.
 	Reasoning dist.Dist
-	Prompt    string // content style: mixed (default), question, instruction, summarize, code
-	Sampling  Sampling
-	Session   Session
-	Prefix    *Prefix // shared system prompts; nil: none
+	// Correlation is the Spearman rank correlation between a request's
+	// input and output lengths, drawn through a Gaussian copula; 0 draws
+	// them independently.
+	Correlation float64
+	Prompt      string // content style: mixed (default), question, instruction, summarize, code
+	Sampling    Sampling
+	Session     Session
+	Prefix      *Prefix // shared system prompts; nil: none
 }
 
 // Sampling holds the generation settings sent with each request.

@@ -264,13 +264,22 @@ func (b *builder) session(ci, index int, atUS int64) *trace.Session {
 // sampling settings and max_tokens policy to the whole generation,
 // reasoning included, as servers count it.
 func (b *builder) newTurn(c *client) trace.Turn {
+	if c.Correlation != 0 {
+		return b.correlatedTurn(c)
+	}
 	return b.turnFor(c, tokens(c.Input.Sample(b.rng)))
 }
 
 // turnFor is newTurn for a turn whose prompt length is in, drawing only
 // the output and reasoning lengths.
 func (b *builder) turnFor(c *client, in int) trace.Turn {
-	out := tokens(c.Output.Sample(b.rng))
+	return b.lengthsTurn(c, in, tokens(c.Output.Sample(b.rng)))
+}
+
+// lengthsTurn is a turn of in prompt and out answer tokens, drawing the
+// reasoning length if the client has one and applying the sampling
+// settings and max_tokens policy.
+func (b *builder) lengthsTurn(c *client, in, out int) trace.Turn {
 	reasoning := 0
 	if c.Reasoning != nil {
 		reasoning = max(0, tokens(c.Reasoning.Sample(b.rng)))

@@ -15,7 +15,8 @@ import (
 
 // checkFit generates a trace (lengths only) from the fitted spec and
 // prints each client's figures beside the original's: rate, gap CV,
-// per-minute peak over mean, length quantiles and KS distances.
+// per-minute peak over mean, length quantiles and KS distances, and the
+// input–output rank correlation.
 func checkFit(c *cobra.Command, specYAML []byte, samples map[string]*fit.Sample, order []string) error {
 	s, err := spec.Parse("fitted spec", specYAML)
 	if err != nil {
@@ -46,7 +47,7 @@ func checkFit(c *cobra.Command, specYAML []byte, samples map[string]*fit.Sample,
 		return fmt.Errorf("fit --check: %w", err)
 	}
 	w := tabwriter.NewWriter(c.ErrOrStderr(), 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(w, "client\t\trate/s\tgap CV\tpeak/mean\tinput p10\tp50\tp90\tp99\tKS\toutput p10\tp50\tp90\tp99\tKS\t")
+	fmt.Fprintln(w, "client\t\trate/s\tgap CV\tpeak/mean\tinput p10\tp50\tp90\tp99\tKS\toutput p10\tp50\tp90\tp99\tKS\tSpearman\t")
 	for i, name := range order {
 		got := regen[s.Clients[i].Name]
 		if got == nil {
@@ -60,8 +61,8 @@ func checkFit(c *cobra.Command, specYAML []byte, samples map[string]*fit.Sample,
 				}
 				return fmt.Sprintf("%.3f", d)
 			}
-			fmt.Fprintf(w, "%s\t%s\t%.4g\t%.3f\t%.3f\t%s%s\t%s%s\t\n", name, label, cmp.Rate[k], cmp.CV[k], cmp.PeakToMean[k],
-				row(cmp.In[k]), ks(cmp.KSIn), row(cmp.Out[k]), ks(cmp.KSOut))
+			fmt.Fprintf(w, "%s\t%s\t%.4g\t%.3f\t%.3f\t%s%s\t%s%s\t%.3f\t\n", name, label, cmp.Rate[k], cmp.CV[k], cmp.PeakToMean[k],
+				row(cmp.In[k]), ks(cmp.KSIn), row(cmp.Out[k]), ks(cmp.KSOut), cmp.Spearman[k])
 		}
 	}
 	return w.Flush()
