@@ -59,16 +59,24 @@ func (sr *sessionRun) messages(dst []message, k int) []message {
 
 // rootContent appends, last first (messages reverses them), the content
 // of root turn j after its system prompt: its user message, or, for an
-// imported turn described by content blocks, one message per block named
-// by its id, then the rest of the prompt as content of this turn alone.
+// imported turn described by content blocks, its blocks, then the rest of
+// the prompt, named by TailBlock as a block cut short when the turn has
+// one and else as content of this turn alone. The blocks are one message
+// hashing as one per block would; a plain run builds one per block.
 func (sr *sessionRun) rootContent(dst []message, j int) []message {
 	t := &sr.s.Turns[j]
 	n := t.InputTokens - t.SystemTokens
 	if len(t.Blocks) == 0 {
 		return append(dst, sr.user(j, n))
 	}
-	tail := n - len(t.Blocks)*t.BlockTokens
-	dst = append(dst, message{tokens: max(tail, 0), id: ident(kindUser, sr.key, uint64(j))})
+	tail := message{tokens: max(n-len(t.Blocks)*t.BlockTokens, 0), id: ident(kindUser, sr.key, uint64(j))}
+	if t.TailBlock != nil {
+		tail.id = ident(kindBlock, *t.TailBlock, 0)
+	}
+	dst = append(dst, tail)
+	if !sr.plain {
+		return append(dst, message{tokens: len(t.Blocks) * t.BlockTokens, blocks: t.Blocks, per: t.BlockTokens})
+	}
 	for i := len(t.Blocks) - 1; i >= 0; i-- {
 		dst = append(dst, message{tokens: t.BlockTokens, id: ident(kindBlock, t.Blocks[i], 0)})
 	}

@@ -96,6 +96,9 @@
 //	                                pinned, or the engine's, which is
 //	                                deterministic per request
 //	system prompt with no SystemID  its text, else (session, turn)
+//	imported content block          its id (trace.Turn.Blocks), and the
+//	                                rest of the prompt TailBlock's id,
+//	                                else (session, turn)
 //
 // Block b's hash mixes block b−1's hash with the block's segments, each the
 // run of its tokens within one message named by (content, first offset,
@@ -111,7 +114,12 @@
 // --no-text caches alike (its generated user messages share nothing
 // either way). A turn's hashes continue its parent's, whose prompt begins
 // its own: the parent's ⌊P/BlockSize⌋ hashes are copied and only the rest
-// is hashed, so a conversation costs hashing linear in its length.
+// is hashed, so a conversation costs hashing linear in its length. So do
+// an imported turn's hashes continue its first dependency's when both are
+// described by content blocks and share the leading L of them: after a
+// system prompt of S tokens (the same pool entry, or none) the first
+// ⌊(S + L·BlockTokens)/BlockSize⌋ hashes are copied, whether or not the
+// content blocks align with KV blocks.
 //
 // Every run starts with a cold cache on every replica, so, unlike a real
 // server that may hold an earlier run's blocks, nothing needs salting: the

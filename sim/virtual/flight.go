@@ -19,6 +19,7 @@ type flight struct {
 	out     int           // output tokens the engine generates
 	finish  string        // finish reason
 	cached  int           // prompt tokens found in the prefix cache
+	reason  int           // the turn's ReasoningTokens, at hand for every token
 
 	got         int           // tokens received so far
 	first, last time.Duration // first and latest token times
@@ -33,7 +34,7 @@ type flight struct {
 func (f *flight) token(t time.Duration, tokens int) {
 	f.got = tokens
 	cur := us(t - f.arrival)
-	if tokens == f.sr.s.Turns[f.turn].ReasoningTokens+1 {
+	if tokens == f.reason+1 {
 		f.answer = t
 	}
 	if tokens == 1 {
@@ -118,7 +119,14 @@ func (f *flight) ttfo() int64 {
 	return us(f.answer - f.arrival)
 }
 
-// us rounds d to the nearest whole microsecond (halves away from zero).
+// us rounds d to the nearest whole microsecond (halves away from zero),
+// as d.Round(time.Microsecond) does short of ±292 years, without its
+// branches on every token:
+//
+//	us(d) = ⌊(d + 500 ns) / 1 µs⌋ for d ≥ 0,   −us(−d) below.
 func us(d time.Duration) int64 {
-	return int64(d.Round(time.Microsecond) / time.Microsecond)
+	if d < 0 {
+		return -int64((-d + 500) / time.Microsecond)
+	}
+	return int64((d + 500) / time.Microsecond)
 }

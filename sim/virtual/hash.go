@@ -1,12 +1,8 @@
 package virtual
 
-import "hash/crc64"
-
-// crcTable is read-only after init.
-var crcTable = crc64.MakeTable(crc64.ECMA)
-
 // message is one message of a prompt as the prefix cache sees it: a run
-// of tokens whose content is named by id, or by text when text is set.
+// of tokens whose content is named by id, or by text when text is set, or
+// a run of imported content blocks when per is set.
 type message struct {
 	tokens int
 	// id names the content of the message's tokens; for a message named
@@ -15,13 +11,21 @@ type message struct {
 	id   uint64
 	text string
 	role uint64 // kindUser or kindSystem, for a message named by its text
+	// blocks, when per > 0, are content blocks of per tokens each, and the
+	// message their len(blocks)·per tokens: it hashes as one message per
+	// block named ident(kindBlock, block, 0) would, without building them.
+	blocks []uint64
+	per    int
 }
 
 // hasher computes the block hashes of prompts given as messages.
 type hasher struct {
-	bt  int    // tokens per KV block
-	bb  int    // bytes of text per KV block, 0 when no message has text
-	buf []byte // scratch for checksumming text
+	bt int // tokens per KV block
+	bb int // bytes of text per KV block, 0 when no message has text
+	// last is the content block named last and id its name, so that the
+	// KV blocks within one content block name it once.
+	last *uint64
+	id   uint64
 }
 
 // hashes returns the chained hash of each full block of the prompt msgs,
@@ -36,8 +40,9 @@ type hasher struct {
 // block b therefore have equal hashes up to b, and a block straddling two
 // messages depends on both. Messages of no tokens add nothing.
 //
-// prefix, when not nil, holds the hashes of a prompt whose messages begin
-// msgs (a parent turn's): its blocks are copied, not hashed again.
+// prefix, when not nil, holds the leading hashes of msgs, known already
+// (a source turn's, see sessionRun.prefix): they are copied, not hashed
+// again.
 func (hs *hasher) hashes(msgs []message, prefix []uint64) []uint64 {
 	n := promptLen(msgs) / hs.bt
 	if n == 0 || len(prefix) > n {
@@ -55,11 +60,11 @@ func (hs *hasher) hashes(msgs []message, prefix []uint64) []uint64 {
 		off -= msgs[i].tokens
 		i++
 	}
+	hs.last = nil
 	for ; b < n; b++ {
 		for need := hs.bt; need > 0; {
-			m := &msgs[i]
-			take := min(need, m.tokens-off)
-			h = mix(h, hs.segment(m, off, off+take))
+			v, take := hs.segment(&msgs[i], off, need)
+			h = mix(h, v)
 			off += take
 			need -= take
 			for i < len(msgs) && off == msgs[i].tokens {
@@ -71,22 +76,37 @@ func (hs *hasher) hashes(msgs []message, prefix []uint64) []uint64 {
 	return out
 }
 
-// segment names tokens [from, to) of m. A message named by its text maps
-// token offset o to byte o·bb/bt; the tokens past the end of its text, if
-// any, are named by m.id as well.
-func (hs *hasher) segment(m *message, from, to int) uint64 {
-	pos := uint64(from)<<32 | uint64(uint32(to))
+// segment names the run of at most need tokens of m from offset from that
+// lies within one message (one content block of a run of them), and
+// returns that name and the run's length. A message named by its text
+// maps token offset o to byte o·bb/bt; the tokens past the end of its
+// text, if any, are named by m.id as well.
+func (hs *hasher) segment(m *message, from, need int) (uint64, int) {
+	if m.per > 0 {
+		c := from / m.per
+		o := from - c*m.per
+		take := min(need, m.per-o)
+		if p := &m.blocks[c]; p != hs.last {
+			hs.last, hs.id = p, ident(kindBlock, *p, 0)
+		}
+		return mix(hs.id, span(o, o+take)), take
+	}
+	to := from + min(need, m.tokens-from)
 	if m.text == "" || hs.bb == 0 {
-		return mix(m.id, pos)
+		return mix(m.id, span(from, to)), to - from
 	}
 	a, z := hs.byteAt(from), hs.byteAt(to)
 	c := len(m.text)
-	hs.buf = append(hs.buf[:0], m.text[min(a, c):min(z, c)]...)
-	v := mix(m.role^crc64.Checksum(hs.buf, crcTable), pos)
+	v := mix(m.role^crcString(m.text[min(a, c):min(z, c)]), span(from, to))
 	if z > c {
 		v = mix(v, m.id)
 	}
-	return v
+	return v, to - from
+}
+
+// span packs token offsets [from, to) within a message into one word.
+func span(from, to int) uint64 {
+	return uint64(from)<<32 | uint64(uint32(to))
 }
 
 // byteAt is the byte offset of token offset o in a message's text.

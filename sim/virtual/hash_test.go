@@ -101,7 +101,7 @@ func TestMessages(t *testing.T) {
 		{"live history carries the engine's replies", false, []int{3, 6}, 2, []int{10, 20, 3, 15, 6, 13}},
 	}
 	for _, tt := range tests {
-		sr := newSessionRun(job{sess: chat3(), key: 4}, tt.pinned)
+		sr := newSessionRun(job{sess: chat3(), key: 4}, tt.pinned, false)
 		for k, n := range tt.out {
 			sr.turns[k].out = n
 		}
@@ -117,7 +117,7 @@ func TestMessages(t *testing.T) {
 			t.Errorf("%s: prompt of %d tokens, want InputTokens %d", tt.reason, promptLen(msgs), sr.s.Turns[tt.turn].InputTokens)
 		}
 	}
-	sr := newSessionRun(job{sess: chat3(), key: 4}, true)
+	sr := newSessionRun(job{sess: chat3(), key: 4}, true, false)
 	if m := sr.messages(nil, 2); m[1].text == "" || m[3].text != "" || m[0].id == sr.messages(nil, 0)[1].id {
 		t.Errorf("messages %+v: want turn 0's user message named by its text, turn 1's by its id", m)
 	}

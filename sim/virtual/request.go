@@ -32,30 +32,17 @@ func (rn *runner) send(sr *sessionRun, k int, at time.Duration) error {
 		model:  pick(rn.cfg.Model, sr.s.Model, rn.models[sr.s.Client]),
 		warmup: at < rn.warmup,
 		prompt: max(promptLen(rn.msgs), 1),
+		reason: sr.s.Turns[k].ReasoningTokens,
 	}
 	var hashes []uint64
 	if rn.prefix {
-		hashes = rn.hashOf(sr, k)
+		hashes = sr.hashes(&rn.hash, rn.msgs, k)
 	}
 	sr.leave(k)
 	if err := rn.admit(id, f, &sr.s.Turns[k], hashes); err != nil {
 		return rn.reject(id, f, err)
 	}
 	return nil
-}
-
-// hashOf returns the block hashes of turn k's prompt, rn.msgs, continuing
-// its parent's, and keeps them while turns continuing k need them.
-func (rn *runner) hashOf(sr *sessionRun, k int) []uint64 {
-	var prefix []uint64
-	if p := sr.s.Turns[k].Parent; p != nil {
-		prefix = sr.turns[*p].hashes
-	}
-	h := rn.hash.hashes(rn.msgs, prefix)
-	if sr.turns[k].kids > 0 {
-		sr.turns[k].hashes = h
-	}
-	return h
 }
 
 // admit sizes f's output and adds it to a replica. The context check is

@@ -16,10 +16,11 @@ func ImpliedReuse(sessions []*trace.Session, blockTokens int) trace.Reuse {
 	seen := map[uint64]bool{}
 	var msgs []message
 	for i, s := range sessions {
-		sr := newSessionRun(job{sess: s, key: i}, true)
+		sr := newSessionRun(job{sess: s, key: i}, true, false)
 		for k := range s.Turns {
 			msgs = sr.messages(msgs, k)
-			hashes := hs.hashes(msgs, nil)
+			hashes := sr.hashes(hs, msgs, k)
+			sr.leave(k)
 			hit := 0
 			for hit < len(hashes) && seen[hashes[hit]] {
 				hit++

@@ -34,6 +34,7 @@ type runner struct {
 	msgs    []message // scratch: the prompt being sent
 	maxLen  int       // context limit
 	prefix  bool
+	plain   bool // sessions run plain (see sessionRun.plain)
 	now     time.Duration
 	sent    int
 }
@@ -52,6 +53,12 @@ func Run(ctx context.Context, cfg Config, h trace.Header, sessions []*trace.Sess
 	if err != nil {
 		return trace.RunEnd{}, err
 	}
+	return rn.run(ctx, scheduled)
+}
+
+// run runs rn to its end line, as Run does, for a trace of scheduled
+// requests.
+func (rn *runner) run(ctx context.Context, scheduled int) (trace.RunEnd, error) {
 	interrupted, err := rn.loop(ctx)
 	if err == nil && interrupted {
 		err = rn.cancelAll()

@@ -1,7 +1,6 @@
 package virtual
 
 import (
-	"hash/crc64"
 	"time"
 
 	"surge/trace"
@@ -25,6 +24,7 @@ type sessionRun struct {
 	client uint64 // names the client's shared system prompts
 	loop   int    // closed-loop client, or -1 for open loop
 	pinned bool   // later turns carry the trace's replies, not the engine's
+	plain  bool   // tests' reference: a message per content block, hashes shared with parents alone
 	left   int    // turns neither finished nor failed
 	turns  []turnRun
 	next   [][]int // next[k]: the turns that depend on turn k; nil for one turn
@@ -35,27 +35,31 @@ type turnRun struct {
 	state  turnState
 	deps   int // dependencies not yet finished
 	out    int // tokens generated: the reply later turns carry under live history
-	kids   int // turns continuing this one's conversation not yet sent or failed
+	src    int // the turn whose prompt this one's begins with (see source), or −1
+	heirs  int // turns whose src this one is, not yet sent or failed
 	hashes []uint64
-	// hashes are the block hashes of the turn's prompt, kept while kids > 0
-	// for the turns continuing it, whose prompts begin with the same blocks.
+	// hashes are the block hashes of the turn's prompt, kept while heirs > 0
+	// for the turns whose prompts begin with some of the same blocks.
 }
 
-// newSessionRun prepares j's session for its turns to be sent.
-func newSessionRun(j job, pinned bool) *sessionRun {
+// newSessionRun prepares j's session for its turns to be sent; plain runs
+// are the tests' reference (see sessionRun.plain).
+func newSessionRun(j job, pinned, plain bool) *sessionRun {
 	s := j.sess
 	sr := &sessionRun{
-		s: s, key: uint64(j.key), client: crc64.Checksum([]byte(s.Client), crcTable),
-		loop: j.loop, pinned: pinned, left: len(s.Turns), turns: make([]turnRun, len(s.Turns)),
+		s: s, key: uint64(j.key), client: crcString(s.Client),
+		loop: j.loop, pinned: pinned, plain: plain, left: len(s.Turns), turns: make([]turnRun, len(s.Turns)),
 	}
 	if len(s.Turns) > 1 {
 		sr.next = make([][]int, len(s.Turns))
 	}
 	for k := range s.Turns {
 		t := &s.Turns[k]
+		if sr.turns[k].src = source(s, k, plain); sr.turns[k].src >= 0 {
+			sr.turns[sr.turns[k].src].heirs++
+		}
 		if t.Parent != nil {
 			sr.turns[k].deps++
-			sr.turns[*t.Parent].kids++
 			sr.next[*t.Parent] = append(sr.next[*t.Parent], k)
 		}
 		for _, d := range t.After {
@@ -70,7 +74,7 @@ func newSessionRun(j job, pinned bool) *sessionRun {
 // due then plus their waits, in turn order; those with no wait are sent at
 // once, as an open-loop session's first request always was.
 func (rn *runner) start(j job, at time.Duration) error {
-	sr := newSessionRun(j, rn.pinned[j.sess.Client])
+	sr := newSessionRun(j, rn.pinned[j.sess.Client], rn.plain)
 	for k := range sr.s.Turns {
 		if sr.turns[k].deps > 0 {
 			continue
@@ -126,12 +130,12 @@ func (sr *sessionRun) skip(j int) {
 	}
 }
 
-// leave notes that turn j no longer needs its parent's block hashes, and
+// leave notes that turn j no longer needs its source's block hashes, and
 // drops them when no turn does.
 func (sr *sessionRun) leave(j int) {
-	if p := sr.s.Turns[j].Parent; p != nil {
-		pr := &sr.turns[*p]
-		if pr.kids--; pr.kids == 0 {
+	if p := sr.turns[j].src; p >= 0 {
+		pr := &sr.turns[p]
+		if pr.heirs--; pr.heirs == 0 {
 			pr.hashes = nil
 		}
 	}

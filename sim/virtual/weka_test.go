@@ -3,6 +3,7 @@ package virtual
 import (
 	"encoding/csv"
 	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"testing"
@@ -25,32 +26,9 @@ func TestWEKAReuse(t *testing.T) {
 		t.Skip("49,334 requests: skipped in -short")
 	}
 	t.Parallel()
-	f, err := os.Open("../../../shared/traces/weka-agentic/weka_agentic_requests.csv")
-	if err != nil {
-		t.Skip(err)
-	}
-	defer f.Close()
-	var ss []*trace.Session
-	n := 0
-	if err := importers.WEKARequests(f, "c", importers.WEKAOptions{Speed: 10}, func(s *trace.Session) error {
-		if n++; (n-1)%12 == 0 {
-			s.Index = len(ss)
-			ss = append(ss, s)
-		}
-		return nil
-	}); err != nil {
-		t.Fatal(err)
-	}
+	ss := wekaCSV(t, 12, 0)
 	want := wekaSeenReuse(t, 12)
-	m, err := sim.LookupModel("qwen2.5-7b-1m")
-	if err != nil {
-		t.Fatal(err)
-	}
-	g, _ := sim.LookupGPU("h100")
-	cfg, err := ConfigFor(sim.Hardware{Model: m, GPU: g, TP: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
+	cfg := qwen1M(t)
 	recs, _ := mustRun(t, cfg, header(2), ss)
 	prompt, cached := make([]float64, len(ss)), make([]float64, len(ss))
 	for _, r := range recs {
@@ -76,7 +54,7 @@ func TestWEKAReuse(t *testing.T) {
 // flattened CSV of its block reuse, Σ seen_blocks·64 / Σ in_tokens.
 func wekaSeenReuse(t *testing.T, every int) float64 {
 	t.Helper()
-	f, err := os.Open("../../../shared/traces/weka-agentic/weka_agentic_requests.csv")
+	f, err := os.Open(wekaDir + "weka_agentic_requests.csv")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -104,4 +82,73 @@ func wekaSeenReuse(t *testing.T, every int) float64 {
 	}
 	slices.Sort(reuse)
 	return reuse[len(reuse)/2]
+}
+
+// wekaDir holds the WEKA agentic traces.
+const wekaDir = "../../../shared/traces/weka-agentic/"
+
+// wekaCSV imports every every-th conversation of the flattened WEKA CSV
+// from the from-th (0-based), ten times faster, as sessions indexed in
+// order. It skips tb when the file is absent.
+func wekaCSV(tb testing.TB, every, from int) []*trace.Session {
+	tb.Helper()
+	f, err := os.Open(wekaDir + "weka_agentic_requests.csv")
+	if err != nil {
+		tb.Skip(err)
+	}
+	defer f.Close()
+	var ss []*trace.Session
+	n := 0
+	if err := importers.WEKARequests(f, "c", importers.WEKAOptions{Speed: 10}, func(s *trace.Session) error {
+		if n++; n-1 >= from && (n-1-from)%every == 0 {
+			s.Index = len(ss)
+			ss = append(ss, s)
+		}
+		return nil
+	}); err != nil {
+		tb.Fatal(err)
+	}
+	return ss
+}
+
+// wekaJSON imports the WEKA conversation files, ten times faster. It
+// skips tb when there are none.
+func wekaJSON(tb testing.TB) []*trace.Session {
+	tb.Helper()
+	paths, _ := filepath.Glob(wekaDir + "trace_*.json")
+	if len(paths) == 0 {
+		tb.Skip("no WEKA conversation files in " + wekaDir)
+	}
+	var ss []*trace.Session
+	for i, p := range paths {
+		f, err := os.Open(p)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		s, err := importers.WEKA(f, "c", i, importers.WEKAOptions{Speed: 10})
+		f.Close()
+		if err != nil {
+			tb.Fatal(err)
+		}
+		ss = append(ss, s)
+	}
+	return ss
+}
+
+// qwen1M is a 1M-context model on one H100.
+func qwen1M(tb testing.TB) Config {
+	tb.Helper()
+	m, err := sim.LookupModel("qwen2.5-7b-1m")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	g, err := sim.LookupGPU("h100")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	cfg, err := ConfigFor(sim.Hardware{Model: m, GPU: g, TP: 1})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return cfg
 }
