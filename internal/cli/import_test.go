@@ -176,6 +176,8 @@ func TestImportErrors(t *testing.T) {
 	bad := writeFixture(t, dir, "bad.csv", "2023-11-16 18:00:00,10,1", "2023-11-16 18:00:01,ten,1")
 	jsonl := filepath.Join(dir, "m.jsonl")
 	os.WriteFile(jsonl, []byte(`{"timestamp": 0, "input_length": 5, "output_length": 1, "hash_ids": [1]}`+"\n"), 0o644)
+	weka := filepath.Join(dir, "weka.json")
+	os.WriteFile(weka, []byte(`{"id":"a","block_size":64,"hash_id_scope":"local","requests":[{"t":0,"type":"n","model":"m","in":100,"out":5,"hash_ids":[1],"think_time":0,"api_time":1}]}`), 0o644)
 	tests := []struct {
 		reason string
 		args   []string
@@ -193,7 +195,7 @@ func TestImportErrors(t *testing.T) {
 		{"speed not a number", []string{good, "--speed", "NaN"}, exitUsage, "--speed NaN: want a positive factor"},
 		{"window past the end", []string{good, "--window", "1h-"}, exitFailure, "no sessions to write"},
 		{"rate of one request", []string{good, "--rate", "3"}, exitFailure, "the 1 sessions kept span no time"},
-		{"window on conversations", []string{filepath.Join(sharedTraces, "weka-agentic/trace_0001.json"), "--window", "0-1"}, exitUsage, "do not apply to weka"},
+		{"window on conversations", []string{weka, "--window", "0-1"}, exitUsage, "do not apply to weka"},
 	}
 	for i, tt := range tests {
 		out := filepath.Join(dir, strings.Repeat("x", i+1)+".jsonl")
