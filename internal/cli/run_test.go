@@ -93,8 +93,9 @@ func TestRunAuditsAndErrors(t *testing.T) {
 // TestRunPacing runs open loop at 500 req/s for 2 s against a zero-delay
 // streaming server and checks the achieved send rate and the schedule lag
 // from the records. The lag bound is generous (20 ms where a quiet machine
-// sees about 1 ms at p99) so a loaded CI machine does not fail it; the
-// precise figures are in BENCHMARKS.md (bench/drive.sh).
+// sees about 1 ms at p99) and asserted only with SURGE_STRICT_TIMING, when
+// .ci/run runs the test alone; the precise figures are in BENCHMARKS.md
+// (bench/drive.sh).
 func TestRunPacing(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs for 2 s of real time")
@@ -127,7 +128,10 @@ func TestRunPacing(t *testing.T) {
 	if rate < 495 || rate > 505 {
 		t.Errorf("achieved %.2f req/s, want 500 ± 1%%", rate)
 	}
-	if lags[990] > 20_000 {
+	// The lag bound holds on a machine the test has to itself; among the
+	// package's other tests (real-time engines, under -race) it measures
+	// their load, so it is asserted where .ci/run runs this test alone.
+	if os.Getenv("SURGE_STRICT_TIMING") != "" && lags[990] > 20_000 {
 		t.Errorf("schedule lag p99 %dus, want under 20 ms", lags[990])
 	}
 }
