@@ -109,8 +109,8 @@ type Turn struct {
 	// ids meaning equal content across the whole trace, and the rest of
 	// InputTokens after the blocks is content of this turn alone. Only a
 	// turn starting a conversation has them.
-	Blocks      []uint64 `json:"blocks,omitempty"`
-	BlockTokens int      `json:"block_tokens,omitempty"`
+	Blocks      Blocks `json:"blocks,omitempty"`
+	BlockTokens int    `json:"block_tokens,omitempty"`
 	// TailBlock, when set, names the content of the rest of the prompt
 	// after Blocks, fewer than BlockTokens tokens: a last block cut short
 	// by the prompt's end, equal ids meaning equal content as in Blocks.
