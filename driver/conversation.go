@@ -15,8 +15,8 @@ type conversation struct {
 	s      *trace.Session
 	salt   string
 	expand func(s *trace.Session, k int) string // writes a turn's missing text; may be nil
-	pinned bool   // carry the trace's planned replies, not the server's
-	keep   []bool // turn k's reply text is needed by a later turn
+	pinned bool                                 // carry the trace's planned replies, not the server's
+	keep   []bool                               // turn k's reply text is needed by a later turn
 
 	mu      sync.Mutex // guards sent, replies, actual and grown: turns of a DAG run concurrently
 	sent    [][]openai.Message
