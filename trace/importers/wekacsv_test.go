@@ -97,3 +97,18 @@ func TestWEKARequestsErrors(t *testing.T) {
 		}
 	}
 }
+
+// FuzzWEKARequests checks that no CSV makes the flattened WEKA importer
+// panic, and that every session it emits is valid.
+func FuzzWEKARequests(f *testing.F) {
+	head := "trace_id,stream,req_idx,t_s,type,model,in_tokens,out_tokens,n_blocks,lcp_prev_blocks,seen_blocks,api_time_s,think_time_s,stop,input_types\n"
+	f.Add(head + "a,main,0,0,n,m,100,5,1,0,0,1,0,end,text\na,main,1,3,n,m,200,5,3,1,1,,2,end,text\na,main/agent_001,0,0,n,m,90,4,1,0,0,2,0,end,text\n")
+	f.Fuzz(func(t *testing.T, data string) {
+		WEKARequests(strings.NewReader(data), "w", WEKAOptions{Speed: 2}, func(s *trace.Session) error {
+			if err := s.Validate(); err != nil {
+				t.Fatalf("emitted an invalid session: %v", err)
+			}
+			return nil
+		})
+	})
+}
