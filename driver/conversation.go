@@ -101,12 +101,3 @@ func (c *conversation) inputTokens(k int) int {
 	defer c.mu.Unlock()
 	return c.s.Turns[k].InputTokens + c.grown[k]
 }
-
-// text returns the text of every message, for counting prompt tokens.
-func text(msgs []openai.Message) []string {
-	out := make([]string, len(msgs))
-	for i, m := range msgs {
-		out[i] = m.Content
-	}
-	return out
-}

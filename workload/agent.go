@@ -36,7 +36,7 @@ func (b *builder) agent(c *client) []trace.Turn {
 	e.turns[0].InputTokens += first.SystemTokens
 	e.loop(0, steps, e.a.Compaction)
 	if !b.g.noText {
-		e.text()
+		b.chatText(c, e.turns, e.users)
 	}
 	return e.turns
 }
@@ -126,20 +126,4 @@ func (e *episode) root(k int) *trace.Turn {
 		k = *e.turns[k].Parent
 	}
 	return &e.turns[k]
-}
-
-// text draws every turn's user message and reply (kept with pinned
-// history), in turn order.
-func (e *episode) text() {
-	pinned := e.c.Session.History == spec.HistoryPinned
-	b := e.b
-	for k := range e.turns {
-		t := &e.turns[k]
-		b.buf = b.g.synth.Prompt(b.buf[:0], b.rng, e.c.style, e.users[k])
-		t.Prompt = string(b.buf)
-		b.buf = b.g.synth.Prompt(b.buf[:0], b.rng, e.c.style, e.answer(k))
-		if pinned {
-			t.Reply = string(b.buf)
-		}
-	}
 }

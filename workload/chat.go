@@ -50,8 +50,10 @@ func (b *builder) chat(c *client, turns []trace.Turn) []trace.Turn {
 	return turns
 }
 
-// chatText draws the user messages and replies of turns, whose user
-// messages are users tokens long.
+// chatText draws the user messages and replies (kept with pinned
+// history) of turns, in turn order; turn k's user message is users[k]
+// tokens long and its reply its answer, the output less the reasoning.
+// Chats and agent episodes share it.
 func (b *builder) chatText(c *client, turns []trace.Turn, users []int) {
 	pinned := c.Session.History == spec.HistoryPinned
 	for k := range turns {

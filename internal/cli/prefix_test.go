@@ -11,7 +11,6 @@ import (
 	"testing"
 
 	"surge/content"
-	"surge/sim"
 	"surge/sim/server"
 	"surge/trace"
 )
@@ -20,19 +19,11 @@ import (
 // loopback port for the test's duration and returns its URL.
 func startEngine(t *testing.T) string {
 	t.Helper()
-	m, err := sim.LookupModel("llama-3.1-8b")
-	if err != nil {
-		t.Fatal(err)
-	}
-	g, err := sim.LookupGPU("h100")
-	if err != nil {
-		t.Fatal(err)
-	}
 	tok, err := content.Builtin("o200k_base")
 	if err != nil {
 		t.Fatal(err)
 	}
-	url, stop, err := server.Start(context.Background(), server.Config{Hardware: sim.Hardware{Model: m, GPU: g, TP: 1}, Tokenizer: tok})
+	url, stop, err := server.Start(context.Background(), server.Config{Hardware: llamaH100(t), Tokenizer: tok})
 	if err != nil {
 		t.Fatal(err)
 	}

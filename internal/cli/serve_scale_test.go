@@ -7,8 +7,6 @@ import (
 	"slices"
 	"testing"
 	"time"
-
-	"surge/trace"
 )
 
 // strictScale turns on TestServeScale's 2 ms agreement bound, which this
@@ -66,15 +64,7 @@ func TestServeScale(t *testing.T) {
 	if code != exitOK {
 		t.Fatalf("exit %d\nstderr:\n%s\nstdout:\n%s", code, stderr, stdout)
 	}
-	f, err := os.Open(filepath.Join(out, "records.jsonl"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	rs, err := trace.ReadRecords(f)
-	if err != nil {
-		t.Fatal(err)
-	}
+	rs := readRun(t, out)
 	if len(rs.Records) != 2000 {
 		t.Fatalf("%d records, want 2000", len(rs.Records))
 	}
