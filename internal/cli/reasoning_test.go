@@ -25,9 +25,13 @@ clients:
 
 // TestReasoningTTFO runs a reasoning workload against the built-in engine
 // (surge run, real time) and through surge sim: the records hold TTFT and
-// TTFO apart, and TTFO − TTFT tracks the reasoning length: a least-squares
-// line through (reasoning tokens, TTFO − TTFT) has a slope near the mean
-// inter-token latency and explains nearly all the variation.
+// TTFO apart, with the boundary exactly after the reasoning tokens (TTFO −
+// TTFT is the sum of the first reasoning_tokens inter-token gaps), and
+// TTFO − TTFT tracks the reasoning length: a least-squares line through
+// (reasoning tokens, TTFO − TTFT) has a slope near the mean inter-token
+// latency and explains nearly all the variation. In real time that line
+// measures the machine as much as the engine (a loaded CI runner stretches
+// some steps), so it is asserted there only with SURGE_STRICT_TIMING.
 func TestReasoningTTFO(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
@@ -35,18 +39,44 @@ func TestReasoningTTFO(t *testing.T) {
 	if err := os.WriteFile(spec, []byte(reasoningSpec), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	for _, cmd := range [][]string{
-		{"run", spec, "-o", filepath.Join(dir, "run")},
-		{"sim", spec, "--model", "qwen3-8b", "--gpu", "h100", "-o", filepath.Join(dir, "sim")},
+	for _, c := range []struct {
+		cmd   []string
+		timed bool
+	}{
+		{[]string{"run", spec, "-o", filepath.Join(dir, "run")}, os.Getenv("SURGE_STRICT_TIMING") != ""},
+		{[]string{"sim", spec, "--model", "qwen3-8b", "--gpu", "h100", "-o", filepath.Join(dir, "sim")}, true},
 	} {
-		code, out, e := run(t, cmd...)
+		name := c.cmd[0]
+		code, out, e := run(t, c.cmd...)
 		if code != exitOK {
-			t.Fatalf("%s: exit %d\n%s\n%s", cmd[0], code, e, out)
+			t.Fatalf("%s: exit %d\n%s\n%s", name, code, e, out)
 		}
-		slope, r2, itl := fitReasoning(t, readRun(t, cmd[len(cmd)-1]))
-		t.Logf("%s: TTFO − TTFT = %.1f µs per reasoning token (R² %.4f), mean ITL %.1f µs", cmd[0], slope, r2, itl)
-		if r2 < 0.95 || math.Abs(slope-itl) > 0.2*itl {
-			t.Errorf("%s: TTFO − TTFT grows %.1f µs per reasoning token (R² %.3f); want near the mean ITL %.1f µs, R² ≥ 0.95", cmd[0], slope, r2, itl)
+		rs := readRun(t, c.cmd[len(c.cmd)-1])
+		checkBoundary(t, name, rs)
+		slope, r2, itl := fitReasoning(t, rs)
+		t.Logf("%s: TTFO − TTFT = %.1f µs per reasoning token (R² %.4f), mean ITL %.1f µs", name, slope, r2, itl)
+		if c.timed && (r2 < 0.95 || math.Abs(slope-itl) > 0.2*itl) {
+			t.Errorf("%s: TTFO − TTFT grows %.1f µs per reasoning token (R² %.3f); want near the mean ITL %.1f µs, R² ≥ 0.95", name, slope, r2, itl)
+		}
+	}
+}
+
+// checkBoundary asserts that each record's answer began on the token event
+// right after its reasoning tokens: with one token per event, TTFO − TTFT
+// is the sum of the first reasoning_tokens gaps, to the microsecond (the
+// recorded gaps telescope over rounded offsets).
+func checkBoundary(t *testing.T, name string, rs *trace.Records) {
+	t.Helper()
+	for _, r := range rs.Records {
+		if len(r.ITLUS) < r.ReasoningTokens {
+			t.Fatalf("%s: record %d/%d: %d gaps for %d reasoning tokens", name, r.Session, r.Turn, len(r.ITLUS), r.ReasoningTokens)
+		}
+		var sum int64
+		for _, g := range r.ITLUS[:r.ReasoningTokens] {
+			sum += g
+		}
+		if got := r.TTFOUS - r.TTFTUS; got != sum {
+			t.Errorf("%s: record %d/%d: TTFO − TTFT = %d µs, sum of the first %d gaps = %d µs", name, r.Session, r.Turn, got, r.ReasoningTokens, sum)
 		}
 	}
 }
