@@ -4,7 +4,8 @@ import "time"
 
 // CostParams are the free parameters of the step-time model. The
 // efficiencies are fractions of datasheet peak; the overheads are added
-// per step, per layer, per sequence in the batch and per all-reduce.
+// per step, per layer, per sequence in the batch and per ring step of an
+// all-reduce.
 type CostParams struct {
 	EtaCompute    float64       // η_c: achieved fraction of dense tensor FLOP/s in weight matmuls
 	EtaAttention  float64       // η_a: achieved fraction of BF16 FLOP/s in attention kernels
@@ -12,7 +13,7 @@ type CostParams struct {
 	StepOverhead  time.Duration // c_step: scheduling, sampling, launch per step
 	LayerOverhead time.Duration // c_layer: per layer per step (kernel launches, norms)
 	SeqOverhead   time.Duration // c_seq: per sequence in the batch (metadata, sampling, detokenise)
-	CommLatency   time.Duration // α: fixed latency of one TP all-reduce
+	CommLatency   time.Duration // α: latency of one step of a ring all-reduce, 2(TP−1) steps each
 }
 
 // DefaultCostParams returns the parameters fitted on the rows of
@@ -27,7 +28,7 @@ func DefaultCostParams() CostParams {
 		StepOverhead:  1550 * time.Microsecond,
 		LayerOverhead: 0,
 		SeqOverhead:   2 * time.Microsecond,
-		CommLatency:   30 * time.Microsecond,
+		CommLatency:   15 * time.Microsecond,
 	}
 }
 

@@ -90,21 +90,61 @@ func TestStepTimeMonotone(t *testing.T) {
 }
 
 // TestTPReducesDecode: sharding the weights over more GPUs shortens a
-// memory-bound decode step, but by less than TP× (all-reduces cost).
+// memory-bound decode step, but by less than TP× (all-reduces cost); at
+// batch 1 the ring latency 2(TP−1)·α grows faster than the weight read
+// shrinks, so TP8 is no faster than TP4, as Splitwise measured for
+// Llama-2-70B on both A100 and H100.
 func TestTPReducesDecode(t *testing.T) {
 	t.Parallel()
-	b := Batch{Decode: []int{1000}}
-	prev := time.Duration(math.MaxInt64)
-	for _, tp := range []int{1, 2, 4, 8} {
-		c := NewCostModel(hwFor(t, "Llama-3.1-70B", "H100", tp, FP8, FP8), CostParams{})
-		got := c.StepTime(b)
-		if got >= prev {
-			t.Errorf("TP%d decode %v not faster than TP%d %v", tp, got, tp/2, prev)
+	step := func(tp int) time.Duration {
+		return NewCostModel(hwFor(t, "Llama-2-70B", "H100", tp, BF16, BF16), CostParams{}).StepTime(Batch{Decode: []int{1000}})
+	}
+	tests := []struct {
+		from, to int
+		faster   bool
+		reason   string
+	}{
+		{1, 2, true, "halving a 138 GB weight read outweighs 160 all-reduces at TP2"},
+		{2, 4, true, "halving 69 GB still outweighs the 3× longer ring latency"},
+		{4, 8, false, "the 17 GB saved is less than the 2.3× longer ring latency"},
+	}
+	for _, tt := range tests {
+		prev, got := step(tt.from), step(tt.to)
+		if (got < prev) != tt.faster {
+			t.Errorf("TP%d %v vs TP%d %v: faster = %v, want %v (%s)", tt.to, got, tt.from, prev, got < prev, tt.faster, tt.reason)
 		}
-		if tp > 1 && got < prev/2 {
-			t.Errorf("TP%d decode %v more than halves TP%d %v despite communication", tp, got, tp/2, prev)
+		if got < prev/2 {
+			t.Errorf("TP%d %v more than halves TP%d %v despite communication", tt.to, got, tt.from, prev)
 		}
-		prev = got
+	}
+}
+
+// TestCommLatencyRing: the all-reduce latency is a ring of 2(TP−1) steps
+// of α each, 2·L all-reduces per step; with TP1 there is none. The step
+// with α minus the step with α ≈ 0 must be 2·L·2(TP−1)·α.
+func TestCommLatencyRing(t *testing.T) {
+	t.Parallel()
+	const alpha = 20 * time.Microsecond
+	tests := []struct {
+		tp     int
+		reason string
+	}{
+		{1, "one GPU: no all-reduce"},
+		{2, "two ring steps per all-reduce"},
+		{8, "fourteen ring steps per all-reduce"},
+	}
+	b := Batch{Decode: []int{500, 500}}
+	for _, tt := range tests {
+		hw := hwFor(t, "Llama-3.1-70B", "H100", tt.tp, FP8, FP8)
+		p := DefaultCostParams()
+		p.CommLatency = alpha
+		with := NewCostModel(hw, p).StepTime(b)
+		p.CommLatency = 0
+		without := NewCostModel(hw, p).StepTime(b)
+		want := time.Duration(2*80*2*(max(tt.tp, 1)-1)) * alpha
+		if d := with - without - want; d < -time.Microsecond || d > time.Microsecond {
+			t.Errorf("TP%d: latency share %v, want %v (%s)", tt.tp, with-without, want, tt.reason)
+		}
 	}
 }
 

@@ -32,7 +32,7 @@
 //	                  KV_tok · Σ_chunks (c + t) / (η_m·BW) )
 //	T_attn,dec = max( 4·L·n_q·d/TP · Σ_dec (ctx+1) / (η_a·P_bf16),
 //	                  KV_tok · Σ_dec (ctx+1) / (η_m·BW) )
-//	T_comm     = 2·L · [α + 2(TP−1)/TP · n·h·2 B / link]   (TP > 1; ring all-reduce)
+//	T_comm     = 2·L · [2(TP−1)·α + 2(TP−1)/TP · n·h·2 B / link]   (TP > 1; s + B / B/s → s)
 //
 // where A = h·(2·n_q·d + 2·n_kv·d) attention-projection parameters per
 // layer, F = 3·h·I parameters per FFN (per expert), E experts of which k are
@@ -43,6 +43,13 @@
 // per-direction interconnect bandwidth. A chunk of t tokens after c cached
 // ones attends to c+1 … c+t positions. The embedding gather is free; the LM
 // head runs once per sequence.
+//
+// T_comm is the textbook cost of a ring all-reduce (reduce-scatter then
+// all-gather): 2(TP−1) steps, each paying a latency α (seconds) and moving
+// 1/TP of the n·h BF16 activations over the link. Both the latency and
+// the bytes grow with TP−1; a fixed latency per all-reduce would make TP8
+// as cheap to synchronise as TP2, which the published TP4/TP8 measurements
+// contradict (docs/sim-validation.md).
 //
 // GEMMTime applies the T_lin roofline to one linear layer (n×in by in×out,
 // counting activation bytes as well as weights), for comparing with

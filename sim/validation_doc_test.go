@@ -55,11 +55,12 @@ func TestValidationDoc(t *testing.T) {
 	}
 }
 
-// TestValidationTargets checks the acceptance targets on the serving rows
-// (those of predictSteady): median |error| ≤ 15 % for throughput and
-// ≤ 25 % for latency. The static-batch step and GEMM rows are shown
-// against the same targets in docs/sim-validation.md, which explains why
-// they miss them; TestStepOpAnchors checks the regimes they should match.
+// TestValidationTargets checks the acceptance targets: median |error|
+// ≤ 15 % for throughput and ≤ 25 % for latency on the serving rows (those
+// of predictSteady), and ≤ 25 % for latency over all rows, serving,
+// static-batch steps and GEMMs together. docs/sim-validation.md explains
+// where the step and GEMM groups miss on their own; TestStepOpAnchors
+// checks the regimes they should match.
 func TestValidationTargets(t *testing.T) {
 	t.Parallel()
 	rows, err := loadRows(calibrationPath)
@@ -67,10 +68,24 @@ func TestValidationTargets(t *testing.T) {
 		t.Fatal(err)
 	}
 	cases, _ := classifyAll(rows)
-	for kind, limit := range map[string]float64{"throughput": 0.15, "latency": 0.25} {
-		keep := func(rc rowCase) bool { return rc.kind == steadyCase && metricKind[rc.row.Metric] == kind }
-		if med := medianAbsErr(cases, DefaultCostParams(), keep); med > limit {
-			t.Errorf("serving %s: median |error| %.1f%% > %.0f%%", kind, 100*med, 100*limit)
+	tests := []struct {
+		name  string
+		limit float64
+		keep  func(rowCase) bool
+	}{
+		{"serving throughput", 0.15, func(rc rowCase) bool {
+			return rc.kind == steadyCase && metricKind[rc.row.Metric] == "throughput"
+		}},
+		{"serving latency", 0.25, func(rc rowCase) bool {
+			return rc.kind == steadyCase && metricKind[rc.row.Metric] == "latency"
+		}},
+		{"all latency rows (serving, steps, GEMMs)", 0.25, func(rc rowCase) bool {
+			return metricKind[rc.row.Metric] == "latency"
+		}},
+	}
+	for _, tt := range tests {
+		if med := medianAbsErr(cases, DefaultCostParams(), tt.keep); med > tt.limit {
+			t.Errorf("%s: median |error| %.1f%% > %.0f%%", tt.name, 100*med, 100*tt.limit)
 		}
 	}
 }
@@ -165,7 +180,7 @@ func validationMarkdown(rows []calRow, p CostParams) string {
 	cases, skips := classifyAll(rows)
 	var b strings.Builder
 	b.WriteString(docHeader)
-	fmt.Fprintf(&b, "\nParameters (DefaultCostParams): η_c %.2f, η_a %.2f, η_m %.2f, c_step %v, c_layer %v, c_seq %v, α %v.\n",
+	fmt.Fprintf(&b, "\nParameters (DefaultCostParams): η_c %.2f, η_a %.2f, η_m %.2f, c_step %v, c_layer %v, c_seq %v, α %v per ring step.\n",
 		p.EtaCompute, p.EtaAttention, p.EtaMemory, p.StepOverhead, p.LayerOverhead, p.SeqOverhead, p.CommLatency)
 	writeSummary(&b, cases, p)
 	writeSkips(&b, skips, len(rows), len(cases))

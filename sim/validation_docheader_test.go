@@ -68,35 +68,50 @@ Qwen3-235B-A22B (MoE, TP8) grid. Nothing was re-fitted for them.
 ## Targets and known misses
 
 The acceptance targets are median |error| ≤ 15 % for throughput and ≤ 25 %
-for latency. ` + "`TestValidationTargets`" + ` asserts them on the serving rows;
-the step and operator rows are shown against the latency target below but
-not asserted, because they miss it for reasons outside the GPU model:
+for latency. ` + "`TestValidationTargets`" + ` asserts them on the serving rows
+and, for latency, on all rows (serving, static-batch steps and GEMMs
+together). The step and operator groups on their own still miss the
+latency target in places, for reasons outside the GPU model:
 
-- **Splitwise decode steps** are under-predicted, increasingly with TP
-  (median −21 % at TP2, −40 to −44 % at TP4, −61 to −65 % at TP8). The
-  measured batch-1 step has a floor, ≈ 28–31 ms on H100 and ≈ 42–47 ms on
-  A100, that does not shrink from TP4 to TP8 although the weights per GPU
-  halve: host-side cost per step of an engine running without CUDA graphs,
-  which c_step and c_layer (fitted on CUDA-graph engines) do not hold. TP
-  communication cannot explain it: each of the 160 all-reduces per step
-  would need 110–170 µs more than α = 30 µs.
-- **Splitwise prefills** match at TP2 (median H100 −5 %, A100 +10 %) but
-  are under-predicted at TP4/TP8: the measured TP2→TP8 speed-up of an 8k
-  prefill is 1.6× (H100) and 1.9× (A100) against 3.2× and 3.6× predicted.
-  The modelled all-reduces are 12–23 % of the predicted TP8 step, so even
-  half the link bandwidth would not close the gap. Short prompts (128–256
-  tokens) show the same per-step floor as decode.
+- **TP communication.** An all-reduce is a ring (reduce-scatter then
+  all-gather) of 2(TP−1) steps, so its latency grows as 2(TP−1)·α, not as
+  a constant per call. The Splitwise batch-1 decode steps show it: the
+  measured step minus the weight read (weights/TP at η_m·BW) is 14, 17 and
+  24 ms on H100 and 16, 24 and 34 ms on A100 at TP2, TP4 and TP8, linear in
+  TP−1 (≈ 5 µs and ≈ 9 µs per ring step of each of the 160 all-reduces).
+  α = 15 µs is fitted on the TP2 rows alone, where it is the same model as
+  a fixed 30 µs per all-reduce; the fit did not change. With it the held-out
+  TensorRT-LLM v0.19 Llama-3.1-70B grid moves from +5…+51 % to −12…+9 % at
+  TP4/TP8. α also absorbs the part of the latency that does not grow with
+  TP, so it over-states TP8 on engines with fast one-shot all-reduce
+  kernels: the vLLM CI TP4 concurrency-8 e2e row is +45 %, and Splitwise
+  H100 TP8 decode +32 % (median).
+- **Splitwise decode steps** keep a floor of ≈ 12–13 ms per step that does
+  not depend on TP or GPU (the intercept of the line above): host-side
+  cost of an engine running without CUDA graphs, which c_step and c_layer
+  (fitted on CUDA-graph engines) do not hold. Median error: A100 −21 %,
+  −22 %, −2 % and H100 −21 %, −8 %, +32 % at TP2, TP4, TP8; batches of
+  32–64 are slower still than predicted (down to −49 %).
+- **Splitwise prefills** match at TP2 (median H100 −5 %, A100 +10 %) and
+  are under-predicted at TP4/TP8 (median −14 to −27 %): the measured
+  TP2→TP8 speed-up of an 8k prefill is 1.6× (H100) and 1.9× (A100), less
+  than the ring traffic term allows at the datasheet link bandwidth.
+  Short prompts (128–256 tokens) show the same per-step floor as decode.
 - **Vidur GEMMs** that stream their weights (≤ 64 tokens) are within 13 %
   on H100 (median −4 %); on A100 they are 11–20 % fast because the A100
   streams ≈ 72–80 % of its 2.039 TB/s here (the Azure stream test: 79–86 %)
   while η_m = 0.89 was fitted on H100. Compute-bound GEMMs (≥ 1024 tokens)
   are slow, median +35 % (H100) and +47 % (A100): they run at 70 % and 77 %
   of the BF16 peak, while η_c = 0.52 is an effective efficiency of whole
-  steps (it absorbs norms, activations and other non-GEMM work) fitted on
-  FP8 rows, whose GEMMs reach a lower fraction of their peak.
-- **Qwen3-235B-A22B** TP8 throughput is over-predicted (median +35 %), as
-  much as the dense Llama-3.1-70B TP8 rows of the TensorRT-LLM v0.19 grid
-  (median +34 %): the model's TP8 scaling, fitted at TP1–2, is the main
-  gap, not the MoE terms (expert routing cost and load imbalance are not
-  modelled either).
+  steps (it absorbs norms, activations, quantisation and other non-GEMM
+  work). A separate η_c for BF16 and FP8 weights was tried: fitted on the
+  fit rows it gives 0.56 and 0.51, too close to matter for these GEMMs,
+  and it made the held-out medians slightly worse, so it is not used.
+- **Qwen3-235B-A22B** TP8 throughput is under-predicted (median −28 %)
+  while the dense Llama-3.1-70B TP8 rows of TensorRT-LLM v0.19 are within
+  12 %: its 94 layers give 188 all-reduces per step, 39 ms of ring latency
+  at TP8 with α fitted at TP2, which is likely too much here. The rows record
+  only TP8; a layout that avoids most all-reduces for the experts (expert
+  parallelism, attention data parallelism) would explain it, but is not
+  modelled, nor are expert routing cost and load imbalance.
 `

@@ -71,7 +71,7 @@ func fitAxes() []fitAxis {
 		{lin(0.60, 0.95, 0.01), func(p CostParams) float64 { return p.EtaMemory }, func(p *CostParams, v float64) { p.EtaMemory = v }},
 		{lin(0, 3000, 50), func(p CostParams) float64 { return us(p.StepOverhead) }, func(p *CostParams, v float64) { p.StepOverhead = toDur(v) }},
 		{lin(0, 100, 2), func(p CostParams) float64 { return us(p.SeqOverhead) }, func(p *CostParams, v float64) { p.SeqOverhead = toDur(v) }},
-		{lin(0, 40, 2), func(p CostParams) float64 { return us(p.CommLatency) }, func(p *CostParams, v float64) { p.CommLatency = toDur(v) }},
+		{lin(0, 40, 1), func(p CostParams) float64 { return us(p.CommLatency) }, func(p *CostParams, v float64) { p.CommLatency = toDur(v) }},
 	}
 }
 
