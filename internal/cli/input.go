@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 
+	"surge/spec"
 	"surge/trace"
 	"surge/workload"
 )
@@ -78,6 +79,11 @@ func compileSpec(ctx context.Context, path string, f genFlags, c interface{ Chan
 	if err := f.applyTo(c, s); err != nil {
 		return nil, err
 	}
+	return compile(ctx, path, s)
+}
+
+// compile generates the sessions of s, read from path, in memory.
+func compile(ctx context.Context, path string, s *spec.Spec) (*workloadInput, error) {
 	tok, synth, err := openContent(path, s)
 	if err != nil {
 		return nil, err

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"surge/client"
 	"surge/driver"
@@ -73,7 +74,13 @@ the run as interrupted; a second Ctrl-C ends surge at once.`,
 		Args: exactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error { return runRun(c, args[0], f) },
 	}
-	fs := c.Flags()
+	f.register(c.Flags())
+	return c
+}
+
+// register adds the flags of a run: what to send, where, and the
+// built-in engine's settings when there is no --target.
+func (f *runFlags) register(fs *pflag.FlagSet) {
 	f.gen.register(fs)
 	fs.StringVar(&f.target, "target", "", "base URL of the server, e.g. http://127.0.0.1:8000, or one per model: MODEL=URL,...[,*=URL] (MODEL: a model or client of the workload)")
 	fs.StringVar(&f.api, "api", "", "chat or completions, overriding the workload's")
@@ -91,7 +98,6 @@ the run as interrupted; a second Ctrl-C ends surge at once.`,
 	fs.StringVar(&f.gpu, "gpu", defaultEngineGPU, "without --target: accelerator the built-in engine simulates")
 	fs.IntVar(&f.tp, "tp", 1, "without --target: GPUs (tensor parallelism) of the built-in engine")
 	f.engine.register(fs, "without --target: ")
-	return c
 }
 
 func runRun(c *cobra.Command, path string, f runFlags) error {
@@ -141,7 +147,7 @@ func runRun(c *cobra.Command, path string, f runFlags) error {
 	if err != nil {
 		return err
 	}
-	end, err := execute(c, d, in, f, dir)
+	end, err := execute(c.Context(), c.ErrOrStderr(), d, runHeader(in, f, time.Now()), dir, nil)
 	if err != nil {
 		return err
 	}
@@ -263,20 +269,24 @@ func runDir(dir string) (string, error) {
 	return dir, nil
 }
 
-// execute runs the driver, streaming records to DIR/records.jsonl.
-func execute(c *cobra.Command, d *driver.Driver, in *workloadInput, f runFlags, dir string) (trace.RunEnd, error) {
+// execute runs the driver, streaming records to DIR/records.jsonl under
+// header h (whose Start is the run's start) and to also, when set.
+func execute(ctx context.Context, stderr io.Writer, d *driver.Driver, h trace.RunHeader, dir string, also driver.Sink) (trace.RunEnd, error) {
 	file, err := os.Create(filepath.Join(dir, "records.jsonl"))
 	if err != nil {
 		return trace.RunEnd{}, fmt.Errorf("creating records file: %w", err)
 	}
 	defer file.Close()
-	start := time.Now()
-	rw, err := trace.NewRecordWriter(file, runHeader(in, f, start))
+	rw, err := trace.NewRecordWriter(file, h)
 	if err != nil {
 		return trace.RunEnd{}, err
 	}
-	stopProgress := showProgress(c.ErrOrStderr(), d)
-	end, err := d.Run(c.Context(), start, rw)
+	var sink driver.Sink = rw
+	if also != nil {
+		sink = tee{rw, also}
+	}
+	stopProgress := showProgress(stderr, d)
+	end, err := d.Run(ctx, h.Start, sink)
 	stopProgress()
 	if err != nil {
 		return end, fmt.Errorf("run: %w", err)
@@ -285,6 +295,16 @@ func execute(c *cobra.Command, d *driver.Driver, in *workloadInput, f runFlags, 
 		return end, fmt.Errorf("writing records: %w", err)
 	}
 	return end, file.Close()
+}
+
+// tee writes each record to both of its sinks.
+type tee [2]driver.Sink
+
+func (t tee) Write(r *trace.Record) error {
+	if err := t[0].Write(r); err != nil {
+		return err
+	}
+	return t[1].Write(r)
 }
 
 func runHeader(in *workloadInput, f runFlags, start time.Time) trace.RunHeader {
@@ -351,7 +371,17 @@ func isTerminal(w io.Writer) bool {
 // would, and writes DIR/report.txt and DIR/report.json, printing the text
 // report to stdout.
 func writeReports(c *cobra.Command, dir string) (*metrics.Summary, error) {
-	rs, err := readRecordFiles(c.ErrOrStderr(), []string{dir})
+	sum, err := writeReportFiles(c.ErrOrStderr(), dir)
+	if err != nil {
+		return nil, err
+	}
+	return sum, report.Text(c.OutOrStdout(), sum)
+}
+
+// writeReportFiles reads the records in dir back and writes
+// DIR/report.txt and DIR/report.json.
+func writeReportFiles(warn io.Writer, dir string) (*metrics.Summary, error) {
+	rs, err := readRecordFiles(warn, []string{dir})
 	if err != nil {
 		return nil, err
 	}
@@ -361,7 +391,7 @@ func writeReports(c *cobra.Command, dir string) (*metrics.Summary, error) {
 			return nil, err
 		}
 	}
-	return sum, report.Text(c.OutOrStdout(), sum)
+	return sum, nil
 }
 
 // writeFile creates path and fills it with fill.

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"surge/driver"
 	"surge/sim"
 	"surge/sim/virtual"
 	"surge/trace"
@@ -139,9 +141,27 @@ func (f simFlags) config() (virtual.Config, string, error) {
 // simulate runs the workload in virtual time, streaming records to
 // DIR/records.jsonl, and says on stderr how much faster than real time it was.
 func simulate(c *cobra.Command, cfg virtual.Config, in *workloadInput, target, dir string) error {
+	wall := time.Now()
+	end, err := simulateTo(c.Context(), cfg, in, target, dir, nil)
+	if err != nil {
+		return err
+	}
+	el := time.Since(wall)
+	simulated := time.Duration(end.DurationUS) * time.Microsecond
+	if end.Interrupted {
+		fmt.Fprint(c.ErrOrStderr(), "interrupted: ")
+	}
+	fmt.Fprintf(c.ErrOrStderr(), "simulated %v of %s in %v (%.0f× real time)\n",
+		simulated.Round(time.Millisecond), target, el.Round(time.Millisecond), simulated.Seconds()/max(el.Seconds(), 1e-9))
+	return nil
+}
+
+// simulateTo runs the workload in virtual time, streaming records to
+// DIR/records.jsonl and to also, when set.
+func simulateTo(ctx context.Context, cfg virtual.Config, in *workloadInput, target, dir string, also driver.Sink) (trace.RunEnd, error) {
 	file, err := os.Create(filepath.Join(dir, "records.jsonl"))
 	if err != nil {
-		return fmt.Errorf("creating records file: %w", err)
+		return trace.RunEnd{}, fmt.Errorf("creating records file: %w", err)
 	}
 	defer file.Close()
 	cfg.Start = time.Now().Round(0)
@@ -152,22 +172,18 @@ func simulate(c *cobra.Command, cfg virtual.Config, in *workloadInput, target, d
 		ClosedLoop: closedLoop(in.header), PrefixReuse: impliedReuse(in),
 	})
 	if err != nil {
-		return err
+		return trace.RunEnd{}, err
 	}
-	wall := time.Now()
-	end, err := virtual.Run(c.Context(), cfg, in.header, in.sessions, rw)
+	var sink driver.Sink = rw
+	if also != nil {
+		sink = tee{rw, also}
+	}
+	end, err := virtual.Run(ctx, cfg, in.header, in.sessions, sink)
 	if err != nil {
-		return fmt.Errorf("sim: %w", err)
+		return end, fmt.Errorf("sim: %w", err)
 	}
 	if err := rw.Close(end); err != nil {
-		return fmt.Errorf("writing records: %w", err)
+		return end, fmt.Errorf("writing records: %w", err)
 	}
-	el := time.Since(wall)
-	simulated := time.Duration(end.DurationUS) * time.Microsecond
-	if end.Interrupted {
-		fmt.Fprint(c.ErrOrStderr(), "interrupted: ")
-	}
-	fmt.Fprintf(c.ErrOrStderr(), "simulated %v of %s in %v (%.0f× real time)\n",
-		simulated.Round(time.Millisecond), target, el.Round(time.Millisecond), simulated.Seconds()/max(el.Seconds(), 1e-9))
-	return file.Close()
+	return end, file.Close()
 }

@@ -1,0 +1,247 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"surge/report"
+	"surge/spec"
+	"surge/sweep"
+)
+
+type sweepFlags struct {
+	run        runFlags
+	sim        bool
+	rates      string
+	conc       string
+	auto       bool
+	points     int
+	probe      int
+	minReqs    int
+	slo        string
+	headroom   float64
+	confidence float64
+}
+
+func newSweep() *cobra.Command {
+	var f sweepFlags
+	c := &cobra.Command{
+		Use:   "sweep SPEC (--rates R,... | --concurrency N,... | --auto) [--target URL | --sim]",
+		Short: "Run a workload at increasing loads: throughput–latency curve, knee, SLO search, operating point",
+		Long: `sweep runs the workload of a spec at each of several loads, a fresh run (and
+salt) per point with the spec's warmup, and reports the throughput–latency
+curve: achieved throughput, p50 and p99 TTFT, TPOT and E2E per point, the
+knee of p99 TTFT and E2E against throughput, and a recommended operating
+point.
+
+--rates scales the spec's open-loop clients to each total rate (req/s),
+keeping their shares and shapes; --concurrency runs every client closed loop
+with that many requests in flight in all. --auto first measures the
+saturation throughput closed loop at --probe-concurrency, then places
+--points rates between a tenth of it and 15% past it, denser near the top.
+A rate point whose TTFT grows without bound (a trend test on its records)
+is stopped early and marked saturated; --auto stops after two such points.
+
+With SLOs (the spec's, or --slo 'ttft.p99<=2s,tpot.p99<=100ms') each point
+gets a verdict with MLPerf-style early stopping (at --confidence; "not
+enough samples" says how many more requests a pass needs), the search
+bisects between the highest passing and lowest failing load, and checks a
+load 10% above the limit it found.
+
+The target is --target, the built-in engine (the default, in real time),
+or --sim: the built-in engine in virtual time, thousands of times faster.
+It writes DIR/sweep.json, DIR/report.txt and one run directory per point.`,
+		Args: exactArgs(1),
+		RunE: func(c *cobra.Command, args []string) error { return runSweep(c, args[0], f) },
+	}
+	fs := c.Flags()
+	f.run.register(fs)
+	fs.BoolVar(&f.sim, "sim", false, "run each point through the built-in engine in virtual time (--engine-model, --gpu, --tp choose it)")
+	fs.StringVar(&f.rates, "rates", "", "total request rates to run, req/s: 1,2,4,8")
+	fs.StringVar(&f.conc, "concurrency", "", "closed-loop concurrencies to run: 1,8,64")
+	fs.BoolVar(&f.auto, "auto", false, "measure saturation, then place rate points up to just past it")
+	fs.IntVar(&f.points, "points", sweep.DefaultPoints, "with --auto: number of rate points")
+	fs.IntVar(&f.probe, "probe-concurrency", sweep.DefaultProbeConcurrency, "with --auto: concurrency of the saturation probe")
+	fs.IntVar(&f.minReqs, "min-requests", 500, "measured requests each point runs at least, lengthening the spec at low loads (459 pass a p99 SLO at 99% confidence; 0: the spec as written)")
+	fs.StringVar(&f.slo, "slo", "", "objectives replacing the spec's: ttft.p99<=2s,tpot.p99<=100ms")
+	fs.Float64Var(&f.headroom, "headroom", sweep.DefaultHeadroom, "fraction the operating point stays below the limit or knee")
+	fs.Float64Var(&f.confidence, "confidence", sweep.DefaultConfidence, "confidence level of SLO verdicts")
+	return c
+}
+
+func runSweep(c *cobra.Command, path string, f sweepFlags) error {
+	cfg, err := f.config()
+	if err != nil {
+		return usageError{err}
+	}
+	if err := f.run.check(c.Flags()); err != nil {
+		return err
+	}
+	if f.sim && f.run.target != "" {
+		return usageError{errors.New("--sim and --target: choose one target")}
+	}
+	s, err := f.spec(c, path)
+	if err != nil {
+		return err
+	}
+	dir, err := runDir(pick(f.run.out, "surge-sweep-"+time.Now().Format("20060102-150405")))
+	if err != nil {
+		return err
+	}
+	p := &pointRunner{c: c, path: path, spec: s, dir: dir, f: f}
+	run := p.live
+	if f.sim {
+		run = p.simulated
+	}
+	defer p.close()
+	cfg.Progress = func(pt sweep.Point) { fmt.Fprintln(c.ErrOrStderr(), report.SweepLine(cfg.Mode, pt)) }
+	res, err := sweep.Run(c.Context(), cfg, run)
+	if res != nil {
+		res.Spec, res.Target = path, p.target
+		if werr := writeSweep(c.OutOrStdout(), dir, res); werr != nil && err == nil {
+			err = werr
+		}
+	}
+	if errors.Is(err, context.Canceled) {
+		return errInterrupted
+	}
+	return err
+}
+
+// config reads the sweep's own flags into a sweep.Config.
+func (f sweepFlags) config() (sweep.Config, error) {
+	cfg := sweep.Config{Auto: f.auto, Points: f.points, ProbeConcurrency: f.probe, Confidence: f.confidence, Headroom: f.headroom}
+	n := 0
+	for _, set := range []bool{f.rates != "", f.conc != "", f.auto} {
+		if set {
+			n++
+		}
+	}
+	if n != 1 {
+		return cfg, errors.New("give exactly one of --rates, --concurrency and --auto")
+	}
+	if f.headroom <= 0 || f.headroom >= 1 {
+		return cfg, fmt.Errorf("--headroom %g: want a fraction between 0 and 1, like 0.2", f.headroom)
+	}
+	if f.confidence <= 0.5 || f.confidence >= 1 {
+		return cfg, fmt.Errorf("--confidence %g: want a level between 0.5 and 1, like 0.99", f.confidence)
+	}
+	var err error
+	switch {
+	case f.auto, f.rates != "":
+		cfg.Mode = sweep.Rate
+		cfg.Loads, err = parseLoads("--rates", f.rates, false)
+	default:
+		cfg.Mode = sweep.Concurrency
+		cfg.Loads, err = parseLoads("--concurrency", f.conc, true)
+	}
+	return cfg, err
+}
+
+// parseLoads reads a comma-separated list of positive loads (whole
+// numbers when integer is set).
+func parseLoads(flag, s string, integer bool) ([]float64, error) {
+	if s == "" {
+		return nil, nil
+	}
+	var out []float64
+	for part := range strings.SplitSeq(s, ",") {
+		v, err := strconv.ParseFloat(strings.TrimSpace(strings.TrimSuffix(part, "/s")), 64)
+		if err != nil || !(v > 0) || v > 1e9 || (integer && v != float64(int(v))) {
+			what := "a positive number"
+			if integer {
+				what = "a positive whole number"
+			}
+			return nil, fmt.Errorf("%s %q: each load must be %s, as in 1,2,4,8", flag, part, what)
+		}
+		out = append(out, v)
+	}
+	return out, nil
+}
+
+// spec reads the spec with the gen flags' and --slo's overrides. A trace
+// has no rates to scale, so it is refused.
+func (f sweepFlags) spec(c *cobra.Command, path string) (*spec.Spec, error) {
+	if t, err := isTrace(path); err == nil && t {
+		return nil, usageError{fmt.Errorf("%s is a trace: sweep scales a spec's rates; give the spec it came from", path)}
+	}
+	s, err := loadSpec(path, c.InOrStdin())
+	if err != nil {
+		return nil, specFailure(c, path, err)
+	}
+	if err := f.run.gen.applyTo(c.Flags(), s); err != nil {
+		return nil, err
+	}
+	if f.slo != "" {
+		if s.SLO, err = spec.ParseSLOs(f.slo); err != nil {
+			return nil, usageError{fmt.Errorf("--slo: %w", err)}
+		}
+	}
+	return s, nil
+}
+
+// writeSweep writes DIR/sweep.json and DIR/report.txt and prints the
+// report.
+func writeSweep(stdout io.Writer, dir string, res *sweep.Result) error {
+	data, err := json.MarshalIndent(res, "", "  ")
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(dir, "sweep.json"), append(data, '\n'), 0o644); err != nil {
+		return fmt.Errorf("writing sweep.json: %w", err)
+	}
+	if err := writeFile(filepath.Join(dir, "report.txt"), func(w io.Writer) error { return report.SweepText(w, res) }); err != nil {
+		return err
+	}
+	return report.SweepText(stdout, res)
+}
+
+// pointSpec is the spec of one planned run, lengthened so that at least
+// minReqs requests come after its warmup.
+func pointSpec(s *spec.Spec, p sweep.Plan, probeRequests, minReqs int) (*spec.Spec, error) {
+	if p.Mode == sweep.Concurrency {
+		out, err := sweep.AtConcurrency(s, int(p.Load), probeRequests)
+		if err == nil && probeRequests == 0 {
+			out.Requests = max(out.Requests, minReqs+int(p.Load))
+		}
+		return out, err
+	}
+	out, err := sweep.AtRate(s, p.Load)
+	if err != nil || minReqs <= 0 {
+		return out, err
+	}
+	if out.Duration > 0 {
+		need := out.Warmup + time.Duration(float64(minReqs)/p.Load*float64(time.Second))
+		out.Duration = max(out.Duration, need)
+	} else {
+		out.Requests = max(out.Requests, minReqs+int(p.Load*out.Warmup.Seconds()))
+	}
+	return out, nil
+}
+
+// probeRequests is how many sessions the saturation probe runs: the
+// spec's count, and at least 4 per slot of the probe's concurrency so the
+// server stays full past the warmup.
+func probeRequests(s *spec.Spec, p sweep.Plan) int {
+	if p.Name != "saturation" {
+		return 0
+	}
+	n := s.Requests
+	if n <= 0 {
+		if r, err := sweep.OfferedRate(s); err == nil {
+			n = int(r * s.Duration.Seconds())
+		}
+	}
+	return max(n, 4*int(p.Load))
+}
+
