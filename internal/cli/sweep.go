@@ -244,4 +244,3 @@ func probeRequests(s *spec.Spec, p sweep.Plan) int {
 	}
 	return max(n, 4*int(p.Load))
 }
-

@@ -163,4 +163,3 @@ func first(names []string) string {
 	}
 	return names[0]
 }
-
