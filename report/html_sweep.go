@@ -1,0 +1,166 @@
+package report
+
+import (
+	"fmt"
+	"strings"
+
+	"surge/sweep"
+)
+
+// sweepView is the sweep part of the page.
+type sweepView struct {
+	Fields []field
+	Charts []*chartView
+	Points grid
+	// Sections are the points that carry a summary, each linked from
+	// the table.
+	Sections []pointSection
+}
+
+// pointSection is one point's key figures.
+type pointSection struct {
+	ID, Title string
+	Figures   []field
+	Latency   grid
+}
+
+// newSweepView lays out the sweep r.
+func newSweepView(r *sweep.Result) (*sweepView, error) {
+	cs, err := sweepCharts(r)
+	if err != nil {
+		return nil, fmt.Errorf("html report: %w", err)
+	}
+	v := &sweepView{Fields: sweepFields(r), Charts: views(cs), Points: pointGrid(r)}
+	for i := range r.Points {
+		p := &r.Points[i]
+		if p.Summary == nil {
+			continue
+		}
+		v.Sections = append(v.Sections, pointSection{
+			ID:      pointID(i),
+			Title:   fmt.Sprintf("Point %d: %s %s", i+1, loadName(r.Mode, p.Load), dirNote(p.Dir)),
+			Figures: keyFigures(p.Summary),
+			Latency: latencyGrid(&p.Summary.All),
+		})
+	}
+	return v, nil
+}
+
+// pointID is the DOM id of point i's section.
+func pointID(i int) string { return fmt.Sprintf("point-%d", i+1) }
+
+// loadName words a point's load: "12 req/s" or "concurrency 8".
+func loadName(m sweep.Mode, load float64) string {
+	if m == sweep.Concurrency {
+		return "concurrency " + loadNum(load)
+	}
+	return loadNum(load) + " req/s"
+}
+
+// dirNote names where a point's records are.
+func dirNote(dir string) string {
+	if dir == "" {
+		return ""
+	}
+	return "(records in " + dir + ")"
+}
+
+// sweepFields say what the sweep ran and what it found.
+func sweepFields(r *sweep.Result) []field {
+	fs := []field{{"spec", r.Spec}, {"workload hash", r.WorkloadHash}, {"target", r.Target}, {"mode", string(r.Mode)}}
+	if r.Saturation > 0 {
+		fs = append(fs, field{"saturation", num(r.Saturation) + " req/s, measured closed loop before placing the points"})
+	}
+	var slos []string
+	for _, slo := range r.SLO {
+		slos = append(slos, sloName(slo.Metric, slo.Percentile, float64(slo.BoundUS)))
+	}
+	if len(slos) > 0 {
+		fs = append(fs, field{"SLOs", strings.Join(slos, " · ")})
+	}
+	for _, k := range []*sweep.Knee{r.KneeTTFT, r.KneeE2E} {
+		if k != nil {
+			fs = append(fs, field{"knee of " + k.Metric, fmt.Sprintf("point %d: %s req/s at %s ms", k.Index+1, num(k.Throughput), ms(k.LatencyUS))})
+		}
+	}
+	switch {
+	case r.MaxPassing >= 0 && r.MaxPassing < len(r.Points):
+		p := &r.Points[r.MaxPassing]
+		fs = append(fs, field{"max passing SLO", fmt.Sprintf("point %d: %s, %s req/s achieved", r.MaxPassing+1, loadName(r.Mode, p.Load), num(p.Throughput))})
+	case len(r.SLO) > 0:
+		fs = append(fs, field{"max passing SLO", "no point passed every SLO"})
+	}
+	if o := r.Operating; o != nil {
+		fs = append(fs, field{"operating point", fmt.Sprintf("%s, expecting %s req/s: %s below %s",
+			loadName(r.Mode, o.Load), num(o.Throughput), pct(o.Headroom), o.Basis)})
+	} else {
+		fs = append(fs, field{"operating point", "none qualifies"})
+	}
+	return fs
+}
+
+// pointGrid is the table of a sweep's points with their SLO verdicts.
+func pointGrid(r *sweep.Result) grid {
+	g := grid{Head: []string{"#", "load", "req/s", "out tok/s", "TTFT p50 ms", "TTFT p99 ms", "TPOT p50 ms", "TPOT p99 ms", "E2E p50 ms", "E2E p99 ms", "state", "SLO verdict"}}
+	for i := range r.Points {
+		p := &r.Points[i]
+		n := cell{Text: fmt.Sprint(i + 1)}
+		if p.Summary != nil {
+			n.Href = "#" + pointID(i)
+		}
+		state := cell{Text: "ok"}
+		if p.Saturated {
+			state = cell{Text: "saturated", Class: "fail"}
+		}
+		if p.Stopped != "" {
+			state.Text += ": " + p.Stopped
+		}
+		g.Rows = append(g.Rows, []cell{
+			n, {Text: loadName(r.Mode, p.Load)}, {Text: num(p.Throughput)}, {Text: num(p.OutputTokS)},
+			{Text: ms(p.TTFT.P50)}, {Text: ms(p.TTFT.P99)}, {Text: ms(p.TPOT.P50)}, {Text: ms(p.TPOT.P99)},
+			{Text: ms(p.E2E.P50)}, {Text: ms(p.E2E.P99)}, state, verdictCell(p.SLO),
+		})
+	}
+	return g
+}
+
+// verdictCell words a point's SLO verdict with each check's outcome.
+func verdictCell(v *sweep.Verdict) cell {
+	if v == nil {
+		return cell{Text: "no SLO"}
+	}
+	c := cell{Text: "fail", Class: "fail"}
+	if v.Pass {
+		c = cell{Text: "pass", Class: "pass"}
+	}
+	var checks []string
+	for _, ch := range v.Checks {
+		s := fmt.Sprintf("%s: %s (%s ms, %d of %d over)", sloName(ch.Metric, ch.Percentile, float64(ch.BoundUS)), ch.Outcome, ms(ch.ObservedUS), ch.Exceeded, ch.N)
+		if ch.NeedMore > 0 {
+			s += fmt.Sprintf(", %d more needed", ch.NeedMore)
+		}
+		checks = append(checks, s)
+	}
+	if len(checks) > 0 {
+		c.Text += " — " + strings.Join(checks, "; ")
+	}
+	if !v.Pass && hasInconclusive(v) {
+		c.Class = "unsure"
+	}
+	return c
+}
+
+// hasInconclusive reports whether some check of v lacked samples and none
+// failed outright.
+func hasInconclusive(v *sweep.Verdict) bool {
+	some := false
+	for _, ch := range v.Checks {
+		switch ch.Outcome {
+		case sweep.Fail:
+			return false
+		case sweep.Inconclusive:
+			some = true
+		}
+	}
+	return some
+}
