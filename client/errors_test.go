@@ -2,12 +2,14 @@ package client
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"fmt"
 	"io"
 	"net"
 	"net/http"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -55,65 +57,83 @@ func TestUnknownAPI(t *testing.T) {
 	}
 }
 
+// TestTimeouts lets each kind of deadline pass while the server hangs. The
+// deadline must outlast dialling, sending and reading the first token, which
+// a loaded machine can stretch well past 100 ms, so it is 1 s, and the rows
+// run in parallel to keep the test near 1 s.
 func TestTimeouts(t *testing.T) {
 	t.Parallel()
+	const deadline = time.Second
 	tests := []struct {
 		stage  string
 		cfg    Config
 		ctxTO  time.Duration
 		reason string
 	}{
-		{"headers", Config{Timeout: 100 * time.Millisecond}, 0, "server hangs before answering"},
-		{"stream", Config{Timeout: 100 * time.Millisecond}, 0, "server hangs mid-stream"},
-		{"body", Config{Timeout: 100 * time.Millisecond}, 0, "server hangs mid-body of a non-streamed response"},
-		{"stream", Config{}, 100 * time.Millisecond, "ctx deadline mid-stream"},
+		{"headers", Config{Timeout: deadline}, 0, "server hangs before answering"},
+		{"stream", Config{Timeout: deadline}, 0, "server hangs mid-stream"},
+		{"body", Config{Timeout: deadline}, 0, "server hangs mid-body of a non-streamed response"},
+		{"stream", Config{}, deadline, "ctx deadline mid-stream"},
 	}
 	for _, tt := range tests {
-		c, _ := serve(t, tt.cfg, func(w http.ResponseWriter, r *http.Request) {
-			switch tt.stage {
-			case "stream":
-				startSSE(w).send(contentChunk("a"))
-			case "body":
-				w.Header().Set("Content-Type", "application/json")
-				io.WriteString(w, `{"choices":[`)
-				w.(http.Flusher).Flush()
+		t.Run(tt.reason, func(t *testing.T) {
+			t.Parallel()
+			c, _ := serve(t, tt.cfg, func(w http.ResponseWriter, r *http.Request) {
+				switch tt.stage {
+				case "stream":
+					startSSE(w).send(contentChunk("a"))
+				case "body":
+					w.Header().Set("Content-Type", "application/json")
+					io.WriteString(w, `{"choices":[`)
+					w.(http.Flusher).Flush()
+				}
+				<-r.Context().Done()
+			})
+			ctx := context.Background()
+			if tt.ctxTO > 0 {
+				var cancel context.CancelFunc
+				ctx, cancel = context.WithTimeout(ctx, tt.ctxTO)
+				defer cancel()
 			}
-			<-r.Context().Done()
+			res := c.Do(ctx, chatReq())
+			if res.ErrClass != "timeout" || res.Sent.IsZero() {
+				t.Errorf("%s: class %q err %q sent %v, want timeout", tt.reason, res.ErrClass, res.Err, res.Sent)
+			}
+			if tt.stage == "stream" && (res.Chunks != 1 || res.FirstToken.IsZero()) {
+				t.Errorf("%s: the token before the hang was lost", tt.reason)
+			}
 		})
-		ctx := context.Background()
-		if tt.ctxTO > 0 {
-			var cancel context.CancelFunc
-			ctx, cancel = context.WithTimeout(ctx, tt.ctxTO)
-			defer cancel()
-		}
-		res := c.Do(ctx, chatReq())
-		if res.ErrClass != "timeout" || res.Sent.IsZero() {
-			t.Errorf("%s: class %q err %q sent %v, want timeout", tt.reason, res.ErrClass, res.Err, res.Sent)
-		}
-		if tt.stage == "stream" && (res.Chunks != 1 || res.FirstToken.IsZero()) {
-			t.Errorf("%s: the token before the hang was lost", tt.reason)
-		}
 	}
 }
 
+// TestCancelled cancels a stream once the client has read its first token,
+// and then sends with the cancelled context. The cancel is not timed: it is
+// made by the client's connection, in the first Read after the one that
+// delivered the first event (see cancelAfter), so the event has been
+// counted however slowly the machine runs.
 func TestCancelled(t *testing.T) {
 	t.Parallel()
 	c, _ := serve(t, Config{}, func(w http.ResponseWriter, r *http.Request) {
 		s := startSSE(w)
 		for {
+			s.send(contentChunk("a"))
 			select {
 			case <-r.Context().Done():
 				return
 			case <-time.After(5 * time.Millisecond):
-				s.send(contentChunk("a"))
 			}
 		}
 	})
 	ctx, cancel := context.WithCancel(context.Background())
-	go func() {
-		time.Sleep(30 * time.Millisecond)
-		cancel()
-	}()
+	defer cancel()
+	dial := c.pooled.DialContext
+	c.pooled.DialContext = func(ctx context.Context, network, addr string) (net.Conn, error) {
+		conn, err := dial(ctx, network, addr)
+		if err != nil {
+			return nil, err
+		}
+		return &cancelAfter{Conn: conn, mark: []byte(contentChunk("a") + "\n\n"), cancel: cancel}, nil
+	}
 	res := c.Do(ctx, chatReq())
 	if res.ErrClass != "cancelled" || res.Chunks == 0 {
 		t.Errorf("cancel mid-stream: class %q err %q chunks %d", res.ErrClass, res.Err, res.Chunks)
@@ -122,6 +142,38 @@ func TestCancelled(t *testing.T) {
 	if res.ErrClass != "cancelled" || !res.Sent.IsZero() {
 		t.Errorf("cancelled before sending: class %q err %q sent %v", res.ErrClass, res.Err, res.Sent)
 	}
+}
+
+// cancelAfter is a client connection that calls cancel when it is asked
+// for more bytes after it has delivered mark. net/http asks for more only
+// when everything delivered has been passed up (its bufio.Reader refills
+// only when empty, and its chunked reader returns the data it has before
+// reading the next chunk's header), and the client parses all it is given
+// before reading again, so by then the event in mark has been counted.
+type cancelAfter struct {
+	net.Conn
+	mark   []byte
+	cancel context.CancelFunc
+
+	mu  sync.Mutex // guards got
+	got []byte     // bytes delivered, until mark is among them
+}
+
+// Read implements net.Conn.
+func (c *cancelAfter) Read(p []byte) (int, error) {
+	c.mu.Lock()
+	seen := bytes.Contains(c.got, c.mark)
+	c.mu.Unlock()
+	if seen {
+		c.cancel()
+	}
+	n, err := c.Conn.Read(p)
+	if !seen {
+		c.mu.Lock()
+		c.got = append(c.got, p[:n]...)
+		c.mu.Unlock()
+	}
+	return n, err
 }
 
 // rawServer accepts connections and hands each to h with the request

@@ -49,8 +49,14 @@ func TestServerClosingAfterEachResponse(t *testing.T) {
 			}
 			retries += res.Retries
 		}
-		if tt.waitForNext && retries != tt.n/2 {
-			t.Errorf("%s: %d retries in %d requests, want %d (every other request reuses a dead connection)", tt.reason, retries, tt.n, tt.n/2)
+		// At most every other request reuses a dead connection: a retry's
+		// fresh connection goes back to the pool, and the next request
+		// dies on it. Exactly n/2 only if net/http hands every connection
+		// back to the idle pool before the next request asks; when it is
+		// slower the next request dials anew and needs no retry, so only
+		// the range is the client's doing.
+		if tt.waitForNext && (retries < 1 || retries > tt.n/2) {
+			t.Errorf("%s: %d retries in %d requests, want 1 to %d (at most every other request reuses a dead connection)", tt.reason, retries, tt.n, tt.n/2)
 		}
 	}
 }

@@ -116,14 +116,15 @@ func timingAccuracy(t *testing.T, concurrency, waves int) {
 	for _, m := range []struct {
 		name           string
 		client, server []time.Duration
+		bound          time.Duration
 	}{
-		{"TTFT", cTTFT, sTTFT},
-		{"ITL", cITL, sITL},
-		{"E2E", cE2E, sE2E},
+		{"TTFT", cTTFT, sTTFT, perRequestBound()},
+		{"ITL", cITL, sITL, bound},
+		{"E2E", cE2E, sE2E, perRequestBound()},
 	} {
 		mc, ms := median(m.client), median(m.server)
 		t.Logf("c=%d %s median: client %v, server %v", concurrency, m.name, mc, ms)
-		if d := (mc - ms).Abs(); d > bound {
+		if d := (mc - ms).Abs(); d > m.bound {
 			t.Errorf("c=%d: %s median differs from the server's by %v (client %v, server %v)", concurrency, m.name, d, mc, ms)
 		}
 	}
@@ -148,6 +149,21 @@ func timingBound() time.Duration {
 		return time.Millisecond
 	}
 	return 5 * time.Millisecond
+}
+
+// perRequestBound is the bound for the medians of one figure per request
+// (TTFT, E2E). With SURGE_STRICT_TIMING it is timingBound's 1 ms goal;
+// otherwise 20 ms, since the serial test has only 3 requests: their median
+// is the second worst, so a scheduling stall of the loaded machine that
+// catches two of them moves it, where the ITL and delivery medians over
+// hundreds of tokens are not moved by a few stalls and keep the 5 ms bound.
+// 20 ms still catches gross errors such as taking the role chunk (50 ms
+// before the first token here) for the first token.
+func perRequestBound() time.Duration {
+	if strictTiming() {
+		return timingBound()
+	}
+	return 20 * time.Millisecond
 }
 
 // These two tests are not parallel, so other tests in this package do not

@@ -108,8 +108,12 @@ clients:
 // 2,000-token system prompt, then the same lengths with a system prompt
 // each, through surge run against the built-in engine. With sharing, the
 // server's cached tokens (usage.prompt_tokens_details.cached_tokens) and
-// its /metrics hit rate are near the reuse the workload implies, and the
-// median TTFT is far lower than without.
+// its /metrics hit rate are near the reuse the workload implies. The same
+// two workloads go through surge sim, on virtual time, where the median
+// TTFT with sharing must be under half the one without; in real time that
+// ratio measures the machine's load as much as the cache (a stalled
+// prefill of a cached prompt looks like a miss), so there it is asserted
+// only with SURGE_STRICT_TIMING.
 func TestSharedSystemPromptEndToEnd(t *testing.T) {
 	t.Parallel()
 	type result struct {
@@ -127,18 +131,55 @@ func TestSharedSystemPromptEndToEnd(t *testing.T) {
 		return result{rs.Header.PrefixReuse.Ratio(), float64(cached) / float64(prompt), h / q, ttft}
 	}
 	shared, own := measure("1"), measure("1000000")
-	t.Logf("shared: implied %.3f, usage %.3f, /metrics %.3f, median TTFT %d µs", shared.implied, shared.usage, shared.scraped, shared.ttft)
-	t.Logf("own:    implied %.3f, usage %.3f, /metrics %.3f, median TTFT %d µs", own.implied, own.usage, own.scraped, own.ttft)
-	// 29 of 30 prompts find the 2,000 shared tokens of about 2,070.
-	if shared.implied < 0.9 || abs64(shared.usage-shared.implied) > 0.02 {
-		t.Errorf("shared system prompt: hit rate %.3f, implied %.3f; want them within 2 points, above 0.9", shared.usage, shared.implied)
+	t.Logf("run shared: implied %.3f, usage %.3f, /metrics %.3f, median TTFT %d µs", shared.implied, shared.usage, shared.scraped, shared.ttft)
+	t.Logf("run own:    implied %.3f, usage %.3f, /metrics %.3f, median TTFT %d µs", own.implied, own.usage, own.scraped, own.ttft)
+	// 29 of 30 prompts find the 2,000 shared tokens of about 2,070. The
+	// bound is 5 points, not 2: if the machine delays the first prefill
+	// past the next arrival (100 ms later), that request misses too, and
+	// one 2,000-token miss in about 62,000 prompt tokens costs 3.2 points.
+	if shared.implied < 0.9 || abs64(shared.usage-shared.implied) > 0.05 {
+		t.Errorf("shared system prompt: hit rate %.3f, implied %.3f; want them within 5 points, above 0.9", shared.usage, shared.implied)
 	}
 	if own.implied > 0.01 || own.usage > 0.01 {
 		t.Errorf("a system prompt each: hit rate %.3f, implied %.3f; want about 0", own.usage, own.implied)
 	}
-	if 2*shared.ttft > own.ttft {
-		t.Errorf("median TTFT %d µs with a shared system prompt, %d µs without; want under half", shared.ttft, own.ttft)
+	if os.Getenv("SURGE_STRICT_TIMING") != "" && 2*shared.ttft > own.ttft {
+		t.Errorf("surge run: median TTFT %d µs with a shared system prompt, %d µs without; want under half", shared.ttft, own.ttft)
 	}
+	simShared, simOwn := simTTFT(t, "1"), simTTFT(t, "1000000")
+	t.Logf("sim median TTFT: shared %d µs, own %d µs", simShared, simOwn)
+	if 2*simShared > simOwn {
+		t.Errorf("surge sim: median TTFT %d µs with a shared system prompt, %d µs without; want under half", simShared, simOwn)
+	}
+}
+
+// simTTFT runs systemSpec with the given pool through surge sim on the
+// built-in engine's hardware (Llama-3.1-8B on one H100) and returns the
+// median TTFT of its records, all of which must succeed.
+func simTTFT(t *testing.T, pool string) int64 {
+	t.Helper()
+	dir := t.TempDir()
+	path := filepath.Join(dir, "spec.yaml")
+	if err := os.WriteFile(path, []byte(strings.Replace(systemSpec, "POOL", pool, 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "sim")
+	code, stdout, stderr := run(t, "sim", path, "--model", "llama-3.1-8b", "--gpu", "h100", "-o", out)
+	if code != exitOK {
+		t.Fatalf("sim pool %s: exit %d\nstderr:\n%s\nstdout:\n%s", pool, code, stderr, stdout)
+	}
+	rs := readRun(t, out)
+	if len(rs.Records) != 30 {
+		t.Fatalf("sim pool %s: %d records, want 30", pool, len(rs.Records))
+	}
+	ttfts := make([]int64, 0, len(rs.Records))
+	for _, r := range rs.Records {
+		if !r.OK() {
+			t.Fatalf("sim pool %s: record %+v failed", pool, r)
+		}
+		ttfts = append(ttfts, r.TTFTUS)
+	}
+	return median(ttfts)
 }
 
 func abs64(x float64) float64 {
