@@ -110,7 +110,7 @@ func latencyCurve(r *sweep.Result, s curveSpec) (*chart, error) {
 			return addPoints(p, "", append(slices.Clone(p99), p50...), s.c, draw.CircleGlyph{}, pointR)
 		},
 		func() error {
-			return addPoints(p, "saturated (stopped early)", sat, vermilion, draw.CrossGlyph{}, markerR)
+			return addPoints(p, "saturated", sat, vermilion, draw.CrossGlyph{}, markerR)
 		},
 		func() error { return markPassing(p, r, s.q) },
 		func() error { return markKnee(p, r, s.knee) }, // over the passing mark when they coincide
@@ -229,7 +229,7 @@ func throughputCurve(r *sweep.Result) (*chart, error) {
 	if err := addPoints(p, "", xys, blue, draw.CircleGlyph{}, pointR); err != nil {
 		return nil, err
 	}
-	if err := addPoints(p, "saturated (stopped early)", sat, vermilion, draw.CrossGlyph{}, markerR); err != nil {
+	if err := addPoints(p, "saturated", sat, vermilion, draw.CrossGlyph{}, markerR); err != nil {
 		return nil, err
 	}
 	if r.Saturation > 0 {

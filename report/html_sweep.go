@@ -67,7 +67,7 @@ func dirNote(dir string) string {
 
 // sweepFields say what the sweep ran and what it found.
 func sweepFields(r *sweep.Result) []field {
-	fs := []field{{"spec", r.Spec}, {"workload hash", r.WorkloadHash}, {"target", r.Target}, {"mode", string(r.Mode)}}
+	fs := []field{{"spec", r.Spec}, {"spec hash", r.SpecHash}, {"target", r.Target}, {"mode", string(r.Mode)}}
 	if r.Saturation > 0 {
 		fs = append(fs, field{"saturation", num(r.Saturation) + " req/s, measured closed loop before placing the points"})
 	}

@@ -78,7 +78,7 @@ func serverSamples() []ServerSample {
 // fourth, the last one saturated, with a TTFT SLO the first four pass.
 func syntheticSweep() *sweep.Result {
 	r := &sweep.Result{
-		Spec: "examples/" + evil + ".yaml", WorkloadHash: "sha256:abc", Target: "http://127.0.0.1:8000", Mode: sweep.Rate,
+		Spec: "examples/" + evil + ".yaml", SpecHash: "sha256:abc", Target: "http://127.0.0.1:8000", Mode: sweep.Rate,
 		SLO:        []trace.SLO{{Metric: "ttft", Percentile: 99, BoundUS: 500_000}, {Metric: "e2e", Percentile: 99, BoundUS: 8_000_000}},
 		Saturation: 11.5,
 	}

@@ -63,7 +63,7 @@ func SweepLine(m sweep.Mode, p sweep.Point) string {
 		line += ", SLO " + pointVerdict(p)
 	}
 	if p.Saturated {
-		line += ", saturated (stopped early)"
+		line += ", saturated: " + p.Stopped
 	}
 	return line
 }

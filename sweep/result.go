@@ -22,11 +22,11 @@ const (
 // order of load, with the knees of the throughput–latency curve, the SLO
 // search and the recommended operating point.
 type Result struct {
-	Spec         string      `json:"spec"`          // path of the workload spec
-	WorkloadHash string      `json:"workload_hash"` // of the spec at its own rate
-	Target       string      `json:"target"`        // URL, "built-in engine" or "sim: model on gpu"
-	Mode         Mode        `json:"mode"`
-	SLO          []trace.SLO `json:"slo,omitempty"`
+	Spec     string      `json:"spec"`      // path of the workload spec
+	SpecHash string      `json:"spec_hash"` // sha256 of the canonical spec swept, overrides applied
+	Target   string      `json:"target"`    // URL, "built-in engine" or "sim: model on gpu"
+	Mode     Mode        `json:"mode"`
+	SLO      []trace.SLO `json:"slo,omitempty"`
 	// Saturation is the throughput (successful requests per second)
 	// measured closed loop at high concurrency before an automatic
 	// sweep placed its points; 0 when not measured.
@@ -55,8 +55,9 @@ type Search struct {
 	MaxLoad float64 `json:"max_load"`
 	Bracket float64 `json:"bracket,omitempty"`
 	// CheckLoad is MaxLoad × CheckFactor, and CheckPass whether its run
-	// passed; a pass there means the boundary lies within run-to-run
-	// noise. CheckLoad is 0 when it was not run.
+	// passed; a pass there, above a load that failed, means the boundary
+	// lies within run-to-run noise. CheckLoad is 0 when no load failed
+	// (the search climbed as far as it goes and every load passed).
 	CheckLoad float64 `json:"check_load,omitempty"`
 	CheckPass bool    `json:"check_pass,omitempty"`
 	Runs      int     `json:"runs"` // points the search added

@@ -17,9 +17,8 @@ const (
 // point passed it climbs, raising the load by climbStep until a run does
 // not pass; between the highest passing point and the lowest failing one
 // above it, it bisects until the two are within Precision of each other;
-// then it runs a load CheckFactor above the highest pass, as the
-// verdict's check. An inconclusive point (too few requests) counts as not
-// passing.
+// then it checks the load CheckFactor above the highest pass (see check).
+// An inconclusive point (too few requests) counts as not passing.
 func (s *sweeper) search(ctx context.Context) error {
 	sr := &Search{}
 	s.res.Search = sr
@@ -63,22 +62,40 @@ func (s *sweeper) search(ctx context.Context) error {
 			hi = mid
 		}
 	}
-	sr.MaxLoad, sr.Bracket = lo, hi
-	check := lo * CheckFactor
-	if s.cfg.Mode == Concurrency {
-		check = math.Ceil(check)
+	if hi == 0 {
+		sr.MaxLoad = lo
+		sr.Note = searchNote(s.cfg.Mode, sr)
+		return nil
 	}
-	p := s.at(check)
-	if p == nil {
-		var err error
-		if p, err = s.point(ctx, check); err != nil {
-			return err
+	return s.check(ctx, sr, lo, hi)
+}
+
+// check runs the load CheckFactor above lo, the highest passing load. A
+// pass inside the bracket (below hi, the lowest failing load, or with no
+// failing load yet) raises lo and checks again; a pass at or above hi, a
+// load that failed, means the boundary is within run-to-run noise.
+func (s *sweeper) check(ctx context.Context, sr *Search, lo, hi float64) error {
+	for {
+		load := lo * CheckFactor
+		if s.cfg.Mode == Concurrency {
+			load = math.Ceil(load)
 		}
-		sr.Runs++
+		p := s.at(load)
+		if p == nil {
+			var err error
+			if p, err = s.point(ctx, load); err != nil {
+				return err
+			}
+			sr.Runs++
+		}
+		if passed(p) && load < hi && sr.Runs < maxSearchRuns+2 {
+			lo = load
+			continue
+		}
+		sr.MaxLoad, sr.Bracket, sr.CheckLoad, sr.CheckPass = lo, hi, load, passed(p)
+		sr.Note = searchNote(s.cfg.Mode, sr)
+		return nil
 	}
-	sr.CheckLoad, sr.CheckPass = check, passed(p)
-	sr.Note = searchNote(s.cfg.Mode, sr)
-	return nil
 }
 
 // bracket returns the highest passing load and the lowest load above it
@@ -116,14 +133,14 @@ func passed(p *Point) bool { return p.SLO != nil && p.SLO.Pass && !p.Saturated }
 func searchNote(m Mode, sr *Search) string {
 	unit := map[Mode]string{Rate: " req/s", Concurrency: " in flight"}[m]
 	switch {
-	case sr.CheckPass && sr.Bracket == 0:
-		return fmt.Sprintf("every load passed every SLO, up to %s%s (10%% above the highest swept): sweep higher loads to find the limit",
-			trimFloat(sr.CheckLoad), unit)
+	case sr.Bracket == 0:
+		return fmt.Sprintf("every load passed every SLO, up to %s%s: sweep higher loads to find the limit", trimFloat(sr.MaxLoad), unit)
+	case sr.CheckPass && sr.CheckLoad < sr.Bracket:
+		return fmt.Sprintf("%s%s passed every SLO and %s%s did not; the search ran out of runs between them",
+			trimFloat(sr.CheckLoad), unit, trimFloat(sr.Bracket), unit)
 	case sr.CheckPass:
 		return fmt.Sprintf("%s%s passed every SLO, and so did %s%s (10%% higher): the limit lies within run-to-run noise of these loads",
 			trimFloat(sr.MaxLoad), unit, trimFloat(sr.CheckLoad), unit)
-	case sr.Bracket == 0:
-		return fmt.Sprintf("%s%s passed every SLO; %s%s (10%% higher) did not", trimFloat(sr.MaxLoad), unit, trimFloat(sr.CheckLoad), unit)
 	default:
 		return fmt.Sprintf("%s%s passed every SLO; %s%s (10%% higher) did not (bracket: %s%s failed)",
 			trimFloat(sr.MaxLoad), unit, trimFloat(sr.CheckLoad), unit, trimFloat(sr.Bracket), unit)

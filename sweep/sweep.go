@@ -308,12 +308,16 @@ func knee(points []Point, metric string, lat func(*Point) float64) *Knee {
 	return &Knee{Metric: metric, Index: i, Throughput: x[i], LatencyUS: lat(&points[i])}
 }
 
-// operating recommends a load Headroom below the highest passing load, or
-// below the p99 TTFT knee when there are no SLOs.
+// operating recommends a load Headroom below the SLO search's limit (the
+// highest passing load, when the search found no more), or below the p99
+// TTFT knee when there are no SLOs.
 func operating(r *Result, headroom float64) *Operating {
 	var base float64
 	var basis string
 	switch {
+	case r.Search != nil && r.Search.MaxLoad > 0:
+		base = r.Search.MaxLoad
+		basis = fmt.Sprintf("the SLO search's limit (%s)", trimFloat(base))
 	case len(r.SLO) > 0 && r.MaxPassing >= 0:
 		base = r.Points[r.MaxPassing].Load
 		basis = fmt.Sprintf("the highest %s that passed every SLO (%s)", r.Mode, trimFloat(base))

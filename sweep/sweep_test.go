@@ -97,7 +97,7 @@ func TestAutoSweep(t *testing.T) {
 	if mp := res.Points[res.MaxPassing]; mp.Load != sr.MaxLoad || !mp.SLO.Pass {
 		t.Errorf("max passing point %g, search found %g", mp.Load, sr.MaxLoad)
 	}
-	if op := res.Operating; op == nil || math.Abs(op.Load-0.8*sr.MaxLoad) > 1e-9 || !strings.Contains(op.Basis, "passed every SLO") {
+	if op := res.Operating; op == nil || math.Abs(op.Load-0.8*sr.MaxLoad) > 1e-9 || !strings.Contains(op.Basis, "SLO search") {
 		t.Errorf("operating point %+v: want 20%% below %g", op, sr.MaxLoad)
 	}
 }
@@ -141,6 +141,56 @@ func TestAutoRates(t *testing.T) {
 	for i := range want {
 		if math.Abs(got[i]-want[i]) > 1e-3 {
 			t.Fatalf("got %v, want %v", got, want)
+		}
+	}
+}
+
+// stepRun is a fake server whose runs pass a median TTFT bound of 1 s
+// exactly when pass says so for their load.
+func stepRun(pass func(load float64) bool) RunFunc {
+	return func(ctx context.Context, p Plan) (*trace.Records, error) {
+		rs := &trace.Records{Header: trace.RunHeader{SLO: []trace.SLO{{Metric: "ttft", Percentile: 50, BoundUS: 1_000_000}}}, End: &trace.RunEnd{}}
+		ttft := int64(10_000)
+		if !pass(p.Load) {
+			ttft = 5_000_000
+		}
+		for i := range 500 {
+			at := int64(float64(i) / p.Load * 1e6)
+			rs.Records = append(rs.Records, trace.Record{IntendedUS: at, SentUS: at, TTFTUS: ttft, E2EUS: 20_000, OutputTokens: 1, Chunks: 1})
+		}
+		return rs, nil
+	}
+}
+
+func TestSearch(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name      string
+		precision float64
+		pass      func(float64) bool
+		max       float64
+		checkPass bool
+		note      string
+	}{
+		{"bisect to within 5%, check fails", 0, func(l float64) bool { return l <= 10 }, 10, false, "did not"},
+		// 11 passes though 10.375 failed: the limit is within noise.
+		{"a pass above a failure is noise", 0, func(l float64) bool { return l <= 10 || (l > 10.9 && l < 11.1) }, 10, true, "noise"},
+		// A coarse bracket [10, 13]: the check at 11 lies inside it and
+		// passes, so the limit rises to 11 and 12.1 is checked.
+		{"a check inside the bracket raises the limit", 0.5, func(l float64) bool { return l <= 12 }, 11, false, "did not"},
+		{"every load passes: climb, then give up", 0, func(float64) bool { return true }, 16 * 1.25 * 1.25 * 1.25 * 1.25, false, "sweep higher"},
+	}
+	for _, tt := range tests {
+		res, err := Run(context.Background(), Config{Mode: Rate, Loads: []float64{4, 16}, Precision: tt.precision}, stepRun(tt.pass))
+		if err != nil {
+			t.Fatal(err)
+		}
+		sr := res.Search
+		if math.Abs(sr.MaxLoad-tt.max) > 1e-9 || sr.CheckPass != tt.checkPass || !strings.Contains(sr.Note, tt.note) {
+			t.Errorf("%s: search %+v; want limit %g, check pass %v, a note saying %q", tt.name, sr, tt.max, tt.checkPass, tt.note)
+		}
+		if sr.Runs > maxSearchRuns+2 {
+			t.Errorf("%s: %d search runs", tt.name, sr.Runs)
 		}
 	}
 }

@@ -15,7 +15,7 @@ import (
 )
 
 func newReport() *cobra.Command {
-	var format string
+	var format, html, png string
 	var perClient bool
 	c := &cobra.Command{
 		Use:   "report RECORDS|DIR...",
@@ -23,7 +23,11 @@ func newReport() *cobra.Command {
 		Long: `report reads records files (or run directories holding records.jsonl) and
 prints TTFT, TTFO, ITL, TPOT and E2E percentiles with confidence intervals,
 throughput, goodput under the run's SLOs, errors by class and a token-count
-audit. Several files of the same workload are merged record by record.`,
+audit. Several files of the same workload are merged record by record.
+
+A sweep directory (from surge sweep) prints the sweep's report instead.
+--html FILE also writes the self-contained HTML report with its charts,
+and --png DIR each chart as a PNG image.`,
 		Args: func(c *cobra.Command, args []string) error {
 			if len(args) == 0 {
 				return usageError{fmt.Errorf("report: give at least one records file or run directory (usage: %s)", c.UseLine())}
@@ -35,13 +39,22 @@ audit. Several files of the same workload are merged record by record.`,
 			if !ok {
 				return usageError{fmt.Errorf("--format %q: want text, json or csv", format)}
 			}
+			if len(args) == 1 && isSweepDir(args[0]) {
+				return reportSweep(c, args[0], format, html, png)
+			}
 			rs, err := readRecordFiles(c.ErrOrStderr(), args)
 			if err != nil {
 				return err
 			}
-			return write(c.OutOrStdout(), summarize(rs, perClient))
+			sum := summarize(rs, perClient)
+			if err := writeHTML(html, png, report.HTMLInput{Summary: sum, Records: rs, Title: "surge report"}); err != nil {
+				return err
+			}
+			return write(c.OutOrStdout(), sum)
 		},
 	}
+	c.Flags().StringVar(&html, "html", "", "also write the HTML report to this file")
+	c.Flags().StringVar(&png, "png", "", "also write each chart as a PNG file in this directory")
 	c.Flags().StringVar(&format, "format", "text", "text, json or csv")
 	c.Flags().BoolVar(&perClient, "per-client", true, "break figures down by client")
 	return c

@@ -379,14 +379,20 @@ func writeReports(c *cobra.Command, dir string) (*metrics.Summary, error) {
 }
 
 // writeReportFiles reads the records in dir back and writes
-// DIR/report.txt and DIR/report.json.
+// DIR/report.txt, DIR/report.json and DIR/report.html.
 func writeReportFiles(warn io.Writer, dir string) (*metrics.Summary, error) {
 	rs, err := readRecordFiles(warn, []string{dir})
 	if err != nil {
 		return nil, err
 	}
 	sum := summarize(rs, true)
-	for name, write := range map[string]func(io.Writer, *metrics.Summary) error{"report.txt": report.Text, "report.json": report.JSON} {
+	for name, write := range map[string]func(io.Writer, *metrics.Summary) error{
+		"report.txt":  report.Text,
+		"report.json": report.JSON,
+		"report.html": func(w io.Writer, sum *metrics.Summary) error {
+			return report.HTML(w, report.HTMLInput{Summary: sum, Records: rs, Title: "surge run " + filepath.Base(dir)})
+		},
+	} {
 		if err := writeFile(filepath.Join(dir, name), func(w io.Writer) error { return write(w, sum) }); err != nil {
 			return nil, err
 		}

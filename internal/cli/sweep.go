@@ -2,6 +2,8 @@ package cli
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -31,6 +33,7 @@ type sweepFlags struct {
 	slo        string
 	headroom   float64
 	confidence float64
+	precision  float64
 }
 
 func newSweep() *cobra.Command {
@@ -75,6 +78,7 @@ It writes DIR/sweep.json, DIR/report.txt and one run directory per point.`,
 	fs.IntVar(&f.minReqs, "min-requests", 500, "measured requests each point runs at least, lengthening the spec at low loads (459 pass a p99 SLO at 99% confidence; 0: the spec as written)")
 	fs.StringVar(&f.slo, "slo", "", "objectives replacing the spec's: ttft.p99<=2s,tpot.p99<=100ms")
 	fs.Float64Var(&f.headroom, "headroom", sweep.DefaultHeadroom, "fraction the operating point stays below the limit or knee")
+	fs.Float64Var(&f.precision, "precision", sweep.DefaultPrecision, "the SLO search stops when the lowest failing load is within this fraction of the highest passing one")
 	fs.Float64Var(&f.confidence, "confidence", sweep.DefaultConfidence, "confidence level of SLO verdicts")
 	return c
 }
@@ -107,7 +111,8 @@ func runSweep(c *cobra.Command, path string, f sweepFlags) error {
 	cfg.Progress = func(pt sweep.Point) { fmt.Fprintln(c.ErrOrStderr(), report.SweepLine(cfg.Mode, pt)) }
 	res, err := sweep.Run(c.Context(), cfg, run)
 	if res != nil {
-		res.Spec, res.Target = path, p.target
+		sum := sha256.Sum256(s.Canonical())
+		res.Spec, res.Target, res.SpecHash = path, p.target, "sha256:"+hex.EncodeToString(sum[:])
 		if werr := writeSweep(c.OutOrStdout(), dir, res); werr != nil && err == nil {
 			err = werr
 		}
@@ -120,7 +125,7 @@ func runSweep(c *cobra.Command, path string, f sweepFlags) error {
 
 // config reads the sweep's own flags into a sweep.Config.
 func (f sweepFlags) config() (sweep.Config, error) {
-	cfg := sweep.Config{Auto: f.auto, Points: f.points, ProbeConcurrency: f.probe, Confidence: f.confidence, Headroom: f.headroom}
+	cfg := sweep.Config{Auto: f.auto, Points: f.points, ProbeConcurrency: f.probe, Confidence: f.confidence, Headroom: f.headroom, Precision: f.precision}
 	n := 0
 	for _, set := range []bool{f.rates != "", f.conc != "", f.auto} {
 		if set {
@@ -132,6 +137,9 @@ func (f sweepFlags) config() (sweep.Config, error) {
 	}
 	if f.headroom <= 0 || f.headroom >= 1 {
 		return cfg, fmt.Errorf("--headroom %g: want a fraction between 0 and 1, like 0.2", f.headroom)
+	}
+	if f.precision <= 0 || f.precision >= 1 {
+		return cfg, fmt.Errorf("--precision %g: want a fraction between 0 and 1, like 0.05", f.precision)
 	}
 	if f.confidence <= 0.5 || f.confidence >= 1 {
 		return cfg, fmt.Errorf("--confidence %g: want a level between 0.5 and 1, like 0.99", f.confidence)
@@ -190,8 +198,8 @@ func (f sweepFlags) spec(c *cobra.Command, path string) (*spec.Spec, error) {
 	return s, nil
 }
 
-// writeSweep writes DIR/sweep.json and DIR/report.txt and prints the
-// report.
+// writeSweep writes DIR/sweep.json, DIR/report.txt and DIR/report.html
+// and prints the report.
 func writeSweep(stdout io.Writer, dir string, res *sweep.Result) error {
 	data, err := json.MarshalIndent(res, "", "  ")
 	if err != nil {
@@ -201,6 +209,11 @@ func writeSweep(stdout io.Writer, dir string, res *sweep.Result) error {
 		return fmt.Errorf("writing sweep.json: %w", err)
 	}
 	if err := writeFile(filepath.Join(dir, "report.txt"), func(w io.Writer) error { return report.SweepText(w, res) }); err != nil {
+		return err
+	}
+	if err := writeFile(filepath.Join(dir, "report.html"), func(w io.Writer) error {
+		return report.HTML(w, report.HTMLInput{Sweep: res, Title: "surge sweep " + filepath.Base(res.Spec)})
+	}); err != nil {
 		return err
 	}
 	return report.SweepText(stdout, res)

@@ -1,0 +1,165 @@
+package cli
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"surge/sweep"
+)
+
+// readSweepResult reads DIR/sweep.json.
+func readSweepResult(t *testing.T, dir string) *sweep.Result {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(dir, "sweep.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var res sweep.Result
+	if err := json.Unmarshal(data, &res); err != nil {
+		t.Fatal(err)
+	}
+	return &res
+}
+
+// TestSweepSimAuto runs the README's chat workload through an automatic
+// sweep in virtual time on the default engine (Llama-3.1-8B on one H100):
+// it measures saturation, goes past it, finds the knee below it, brackets
+// the highest rate meeting the spec's SLOs, and writes the reports, the
+// HTML one with the sweep's charts.
+func TestSweepSimAuto(t *testing.T) {
+	t.Parallel()
+	dir := filepath.Join(t.TempDir(), "sweep")
+	code, out, e := run(t, "sweep", "../../examples/chat.yaml", "--sim", "--auto", "-o", dir)
+	if code != exitOK {
+		t.Fatalf("exit %d\n%s\n%s", code, e, out)
+	}
+	res := readSweepResult(t, dir)
+	if res.Saturation <= 0 || len(res.Points) < 8 || !strings.HasPrefix(res.Target, "sim://Llama-3.1-8B@H100") {
+		t.Fatalf("saturation %g, %d points, target %s", res.Saturation, len(res.Points), res.Target)
+	}
+	k := res.KneeTTFT
+	if k == nil || k.Throughput >= res.Points[len(res.Points)-1].Throughput || res.Points[k.Index].Saturated {
+		t.Errorf("TTFT knee %+v: want one below the highest throughput, at a point that kept up", k)
+	}
+	var saturated bool
+	for _, p := range res.Points {
+		saturated = saturated || p.Saturated
+		if _, err := os.Stat(filepath.Join(dir, p.Dir, "records.jsonl")); err != nil {
+			t.Errorf("point %g: %v", p.Load, err)
+		}
+	}
+	if !saturated {
+		t.Error("no point past saturation")
+	}
+	sr := res.Search
+	if sr == nil || sr.MaxLoad <= 0 || res.MaxPassing < 0 || res.Points[res.MaxPassing].Load != sr.MaxLoad {
+		t.Fatalf("search %+v, max passing %d", sr, res.MaxPassing)
+	}
+	html, err := os.ReadFile(filepath.Join(dir, "report.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range []string{`id="chart-sweep-ttft"`, `id="chart-sweep-e2e"`, "knee"} {
+		if !strings.Contains(string(html), id) {
+			t.Errorf("report.html lacks %s", id)
+		}
+	}
+	if !strings.Contains(out, "knee        ttft.p99 at") || !strings.Contains(out, "slo search") || !strings.Contains(out, "operate at") {
+		t.Errorf("text report lacks the knee, search or operating point:\n%s", out)
+	}
+	// surge report re-renders the sweep from its directory.
+	code, again, e := run(t, "report", dir, "--html", filepath.Join(dir, "again.html"))
+	if code != exitOK || again != out {
+		t.Errorf("report of the sweep directory: exit %d\n%s\ndiffers from the sweep's own:\n%s", code, e+again, out)
+	}
+}
+
+// liveSweepSpec is a small workload for the built-in engine in real time:
+// 8-token answers on an L40S limited to 4 sequences at once, which serves
+// about 15 requests per second, and a median TTFT objective, which 40
+// requests per point can judge.
+const liveSweepSpec = `version: 1
+seed: 5
+duration: 3s
+warmup: 500ms
+clients:
+  - name: tiny
+    model: Llama-3.1-8B
+    rate: 10/s
+    input: 200
+    output: 8
+    sampling: {exact_output: true}
+slo:
+  ttft: {p50: 150ms}
+`
+
+// TestSweepSLOSearchLive runs the SLO search against the built-in engine
+// in real time: the highest rate it reports passed its SLO, and the rate
+// 10% above it either failed or the report says the two are within
+// run-to-run noise.
+func TestSweepSLOSearchLive(t *testing.T) {
+	t.Parallel()
+	tmp := t.TempDir()
+	spec := filepath.Join(tmp, "tiny.yaml")
+	if err := os.WriteFile(spec, []byte(liveSweepSpec), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(tmp, "sweep")
+	code, out, e := run(t, "sweep", spec, "--rates", "12,24", "--gpu", "l40s", "--max-num-seqs", "4",
+		"--min-requests", "40", "--precision", "0.25", "-o", dir)
+	if code != exitOK {
+		t.Fatalf("exit %d\n%s\n%s", code, e, out)
+	}
+	t.Logf("sweep report:\n%s", out)
+	res := readSweepResult(t, dir)
+	sr := res.Search
+	if sr == nil || sr.MaxLoad <= 0 || sr.CheckLoad != sr.MaxLoad*sweep.CheckFactor {
+		t.Fatalf("search %+v: want a limit and its check 10%% higher\n%s", sr, out)
+	}
+	var best, check *sweep.Point
+	for i := range res.Points {
+		switch res.Points[i].Load {
+		case sr.MaxLoad:
+			best = &res.Points[i]
+		case sr.CheckLoad:
+			check = &res.Points[i]
+		}
+	}
+	if best == nil || check == nil {
+		t.Fatalf("points %+v lack the limit %g or its check %g", res.Points, sr.MaxLoad, sr.CheckLoad)
+	}
+	if !best.SLO.Pass || best.Saturated {
+		t.Errorf("the limit %g req/s did not pass: %+v", sr.MaxLoad, best.SLO)
+	}
+	checkPassed := check.SLO.Pass && !check.Saturated
+	if checkPassed != sr.CheckPass || (checkPassed && !strings.Contains(sr.Note, "noise")) {
+		t.Errorf("check at %g passed %v, search says %v: %s", sr.CheckLoad, checkPassed, sr.CheckPass, sr.Note)
+	}
+	if !strings.HasPrefix(res.Target, "http://127.0.0.1:") {
+		t.Errorf("target %q: want the built-in engine", res.Target)
+	}
+}
+
+func TestSweepRefusesBadFlags(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--rates", "1,2", "--auto"}, "exactly one of"},
+		{[]string{}, "exactly one of"},
+		{[]string{"--rates", "1,x"}, `--rates "x"`},
+		{[]string{"--concurrency", "1.5"}, "whole number"},
+		{[]string{"--auto", "--headroom", "1.5"}, "--headroom"},
+		{[]string{"--auto", "--slo", "ttft.p99<2s"}, "--slo"},
+		{[]string{"--auto", "--sim", "--target", "http://127.0.0.1:1"}, "choose one target"},
+	} {
+		code, _, e := run(t, append([]string{"sweep", "../../examples/chat.yaml"}, tt.args...)...)
+		if code != exitUsage || !strings.Contains(e, tt.want) {
+			t.Errorf("sweep %v: exit %d, %q; want a usage error about %q", tt.args, code, e, tt.want)
+		}
+	}
+}
