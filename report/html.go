@@ -61,6 +61,10 @@ type HTMLInput struct {
 	Server []ServerSample
 	// Title heads the page; empty means one made from the target.
 	Title string
+	// Prompt, when set, returns the prompt text of a request (the new
+	// user message of turn `turn` of the client's session), shown in the
+	// table of the slowest requests; "" when unknown.
+	Prompt func(client string, session, turn int) string
 }
 
 // errNothing is the error of an HTML input with nothing to report.
@@ -117,6 +121,9 @@ func buildPage(in HTMLInput) (*page, error) {
 	}
 	if s != nil {
 		v, err := newRunView(s, in.Records, in.Server)
+		if err == nil && in.Records != nil {
+			v.Slowest = slowestGrid(in.Records, in.Prompt)
+		}
 		if err != nil {
 			return nil, err
 		}

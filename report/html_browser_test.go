@@ -15,7 +15,8 @@ import (
 )
 
 // TestHTMLInBrowser opens a report of a small synthetic run (with a
-// failure whose message is "<script>alert(1)</script>") and a sweep in
+// failure whose message is "<script>alert(1)</script>", and prompts
+// holding "<script>alert(2)</script>") and a sweep in
 // headless Chromium, and checks what the browser made of it:
 //
 //   - --dump-dom: every chart is an <svg> of 640 × 360 with drawn paths;
@@ -51,7 +52,8 @@ func TestHTMLInBrowser(t *testing.T) {
 	page := filepath.Join(dir, "report.html")
 	rs := syntheticRun()
 	in := HTMLInput{Summary: metrics.Summarize(rs, metrics.Options{PerClient: true}), Records: rs,
-		Sweep: syntheticSweep(), Server: serverSamples(), Title: "browser test"}
+		Sweep: syntheticSweep(), Server: serverSamples(), Title: "browser test",
+		Prompt: func(string, int, int) string { return "Explain <script>alert(2)</script> please" }}
 	f, err := os.Create(page)
 	if err != nil {
 		t.Fatal(err)
@@ -131,6 +133,9 @@ func checkDOM(t *testing.T, dom string) {
 	}
 	if !strings.Contains(dom, "<td>&lt;script&gt;alert(1)&lt;/script&gt;</td>") {
 		t.Error("the error message <script>alert(1)</script> is not a text cell of the errors table")
+	}
+	if !strings.Contains(dom, "<td>Explain &lt;script&gt;alert(2)&lt;/script&gt; please</td>") {
+		t.Error("the prompt with <script>alert(2)</script> is not a text cell of the slowest requests")
 	}
 	for _, re := range []string{`(?i)<script`, `(?i)\b(src|href)="https?:`, `(?i)<link[^>]*stylesheet`, `(?i)@import|url\(`} {
 		if loc := regexp.MustCompile(re).FindStringIndex(dom); loc != nil {

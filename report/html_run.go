@@ -51,6 +51,7 @@ type runView struct {
 	Audit       grid
 	Findings    []string
 	Errors      errorsView
+	Slowest     *grid // the slowest measured requests, with their prompts
 	Clients     *grid
 	Warnings    []string
 }

@@ -49,7 +49,10 @@ var pageTemplate = template.Must(template.New("page").Parse(`<!DOCTYPE html>
 <p>{{.Errors.Line}}</p>
 {{with .Errors.ByClass}}{{template "grid" .}}{{end}}
 {{with .Errors.Messages}}{{template "grid" .}}{{end}}
-{{with .Clients}}<h3 id="clients">Clients</h3>
+{{with .Slowest}}<h3 id="slowest">Slowest requests</h3>
+<p>The measured requests with the longest E2E from their intended send time, failures first.</p>
+{{template "grid" .}}
+{{end}}{{with .Clients}}<h3 id="clients">Clients</h3>
 {{template "grid" .}}
 {{end}}{{with .Warnings}}<h3 id="caveats">Caveats</h3>
 <ol class="caveats">{{range .}}<li>{{.}}</li>{{end}}</ol>

@@ -15,7 +15,7 @@ import (
 )
 
 func newReport() *cobra.Command {
-	var format, html, png string
+	var format, html, png, tracePath string
 	var perClient bool
 	c := &cobra.Command{
 		Use:   "report RECORDS|DIR...",
@@ -47,13 +47,22 @@ and --png DIR each chart as a PNG image.`,
 				return err
 			}
 			sum := summarize(rs, perClient)
-			if err := writeHTML(html, png, report.HTMLInput{Summary: sum, Records: rs, Title: "surge report"}); err != nil {
+			in := report.HTMLInput{Summary: sum, Records: rs, Title: "surge report"}
+			if tracePath != "" {
+				tr, err := readTraceFile(tracePath)
+				if err != nil {
+					return err
+				}
+				in.Prompt = promptsOf(tr.sessions)
+			}
+			if err := writeHTML(html, png, in); err != nil {
 				return err
 			}
 			return write(c.OutOrStdout(), sum)
 		},
 	}
 	c.Flags().StringVar(&html, "html", "", "also write the HTML report to this file")
+	c.Flags().StringVar(&tracePath, "trace", "", "the trace the records ran, to show prompts in the HTML report")
 	c.Flags().StringVar(&png, "png", "", "also write each chart as a PNG file in this directory")
 	c.Flags().StringVar(&format, "format", "text", "text, json or csv")
 	c.Flags().BoolVar(&perClient, "per-client", true, "break figures down by client")

@@ -151,7 +151,7 @@ func runRun(c *cobra.Command, path string, f runFlags) error {
 	if err != nil {
 		return err
 	}
-	sum, err := writeReports(c, dir)
+	sum, err := writeReports(c, dir, in)
 	if err != nil {
 		return err
 	}
@@ -370,8 +370,8 @@ func isTerminal(w io.Writer) bool {
 // writeReports reads the run's records back, exactly as `surge report`
 // would, and writes DIR/report.txt and DIR/report.json, printing the text
 // report to stdout.
-func writeReports(c *cobra.Command, dir string) (*metrics.Summary, error) {
-	sum, err := writeReportFiles(c.ErrOrStderr(), dir)
+func writeReports(c *cobra.Command, dir string, in *workloadInput) (*metrics.Summary, error) {
+	sum, err := writeReportFiles(c.ErrOrStderr(), dir, in)
 	if err != nil {
 		return nil, err
 	}
@@ -379,8 +379,9 @@ func writeReports(c *cobra.Command, dir string) (*metrics.Summary, error) {
 }
 
 // writeReportFiles reads the records in dir back and writes
-// DIR/report.txt, DIR/report.json and DIR/report.html.
-func writeReportFiles(warn io.Writer, dir string) (*metrics.Summary, error) {
+// DIR/report.txt, DIR/report.json and DIR/report.html, whose slowest
+// requests show their prompts from in.
+func writeReportFiles(warn io.Writer, dir string, in *workloadInput) (*metrics.Summary, error) {
 	rs, err := readRecordFiles(warn, []string{dir})
 	if err != nil {
 		return nil, err
@@ -390,7 +391,7 @@ func writeReportFiles(warn io.Writer, dir string) (*metrics.Summary, error) {
 		"report.txt":  report.Text,
 		"report.json": report.JSON,
 		"report.html": func(w io.Writer, sum *metrics.Summary) error {
-			return report.HTML(w, report.HTMLInput{Summary: sum, Records: rs, Title: "surge run " + filepath.Base(dir)})
+			return report.HTML(w, report.HTMLInput{Summary: sum, Records: rs, Title: "surge run " + filepath.Base(dir), Prompt: promptsOf(in.sessions)})
 		},
 	} {
 		if err := writeFile(filepath.Join(dir, name), func(w io.Writer) error { return write(w, sum) }); err != nil {
@@ -418,4 +419,24 @@ func writeFile(path string, fill func(io.Writer) error) error {
 func impliedReuse(in *workloadInput) *trace.Reuse {
 	r := virtual.ImpliedReuse(in.sessions, 16)
 	return &r
+}
+
+// promptsOf looks up the prompt of a request among sessions: the new user
+// message of the turn.
+func promptsOf(sessions []*trace.Session) func(client string, session, turn int) string {
+	type key struct {
+		client string
+		index  int
+	}
+	byKey := make(map[key]*trace.Session, len(sessions))
+	for _, s := range sessions {
+		byKey[key{s.Client, s.Index}] = s
+	}
+	return func(client string, session, turn int) string {
+		s := byKey[key{client, session}]
+		if s == nil || turn < 0 || turn >= len(s.Turns) {
+			return ""
+		}
+		return s.Turns[turn].Prompt
+	}
 }

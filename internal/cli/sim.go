@@ -80,7 +80,7 @@ func runSim(c *cobra.Command, path string, f simFlags) error {
 	if err := simulate(c, cfg, in, target, dir); err != nil {
 		return err
 	}
-	sum, err := writeReports(c, dir)
+	sum, err := writeReports(c, dir, in)
 	if err != nil {
 		return err
 	}

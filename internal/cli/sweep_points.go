@@ -92,7 +92,7 @@ func (p *pointRunner) live(ctx context.Context, plan sweep.Plan) (*trace.Records
 	if _, err := execute(ctx, p.c.ErrOrStderr(), d, runHeader(in, f, time.Now()), dir, watch); err != nil {
 		return nil, err
 	}
-	return p.finish(dir)
+	return p.finish(dir, in)
 }
 
 // connect starts the built-in engines or resolves --target on the first
@@ -144,13 +144,13 @@ func (p *pointRunner) simulated(ctx context.Context, plan sweep.Plan) (*trace.Re
 	if _, err := simulateTo(ctx, cfg, in, target, dir, watch); err != nil {
 		return nil, err
 	}
-	return p.finish(dir)
+	return p.finish(dir, in)
 }
 
 // finish writes the point's reports and returns its records as read
 // back from its file.
-func (p *pointRunner) finish(dir string) (*trace.Records, error) {
-	if _, err := writeReportFiles(p.c.ErrOrStderr(), dir); err != nil {
+func (p *pointRunner) finish(dir string, in *workloadInput) (*trace.Records, error) {
+	if _, err := writeReportFiles(p.c.ErrOrStderr(), dir, in); err != nil {
 		return nil, err
 	}
 	return readRecordFiles(p.c.ErrOrStderr(), []string{dir})

@@ -1,0 +1,71 @@
+package report
+
+import (
+	"cmp"
+	"slices"
+	"strings"
+	"unicode/utf8"
+
+	"surge/trace"
+)
+
+// Slowest-requests table settings: how many rows, and how many runes of
+// each prompt.
+const (
+	slowestRows   = 10
+	promptExcerpt = 160
+)
+
+// slowestGrid lists the measured requests that took longest, failed ones
+// first, each with its prompt's opening when prompt knows it; nil when
+// no request was measured.
+func slowestGrid(rs *trace.Records, prompt func(client string, session, turn int) string) *grid {
+	var recs []*trace.Record
+	for i := range rs.Records {
+		if r := &rs.Records[i]; !r.Warmup && r.ErrorClass != trace.ErrDropped {
+			recs = append(recs, r)
+		}
+	}
+	if len(recs) == 0 {
+		return nil
+	}
+	slices.SortStableFunc(recs, func(a, b *trace.Record) int {
+		return cmp.Or(cmp.Compare(okRank(a), okRank(b)), cmp.Compare(e2eLag(b), e2eLag(a)))
+	})
+	g := &grid{Head: []string{"client", "session/turn", "in tok", "out tok", "TTFT ms", "E2E+lag ms", "outcome", "prompt"}}
+	for _, r := range recs[:min(slowestRows, len(recs))] {
+		text := ""
+		if prompt != nil {
+			text = excerpt(prompt(r.Client, r.Session, r.Turn))
+		}
+		outcome := "ok"
+		if !r.OK() {
+			outcome = r.ErrorClass
+		}
+		g.add(r.Client, count(r.Session)+"/"+count(r.Turn), count(r.InputTokens), count(r.ServerOutputTokens),
+			ms(float64(r.TTFTUS)), ms(float64(e2eLag(r))), outcome, text)
+	}
+	return g
+}
+
+// okRank puts failed requests before successful ones.
+func okRank(r *trace.Record) int {
+	if r.OK() {
+		return 1
+	}
+	return 0
+}
+
+// e2eLag is r's E2E counted from its intended send time, in µs.
+func e2eLag(r *trace.Record) int64 { return r.E2EUS + max(r.SentUS-r.IntendedUS, 0) }
+
+// excerpt is the opening of a prompt on one line: whitespace runs become
+// one space, and text past promptExcerpt runes is cut with an ellipsis.
+func excerpt(s string) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if utf8.RuneCountInString(s) <= promptExcerpt {
+		return s
+	}
+	r := []rune(s)
+	return string(r[:promptExcerpt]) + "…"
+}
