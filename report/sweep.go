@@ -125,5 +125,8 @@ func marks(r *sweep.Result, i int) string {
 	if r.Points[i].Saturated {
 		m = append(m, "saturated")
 	}
+	if r.Points[i].Interrupted {
+		m = append(m, "interrupted")
+	}
 	return strings.Join(m, ", ")
 }

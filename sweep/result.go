@@ -84,6 +84,10 @@ type Point struct {
 	// does not pass its SLOs, whatever its latencies.
 	Saturated bool   `json:"saturated"`
 	Stopped   string `json:"stopped,omitempty"`
+	// Interrupted is true for the point the sweep was interrupted in
+	// (Ctrl-C): its figures cover what it ran, it is left out of the
+	// knees and it does not pass.
+	Interrupted bool `json:"interrupted,omitempty"`
 	// SLO is the verdict on the point's run; nil without SLOs.
 	SLO *Verdict `json:"slo,omitempty"`
 	// Dir is where the point's records are, relative to the sweep's

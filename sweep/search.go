@@ -127,7 +127,7 @@ func (s *sweeper) at(load float64) *Point {
 // passed reports whether p passed every SLO at a load the server
 // sustained: an over-saturated point's latencies hold only for the length
 // of its run, so it does not pass however they compare with the bounds.
-func passed(p *Point) bool { return p.SLO != nil && p.SLO.Pass && !p.Saturated }
+func passed(p *Point) bool { return p.SLO != nil && p.SLO.Pass && !p.Saturated && !p.Interrupted }
 
 // searchNote says what the search found in a sentence.
 func searchNote(m Mode, sr *Search) string {

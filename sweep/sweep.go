@@ -189,10 +189,13 @@ func (s *sweeper) point(ctx context.Context, load float64) (*Point, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s %g: %w", s.cfg.Mode, load, err)
 	}
-	if err := ctx.Err(); err != nil {
-		return nil, err // the sweep itself was interrupted
-	}
 	p := newPoint(load, plan.Name, rs, s.cfg.Confidence)
+	if err := ctx.Err(); err != nil {
+		// The sweep itself was interrupted: keep what the point saw.
+		p.Interrupted, p.Stopped = true, "interrupted"
+		s.res.Points = append(s.res.Points, p)
+		return nil, err
+	}
 	if plan.Watch != nil {
 		p.Stopped = plan.Watch.Stopped()
 	}
@@ -292,20 +295,24 @@ func (s *sweeper) finish() {
 // flatten the bend before it (the report plots latency on a log axis for
 // the same reason). A point without the latency (0) has no knee.
 func knee(points []Point, metric string, lat func(*Point) float64) *Knee {
-	x := make([]float64, len(points))
-	y := make([]float64, len(points))
+	var x, y []float64
+	var idx []int
 	for i := range points {
+		if points[i].Interrupted {
+			continue // cut short by the user: not a point of the curve
+		}
 		v := lat(&points[i])
 		if !(v > 0) {
 			return nil
 		}
-		x[i], y[i] = points[i].Throughput, math.Log(v)
+		x, y, idx = append(x, points[i].Throughput), append(y, math.Log(v)), append(idx, i)
 	}
-	i := Kneedle(x, y, 1)
-	if i < 0 {
+	k := Kneedle(x, y, 1)
+	if k < 0 {
 		return nil
 	}
-	return &Knee{Metric: metric, Index: i, Throughput: x[i], LatencyUS: lat(&points[i])}
+	i := idx[k]
+	return &Knee{Metric: metric, Index: i, Throughput: x[k], LatencyUS: lat(&points[i])}
 }
 
 // operating recommends a load Headroom below the SLO search's limit (the

@@ -2,6 +2,7 @@ package sweep
 
 import (
 	"context"
+	"errors"
 	"math"
 	"math/rand/v2"
 	"strings"
@@ -192,5 +193,31 @@ func TestSearch(t *testing.T) {
 		if sr.Runs > maxSearchRuns+2 {
 			t.Errorf("%s: %d search runs", tt.name, sr.Runs)
 		}
+	}
+}
+
+// TestInterruptedSweep checks that a sweep interrupted in its second
+// point returns the error and both points, the second marked and left
+// out of the knees and the passing loads.
+func TestInterruptedSweep(t *testing.T) {
+	t.Parallel()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	inner := stepRun(func(float64) bool { return true })
+	run := func(pctx context.Context, p Plan) (*trace.Records, error) {
+		if p.Load == 8 {
+			cancel() // Ctrl-C during the second point
+		}
+		return inner(pctx, p)
+	}
+	res, err := Run(ctx, Config{Mode: Rate, Loads: []float64{4, 8, 16}}, run)
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("error %v, want the cancellation", err)
+	}
+	if len(res.Points) != 2 || res.Points[0].Interrupted || !res.Points[1].Interrupted {
+		t.Fatalf("points %+v: want 4 whole and 8 interrupted", res.Points)
+	}
+	if res.MaxPassing != 0 {
+		t.Errorf("max passing %d, want the whole point only", res.MaxPassing)
 	}
 }

@@ -117,8 +117,8 @@ func runSweep(c *cobra.Command, path string, f sweepFlags) error {
 			err = werr
 		}
 	}
-	if errors.Is(err, context.Canceled) {
-		return errInterrupted
+	if errors.Is(err, context.Canceled) || errors.Is(err, errInterrupted) {
+		return errInterrupted // the points so far are written and reported
 	}
 	return err
 }
