@@ -91,12 +91,14 @@ func loadUnit(m sweep.Mode) string {
 
 // pointVerdict is a point's SLO verdict in a word: pass, fail (also when
 // saturated: its latencies hold only for the run's length), or "n/a" (too
-// few samples for a verdict), or "" without SLOs.
+// few samples for a verdict, or interrupted), or "" without SLOs.
 func pointVerdict(p sweep.Point) string {
 	v := p.SLO
 	switch {
 	case v == nil:
 		return ""
+	case p.Interrupted:
+		return "n/a"
 	case p.Saturated:
 		return "fail"
 	case v.Pass:
