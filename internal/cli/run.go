@@ -151,7 +151,7 @@ func runRun(c *cobra.Command, path string, f runFlags) error {
 	if err != nil {
 		return err
 	}
-	sum, err := writeReports(c, dir, in)
+	sum, err := writeReports(c, dir, report.HTMLInput{Prompt: promptsOf(in.sessions)})
 	if err != nil {
 		return err
 	}
@@ -370,8 +370,8 @@ func isTerminal(w io.Writer) bool {
 // writeReports reads the run's records back, exactly as `surge report`
 // would, and writes DIR/report.txt and DIR/report.json, printing the text
 // report to stdout.
-func writeReports(c *cobra.Command, dir string, in *workloadInput) (*metrics.Summary, error) {
-	sum, err := writeReportFiles(c.ErrOrStderr(), dir, in)
+func writeReports(c *cobra.Command, dir string, html report.HTMLInput) (*metrics.Summary, error) {
+	sum, err := writeReportFiles(c.ErrOrStderr(), dir, html)
 	if err != nil {
 		return nil, err
 	}
@@ -379,9 +379,9 @@ func writeReports(c *cobra.Command, dir string, in *workloadInput) (*metrics.Sum
 }
 
 // writeReportFiles reads the records in dir back and writes
-// DIR/report.txt, DIR/report.json and DIR/report.html, whose slowest
-// requests show their prompts from in.
-func writeReportFiles(warn io.Writer, dir string, in *workloadInput) (*metrics.Summary, error) {
+// DIR/report.txt, DIR/report.json and DIR/report.html, the last with
+// html's prompts and server samples.
+func writeReportFiles(warn io.Writer, dir string, html report.HTMLInput) (*metrics.Summary, error) {
 	rs, err := readRecordFiles(warn, []string{dir})
 	if err != nil {
 		return nil, err
@@ -391,7 +391,8 @@ func writeReportFiles(warn io.Writer, dir string, in *workloadInput) (*metrics.S
 		"report.txt":  report.Text,
 		"report.json": report.JSON,
 		"report.html": func(w io.Writer, sum *metrics.Summary) error {
-			return report.HTML(w, report.HTMLInput{Summary: sum, Records: rs, Title: "surge run " + filepath.Base(dir), Prompt: promptsOf(in.sessions)})
+			html.Summary, html.Records, html.Title = sum, rs, "surge run "+filepath.Base(dir)
+			return report.HTML(w, html)
 		},
 	} {
 		if err := writeFile(filepath.Join(dir, name), func(w io.Writer) error { return write(w, sum) }); err != nil {

@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"surge/driver"
+	"surge/report"
 	"surge/sim"
 	"surge/sim/virtual"
 	"surge/trace"
@@ -77,10 +78,11 @@ func runSim(c *cobra.Command, path string, f simFlags) error {
 	if dir, err = runDir(dir); err != nil {
 		return err
 	}
-	if err := simulate(c, cfg, in, target, dir); err != nil {
+	server, err := simulate(c, cfg, in, target, dir)
+	if err != nil {
 		return err
 	}
-	sum, err := writeReports(c, dir, in)
+	sum, err := writeReports(c, dir, report.HTMLInput{Prompt: promptsOf(in.sessions), Server: server})
 	if err != nil {
 		return err
 	}
@@ -139,12 +141,13 @@ func (f simFlags) config() (virtual.Config, string, error) {
 }
 
 // simulate runs the workload in virtual time, streaming records to
-// DIR/records.jsonl, and says on stderr how much faster than real time it was.
-func simulate(c *cobra.Command, cfg virtual.Config, in *workloadInput, target, dir string) error {
+// DIR/records.jsonl, and says on stderr how much faster than real time it
+// was. It returns the engines' state over the run.
+func simulate(c *cobra.Command, cfg virtual.Config, in *workloadInput, target, dir string) ([]report.ServerSample, error) {
 	wall := time.Now()
-	end, err := simulateTo(c.Context(), cfg, in, target, dir, nil)
+	end, server, err := simulateTo(c.Context(), cfg, in, target, dir, nil)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	el := time.Since(wall)
 	simulated := time.Duration(end.DurationUS) * time.Microsecond
@@ -153,12 +156,24 @@ func simulate(c *cobra.Command, cfg virtual.Config, in *workloadInput, target, d
 	}
 	fmt.Fprintf(c.ErrOrStderr(), "simulated %v of %s in %v (%.0f× real time)\n",
 		simulated.Round(time.Millisecond), target, el.Round(time.Millisecond), simulated.Seconds()/max(el.Seconds(), 1e-9))
-	return nil
+	return server, nil
 }
 
 // simulateTo runs the workload in virtual time, streaming records to
+// DIR/records.jsonl and to also, when set. It returns the engines' state
+// sampled every second of virtual time.
+func simulateTo(ctx context.Context, cfg virtual.Config, in *workloadInput, target, dir string, also driver.Sink) (trace.RunEnd, []report.ServerSample, error) {
+	var server []report.ServerSample
+	cfg.Observe = func(at time.Duration, st sim.Stats) {
+		server = append(server, report.ServerSample{AtUS: at.Microseconds(), KVCacheUsage: st.KVUsage, Running: st.Running, Waiting: st.Waiting})
+	}
+	end, err := simulateRecords(ctx, cfg, in, target, dir, also)
+	return end, server, err
+}
+
+// simulateRecords runs the workload in virtual time, streaming records to
 // DIR/records.jsonl and to also, when set.
-func simulateTo(ctx context.Context, cfg virtual.Config, in *workloadInput, target, dir string, also driver.Sink) (trace.RunEnd, error) {
+func simulateRecords(ctx context.Context, cfg virtual.Config, in *workloadInput, target, dir string, also driver.Sink) (trace.RunEnd, error) {
 	file, err := os.Create(filepath.Join(dir, "records.jsonl"))
 	if err != nil {
 		return trace.RunEnd{}, fmt.Errorf("creating records file: %w", err)

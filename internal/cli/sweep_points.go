@@ -11,6 +11,7 @@ import (
 
 	"surge/client"
 	"surge/driver"
+	"surge/report"
 	"surge/spec"
 	"surge/sweep"
 	"surge/trace"
@@ -92,7 +93,7 @@ func (p *pointRunner) live(ctx context.Context, plan sweep.Plan) (*trace.Records
 	if _, err := execute(ctx, p.c.ErrOrStderr(), d, runHeader(in, f, time.Now()), dir, watch); err != nil {
 		return nil, err
 	}
-	return p.finish(dir, in)
+	return p.finish(dir, report.HTMLInput{Prompt: promptsOf(in.sessions)})
 }
 
 // connect starts the built-in engines or resolves --target on the first
@@ -141,16 +142,17 @@ func (p *pointRunner) simulated(ctx context.Context, plan sweep.Plan) (*trace.Re
 	if plan.Watch != nil {
 		watch = plan.Watch
 	}
-	if _, err := simulateTo(ctx, cfg, in, target, dir, watch); err != nil {
+	_, server, err := simulateTo(ctx, cfg, in, target, dir, watch)
+	if err != nil {
 		return nil, err
 	}
-	return p.finish(dir, in)
+	return p.finish(dir, report.HTMLInput{Prompt: promptsOf(in.sessions), Server: server})
 }
 
 // finish writes the point's reports and returns its records as read
 // back from its file.
-func (p *pointRunner) finish(dir string, in *workloadInput) (*trace.Records, error) {
-	if _, err := writeReportFiles(p.c.ErrOrStderr(), dir, in); err != nil {
+func (p *pointRunner) finish(dir string, html report.HTMLInput) (*trace.Records, error) {
+	if _, err := writeReportFiles(p.c.ErrOrStderr(), dir, html); err != nil {
 		return nil, err
 	}
 	return readRecordFiles(p.c.ErrOrStderr(), []string{dir})

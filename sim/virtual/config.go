@@ -64,6 +64,13 @@ type Config struct {
 	// Start is the wall-clock instant virtual time 0 stands for; RunEnd.End
 	// is Start plus the simulated duration.
 	Start time.Time
+	// Observe, when set, is called with the engines' gauges at most once
+	// per ObserveEvery of virtual time (0: one second), after the step
+	// that crosses each interval: Running and Waiting summed over the
+	// replicas, KVUsage their mean, counters summed. It serves a time
+	// series of the server's state.
+	Observe      func(at time.Duration, st sim.Stats)
+	ObserveEvery time.Duration
 }
 
 // check returns cfg with defaults applied, or every problem found.

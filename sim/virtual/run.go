@@ -37,6 +37,7 @@ type runner struct {
 	plain   bool // sessions run plain (see sessionRun.plain)
 	now     time.Duration
 	sent    int
+	nextObs time.Duration // when Config.Observe is next due
 }
 
 // Run sends the sessions of the trace with header h through cfg.Replicas
@@ -129,7 +130,34 @@ func (rn *runner) loop(ctx context.Context) (interrupted bool, err error) {
 		if err != nil {
 			return false, err
 		}
+		rn.observe()
 	}
+}
+
+// observe calls Config.Observe when it is due.
+func (rn *runner) observe() {
+	if rn.cfg.Observe == nil || rn.now < rn.nextObs {
+		return
+	}
+	every := rn.cfg.ObserveEvery
+	if every <= 0 {
+		every = time.Second
+	}
+	rn.nextObs = (rn.now/every + 1) * every
+	var st sim.Stats
+	for i := range rn.reps {
+		s := rn.reps[i].eng.Stats()
+		st.Running += s.Running
+		st.Waiting += s.Waiting
+		st.KVUsage += s.KVUsage / float64(len(rn.reps))
+		st.PrefixCacheQueries += s.PrefixCacheQueries
+		st.PrefixCacheHits += s.PrefixCacheHits
+		st.Preemptions += s.Preemptions
+		st.PromptTokens += s.PromptTokens
+		st.GenerationTokens += s.GenerationTokens
+		st.Finished += s.Finished
+	}
+	rn.cfg.Observe(rn.now, st)
 }
 
 // next returns the earliest event, and the replica for deliveries and

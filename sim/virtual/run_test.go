@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"surge/sim"
 	"surge/trace"
 )
 
@@ -121,5 +122,36 @@ func TestRunStopsOnCancel(t *testing.T) {
 	end, err := Run(ctx, Config{Cost: stepCost(time.Millisecond)}, header(0), ss, failSink{})
 	if err != nil || !end.Interrupted || end.Sent != 0 {
 		t.Errorf("end %+v, err %v; want an interrupted end before any send", end, err)
+	}
+}
+
+// TestObserve checks the engine's gauges reach Config.Observe once per
+// interval of virtual time, in order, and show the load: requests running
+// and KV blocks in use while the workload runs.
+func TestObserve(t *testing.T) {
+	t.Parallel()
+	var ss []*trace.Session
+	for i := range 200 {
+		ss = append(ss, session(i, time.Duration(i)*50*time.Millisecond, 500, 20))
+	}
+	var ats []time.Duration
+	var busy bool
+	cfg := Config{Cost: stepCost(10 * time.Millisecond), ObserveEvery: 500 * time.Millisecond,
+		Observe: func(at time.Duration, st sim.Stats) {
+			ats = append(ats, at)
+			busy = busy || (st.Running > 0 && st.KVUsage > 0)
+		}}
+	_, end := mustRun(t, cfg, header(0), ss)
+	if !busy {
+		t.Error("no sample saw a running request holding KV blocks")
+	}
+	span := time.Duration(end.DurationUS) * time.Microsecond
+	if want := int(span / (500 * time.Millisecond)); len(ats) < want-1 || len(ats) > want+1 {
+		t.Errorf("%d samples over %v, want about %d", len(ats), span, want)
+	}
+	for i := 1; i < len(ats); i++ {
+		if ats[i]/(500*time.Millisecond) <= ats[i-1]/(500*time.Millisecond) {
+			t.Fatalf("samples at %v and %v in the same interval", ats[i-1], ats[i])
+		}
 	}
 }
