@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"os"
 	"path/filepath"
 	"testing"
 )
@@ -37,10 +36,7 @@ clients:
 func TestAgentEndToEnd(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	spec := filepath.Join(dir, "agent.yaml")
-	if err := os.WriteFile(spec, []byte(agentRunSpec), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	spec := writeSpec(t, dir, "agent.yaml", agentRunSpec)
 	tracePath := filepath.Join(dir, "agent.jsonl")
 	if code, _, e := run(t, "gen", spec, "-o", tracePath); code != exitOK {
 		t.Fatalf("gen: %s", e)

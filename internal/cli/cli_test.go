@@ -23,6 +23,16 @@ func run(t *testing.T, args ...string) (int, string, string) {
 	return code, out.String(), errOut.String()
 }
 
+// writeSpec writes text to dir/name and returns the path.
+func writeSpec(t *testing.T, dir, name, text string) string {
+	t.Helper()
+	path := filepath.Join(dir, name)
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
 // golden compares got with testdata/name, rewriting it under -update.
 func golden(t *testing.T, name, got string) {
 	t.Helper()

@@ -34,8 +34,7 @@ func TestInterruptKeepsRecords(t *testing.T) {
 	// interrupt.
 	srv := httptest.NewServer(fakeServer{ttft: 100 * time.Millisecond, itl: 50 * time.Millisecond, tokens: 60})
 	defer srv.Close()
-	spec := filepath.Join(tmp, "long.yaml")
-	os.WriteFile(spec, []byte("version: 1\nduration: 10m\nclients:\n  - {name: c, model: m, rate: 20/s, input: 50, output: 60}\n"), 0o644)
+	spec := writeSpec(t, tmp, "long.yaml", "version: 1\nduration: 10m\nclients:\n  - {name: c, model: m, rate: 20/s, input: 50, output: 60}\n")
 	dir := filepath.Join(tmp, "run")
 	cmd := exec.Command(bin, "run", spec, "--target", srv.URL, "-o", dir)
 	var stdout, stderr bytes.Buffer

@@ -35,10 +35,7 @@ clients:
 func TestReasoningTTFO(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	spec := filepath.Join(dir, "think.yaml")
-	if err := os.WriteFile(spec, []byte(reasoningSpec), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	spec := writeSpec(t, dir, "think.yaml", reasoningSpec)
 	for _, c := range []struct {
 		cmd   []string
 		timed bool

@@ -26,11 +26,8 @@ clients:
 func TestRunHTMLEscapesPrompts(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	spec := filepath.Join(dir, "web.yaml")
+	spec := writeSpec(t, dir, "web.yaml", scriptSpec)
 	tr := filepath.Join(dir, "web.jsonl")
-	if err := os.WriteFile(spec, []byte(scriptSpec), 0o644); err != nil {
-		t.Fatal(err)
-	}
 	if code, out, e := run(t, "gen", spec, "-o", tr); code != exitOK {
 		t.Fatalf("gen: exit %d\n%s%s", code, out, e)
 	}

@@ -107,8 +107,7 @@ func TestRunPacing(t *testing.T) {
 	srv := httptest.NewServer(fakeServer{tokens: 16})
 	defer srv.Close()
 	tmp := t.TempDir()
-	spec := filepath.Join(tmp, "pace.yaml")
-	os.WriteFile(spec, []byte("version: 1\nrequests: 1000\nclients:\n  - {name: c, model: m, rate: 500/s, arrival: {process: constant}, input: 20, output: 16}\n"), 0o644)
+	spec := writeSpec(t, tmp, "pace.yaml", "version: 1\nrequests: 1000\nclients:\n  - {name: c, model: m, rate: 500/s, arrival: {process: constant}, input: 20, output: 16}\n")
 	dir := filepath.Join(tmp, "run")
 	if code, _, e := run(t, "run", spec, "--target", srv.URL, "-o", dir); code != exitOK {
 		t.Fatalf("run exit %d: %s", code, e)

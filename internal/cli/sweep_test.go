@@ -103,10 +103,7 @@ slo:
 func TestSweepSLOSearchLive(t *testing.T) {
 	t.Parallel()
 	tmp := t.TempDir()
-	spec := filepath.Join(tmp, "tiny.yaml")
-	if err := os.WriteFile(spec, []byte(liveSweepSpec), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	spec := writeSpec(t, tmp, "tiny.yaml", liveSweepSpec)
 	dir := filepath.Join(tmp, "sweep")
 	code, out, e := run(t, "sweep", spec, "--rates", "12,24", "--gpu", "l40s", "--max-num-seqs", "4",
 		"--min-requests", "40", "--precision", "0.25", "-o", dir)
