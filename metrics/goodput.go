@@ -36,6 +36,18 @@ type SLOCheck struct {
 	Pass       bool      `json:"pass"`
 	Conclusive bool      `json:"conclusive"`
 	Met        int       `json:"met"` // successful requests within this bound on their own
+	// Requests are the scope's measured requests (sent or dropped) and
+	// Exceeded those of them that did not meet the bound on their own
+	// (failed and dropped ones included). Verdict is the early-stopping
+	// verdict at Summary.SLOConfidence (see earlyStop): VerdictPass,
+	// VerdictFail or VerdictShort; MinN the fewest requests with
+	// Exceeded over the bound that pass, NeedMore how many more a short
+	// verdict needs.
+	Requests int    `json:"requests"`
+	Exceeded int    `json:"exceeded"`
+	Verdict  string `json:"verdict"`
+	MinN     int    `json:"min_n,omitempty"`
+	NeedMore int    `json:"need_more,omitempty"`
 }
 
 // goodput judges every SLO on sc's distributions and counts the
@@ -76,6 +88,9 @@ func (c *calc) goodput(sc *Scope, recs []*trace.Record) ([]SLOCheck, *Goodput) {
 	}
 	if secs := c.window.Seconds(); secs > 0 {
 		g.PerS = float64(g.Requests) / secs
+	}
+	for i := range checks {
+		earlyStop(&checks[i], sc.Requests, c.opts.SLOConfidence)
 	}
 	if sc.Sent > 0 {
 		g.Fraction = float64(g.Requests) / float64(sc.Sent)

@@ -14,6 +14,9 @@ type Options struct {
 	PerClient bool
 	// Level is the confidence level of percentile intervals; 0 means 0.95.
 	Level float64
+	// SLOConfidence is the confidence level of SLO verdicts (early
+	// stopping); 0 means DefaultSLOConfidence.
+	SLOConfidence float64
 	// LagWarnUS is the p99 schedule lag above which the summary warns that
 	// surge sent behind schedule; 0 means 10 ms.
 	LagWarnUS int64
@@ -33,6 +36,9 @@ func (o Options) withDefaults() Options {
 	if o.LagWarnUS <= 0 {
 		o.LagWarnUS = 10_000
 	}
+	if o.SLOConfidence <= 0 || o.SLOConfidence >= 1 {
+		o.SLOConfidence = DefaultSLOConfidence
+	}
 	return o
 }
 
@@ -51,11 +57,13 @@ type Summary struct {
 	// last completion offset seen.
 	DurationUS int64   `json:"duration_us"`
 	Level      float64 `json:"confidence_level"`
-	Records    int     `json:"records"`         // lines in the file, warmup included
-	Warmup     int     `json:"warmup_excluded"` // records excluded as warmup
-	Window     Window  `json:"window"`
-	All        Scope   `json:"all"`
-	Clients    []Scope `json:"clients,omitempty"` // by name; only with Options.PerClient
+	// SLOConfidence is the confidence level of the SLO verdicts.
+	SLOConfidence float64 `json:"slo_confidence"`
+	Records       int     `json:"records"`         // lines in the file, warmup included
+	Warmup        int     `json:"warmup_excluded"` // records excluded as warmup
+	Window        Window  `json:"window"`
+	All           Scope   `json:"all"`
+	Clients       []Scope `json:"clients,omitempty"` // by name; only with Options.PerClient
 	// PrefixReuse is the prefix-cache reuse the workload implies, from the
 	// header (nil when the header has none): the share of prompt tokens an
 	// unbounded prefix cache would find cached, to set beside each scope's
@@ -100,7 +108,7 @@ type Scope struct {
 // reference to rs.
 func Summarize(rs *trace.Records, opts Options) *Summary {
 	o := opts.withDefaults()
-	s := &Summary{Header: rs.Header, Level: o.Level, Records: len(rs.Records)}
+	s := &Summary{Header: rs.Header, Level: o.Level, SLOConfidence: o.SLOConfidence, Records: len(rs.Records)}
 	s.Header.SLO = slices.Clone(rs.Header.SLO)
 	if r := rs.Header.PrefixReuse; r != nil {
 		h, sr := *r, *r

@@ -241,22 +241,26 @@ func sloGrid(sc *metrics.Scope) *grid {
 	if len(sc.SLOs) == 0 {
 		return nil
 	}
-	g := &grid{Head: []string{"SLO", "judged on", "observed", "verdict", "met by"}}
+	g := &grid{Head: []string{"SLO", "judged on", "observed", "verdict", "met by", "early stopping"}}
 	for _, c := range sc.SLOs {
-		verdict, class := "fail", "fail"
-		if c.Pass {
-			verdict, class = "pass", "pass"
-		}
-		if c.CI != nil && !c.Conclusive {
-			verdict += " (within noise)"
-		}
+		class := map[string]string{metrics.VerdictPass: "pass", metrics.VerdictFail: "fail"}[c.Verdict]
 		observed := "no values"
 		if c.N > 0 {
 			observed = ms(c.Observed) + " ms"
 		}
+		stop := "mean: no early stopping"
+		if c.Percentile > 0 {
+			stop = fmt.Sprintf("%s of %s over the bound", count(c.Exceeded), count(c.Requests))
+			switch c.Verdict {
+			case metrics.VerdictShort:
+				stop += fmt.Sprintf("; need %s more within it (a pass needs %s)", count(c.NeedMore), count(c.MinN))
+			case metrics.VerdictPass:
+				stop += fmt.Sprintf("; passes from %s", count(c.MinN))
+			}
+		}
 		g.Rows = append(g.Rows, []cell{
 			{Text: sloName(c.Metric, c.Percentile, float64(c.BoundUS))}, {Text: c.JudgedOn}, {Text: observed},
-			{Text: verdict, Class: class}, {Text: fmt.Sprintf("%s of %s", count(c.Met), count(sc.OK))},
+			{Text: c.Verdict, Class: class}, {Text: fmt.Sprintf("%s of %s", count(c.Met), count(sc.OK))}, {Text: stop},
 		})
 	}
 	return g

@@ -41,15 +41,8 @@ func (p *printer) goodput(s *metrics.Summary) {
 		return
 	}
 	p.line("goodput     %s req/s: %s of sent requests met every SLO on their own%s", num(g.PerS), pct(g.Fraction), p.warned(s, metrics.WarnSLO, ""))
-	t := &table{left: map[int]bool{1: true, 3: true, 4: true}}
+	t := &table{left: map[int]bool{1: true, 3: true, 4: true, 5: true}}
 	for _, c := range sc.SLOs {
-		mark := "✗"
-		if c.Pass {
-			mark = "✓"
-		}
-		if c.CI != nil && !c.Conclusive {
-			mark += "~" + p.notes.ref("~: the bound lies inside the percentile's confidence interval, so the verdict is within noise")
-		}
 		name := c.Metric + " " + metrics.PercentileName(c.Percentile) + " ≤ " + ms(float64(c.BoundUS)) + " ms"
 		if c.JudgedOn != c.Metric {
 			name += p.notes.ref("ttft, ttfo and e2e SLOs are judged from the intended send time (the +lag rows), so time a request queued behind its schedule counts against them")
@@ -65,9 +58,38 @@ func (p *printer) goodput(s *metrics.Summary) {
 		if ci == "±∞" {
 			ci += p.tooFew(s, c.Percentile, metrics.MinN(c.Percentile, s.Level))
 		}
-		t.add(mark, name, observed, ci, fmt.Sprintf("met by %s of %s", count(c.Met), count(sc.OK)))
+		t.add(verdictMark(c), name, observed, ci, fmt.Sprintf("met by %s of %s", count(c.Met), count(sc.OK)), p.stopping(s, c))
 	}
 	p.table(t, "  ")
+}
+
+// verdictMark is an SLO's early-stopping verdict in capitals.
+func verdictMark(c metrics.SLOCheck) string {
+	switch c.Verdict {
+	case metrics.VerdictPass:
+		return "PASS"
+	case metrics.VerdictFail:
+		return "FAIL"
+	}
+	return "SHORT"
+}
+
+// stopping explains an SLO's early-stopping verdict: how many requests
+// were over the bound, and the sample that pass needs.
+func (p *printer) stopping(s *metrics.Summary, c metrics.SLOCheck) string {
+	if c.Percentile == 0 {
+		return "mean: no early stopping"
+	}
+	over := fmt.Sprintf("%s of %s over", count(c.Exceeded), count(c.Requests))
+	level := pct(s.SLOConfidence)
+	switch c.Verdict {
+	case metrics.VerdictShort:
+		return fmt.Sprintf("%s; need %s more within it (a pass at %s needs %s)", over, count(c.NeedMore), level, count(c.MinN)) +
+			p.notes.ref("early stopping as MLPerf's: with k of n requests over the bound, pP passes when P(Binomial(n, 1−P/100) ≤ k) ≤ 1 − confidence")
+	case metrics.VerdictPass:
+		return fmt.Sprintf("%s; passes from %s at %s", over, count(c.MinN), level)
+	}
+	return over
 }
 
 // ciCell is the interval cell of an SLO verdict.

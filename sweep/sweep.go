@@ -233,9 +233,10 @@ func trimFloat(v float64) string {
 	return s
 }
 
-// summarize summarises a point's records as surge report does.
-func summarize(rs *trace.Records) *metrics.Summary {
-	opts := metrics.Options{ClosedLoop: map[string]bool{}}
+// summarize summarises a point's records as surge report does, with SLO
+// verdicts at the given confidence.
+func summarize(rs *trace.Records, confidence float64) *metrics.Summary {
+	opts := metrics.Options{ClosedLoop: map[string]bool{}, SLOConfidence: confidence}
 	for _, name := range rs.Header.ClosedLoop {
 		opts.ClosedLoop[name] = true
 	}
@@ -246,7 +247,7 @@ func summarize(rs *trace.Records) *metrics.Summary {
 // the load was applied (see Steady), latency and SLO verdict from their
 // summary.
 func newPoint(load float64, name string, rs *trace.Records, confidence float64) Point {
-	sum := summarize(rs)
+	sum := summarize(rs, confidence)
 	all := &sum.All
 	st := SteadyOf(rs.Records)
 	return Point{
@@ -256,7 +257,7 @@ func newPoint(load float64, name string, rs *trace.Records, confidence float64) 
 		TTFT:       quantiles(&all.Latency.TTFTLag),
 		TPOT:       quantiles(&all.Latency.TPOT),
 		E2E:        quantiles(&all.Latency.E2ELag),
-		SLO:        Judge(all, confidence),
+		SLO:        Judge(all),
 		Dir:        name,
 		Summary:    sum,
 	}

@@ -1,17 +1,20 @@
 package sweep
 
-import "surge/trace"
+import (
+	"surge/metrics"
+	"surge/trace"
+)
 
-// Outcome is the verdict on one SLO.
+// Outcome is the verdict on one SLO: one of metrics' Verdict values.
 type Outcome string
 
 // Outcomes of an SLO check.
 const (
-	Pass Outcome = "pass" // holds at the confidence level
-	Fail Outcome = "fail" // observed percentile over the bound
+	Pass Outcome = metrics.VerdictPass // holds at the confidence level
+	Fail Outcome = metrics.VerdictFail // the percentile over the bound
 	// Inconclusive: the observed percentile is within the bound but too
 	// few requests ran for it to hold at the confidence level.
-	Inconclusive Outcome = "not enough samples"
+	Inconclusive Outcome = metrics.VerdictShort
 )
 
 // Verdict is the SLO verdict on one point's run: it passes when every
@@ -22,7 +25,8 @@ type Verdict struct {
 }
 
 // Check is the early-stopping verdict on one SLO "metric pP ≤ bound" (see
-// Judge): of N requests judged, Exceeded were over the bound or failed.
+// metrics.SLOCheck): of N requests judged, Exceeded were over the bound
+// or failed.
 type Check struct {
 	trace.SLO
 	N          int     `json:"n"`

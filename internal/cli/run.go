@@ -42,6 +42,7 @@ type runFlags struct {
 	gpu         string
 	tp          int
 	engine      engineFlags
+	slos        sloFlags // run only (sweep has its own --slo)
 }
 
 func newRun() *cobra.Command {
@@ -75,6 +76,7 @@ the run as interrupted; a second Ctrl-C ends surge at once.`,
 		RunE: func(c *cobra.Command, args []string) error { return runRun(c, args[0], f) },
 	}
 	f.register(c.Flags())
+	f.slos.register(c.Flags())
 	return c
 }
 
@@ -111,6 +113,9 @@ func runRun(c *cobra.Command, path string, f runFlags) error {
 	in, err := loadWorkload(c.Context(), path, f.gen, c.Flags(), c.InOrStdin())
 	if err != nil {
 		return specFailure(c, path, err)
+	}
+	if err := f.slos.apply(&in.header); err != nil {
+		return err
 	}
 	base, routes, stop, err := servers(c.ErrOrStderr(), &f, in)
 	if err != nil {
@@ -161,7 +166,7 @@ func runRun(c *cobra.Command, path string, f runFlags) error {
 	if sum.All.Sent > 0 && sum.All.OK == 0 {
 		return fmt.Errorf("no request succeeded (%d sent): see the errors line above and %s", sum.All.Sent, filepath.Join(dir, "records.jsonl"))
 	}
-	return nil
+	return f.slos.verdict(sum)
 }
 
 // check refuses flags out of range or at odds with each other; changed

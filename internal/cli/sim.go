@@ -26,6 +26,7 @@ type simFlags struct {
 	router   string
 	out      string
 	engine   engineFlags
+	slos     sloFlags
 }
 
 func newSim() *cobra.Command {
@@ -59,6 +60,7 @@ as cancelled, and the run is reported as interrupted.`,
 	fs.StringVar(&f.router, "router", "round-robin", "how requests pick a replica: round-robin or least-loaded")
 	fs.StringVarP(&f.out, "output", "o", "", "directory for records and report (default surge-sim-TIME)")
 	f.engine.register(fs, "")
+	f.slos.register(fs)
 	return c
 }
 
@@ -70,6 +72,9 @@ func runSim(c *cobra.Command, path string, f simFlags) error {
 	in, err := loadWorkload(c.Context(), path, f.gen, c.Flags(), c.InOrStdin())
 	if err != nil {
 		return specFailure(c, path, err)
+	}
+	if err := f.slos.apply(&in.header); err != nil {
+		return err
 	}
 	dir := f.out
 	if dir == "" {
@@ -92,7 +97,7 @@ func runSim(c *cobra.Command, path string, f simFlags) error {
 	if sum.All.Sent > 0 && sum.All.OK == 0 {
 		return fmt.Errorf("no request succeeded (%d sent): see the errors line above and %s", sum.All.Sent, filepath.Join(dir, "records.jsonl"))
 	}
-	return nil
+	return f.slos.verdict(sum)
 }
 
 // config builds the simulation's configuration and its target name, e.g.
