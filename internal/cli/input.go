@@ -20,6 +20,11 @@ type workloadInput struct {
 	header   trace.Header
 	sessions []*trace.Session
 	hash     string // workload hash
+	// path is the spec or trace file the workload came from ("-": stdin);
+	// spec and specText are set for a spec, as resolved and as given.
+	path     string
+	spec     *spec.Spec
+	specText []byte
 }
 
 // isTrace reports whether the file at path starts like a surge trace.
@@ -56,7 +61,7 @@ func readTraceFile(path string) (*workloadInput, error) {
 	if err != nil {
 		return nil, fmt.Errorf("trace %s: %w", path, err)
 	}
-	in := &workloadInput{header: tr.Header}
+	in := &workloadInput{header: tr.Header, path: path}
 	for {
 		s, err := tr.Read()
 		if err == io.EOF {
@@ -72,14 +77,23 @@ func readTraceFile(path string) (*workloadInput, error) {
 }
 
 func compileSpec(ctx context.Context, path string, f genFlags, c interface{ Changed(string) bool }, stdin io.Reader) (*workloadInput, error) {
-	s, err := loadSpec(path, stdin)
+	text, err := readSpecText(path, stdin)
+	if err != nil {
+		return nil, err
+	}
+	s, err := spec.Parse(specName(path), text)
 	if err != nil {
 		return nil, err
 	}
 	if err := f.applyTo(c, s); err != nil {
 		return nil, err
 	}
-	return compile(ctx, path, s)
+	in, err := compile(ctx, path, s)
+	if err != nil {
+		return nil, err
+	}
+	in.specText = text
+	return in, nil
 }
 
 // compile generates the sessions of s, read from path, in memory.
@@ -92,7 +106,7 @@ func compile(ctx context.Context, path string, s *spec.Spec) (*workloadInput, er
 	if err != nil {
 		return nil, fmt.Errorf("spec %s: %w", path, err)
 	}
-	in := &workloadInput{header: g.Header()}
+	in := &workloadInput{header: g.Header(), path: path, spec: s}
 	tw, err := trace.NewWriter(io.Discard, in.header)
 	if err != nil {
 		return nil, err

@@ -19,10 +19,21 @@ func newInspect() *cobra.Command {
 	var asJSON bool
 	var block int
 	c := &cobra.Command{
-		Use:   "inspect TRACE",
-		Short: "Summarise a trace: rates, burstiness, lengths, hashes",
-		Args:  exactArgs(1),
+		Use:   "inspect TRACE|BUNDLE",
+		Short: "Summarise a trace (rates, burstiness, lengths, hashes) or check a run's bundle",
+		Long: `inspect summarises a trace: per-client rates and burstiness, length
+quantiles, the prefix reuse it implies and its hashes.
+
+Given a run directory with a manifest.json (a bundle, as surge run and
+surge sim write), it prints what the manifest says of the run, checks every
+file against the size and SHA-256 the manifest gives, checks trace.jsonl's
+workload hash against the manifest's, and summarises the records; it exits
+1 when a check fails.`,
+		Args: exactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
+			if isBundle(args[0]) {
+				return inspectBundle(c.OutOrStdout(), c.ErrOrStderr(), args[0])
+			}
 			if block < 1 {
 				return usageError{fmt.Errorf("--block-size %d: want at least 1", block)}
 			}

@@ -12,18 +12,34 @@ import (
 
 // loadSpec reads and parses the spec at path ("-" for stdin).
 func loadSpec(path string, stdin io.Reader) (*spec.Spec, error) {
+	data, err := readSpecText(path, stdin)
+	if err != nil {
+		return nil, err
+	}
+	return spec.Parse(specName(path), data)
+}
+
+// readSpecText reads the spec file at path ("-" for stdin).
+func readSpecText(path string, stdin io.Reader) ([]byte, error) {
 	var data []byte
 	var err error
 	if path == "-" {
 		data, err = io.ReadAll(stdin)
-		path = "<stdin>"
 	} else {
 		data, err = os.ReadFile(path)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("reading spec: %w", err)
 	}
-	return spec.Parse(path, data)
+	return data, nil
+}
+
+// specName is how messages name the spec at path.
+func specName(path string) string {
+	if path == "-" {
+		return "<stdin>"
+	}
+	return path
 }
 
 // relTo resolves a path written in the spec at specPath relative to the

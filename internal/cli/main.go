@@ -32,7 +32,7 @@ type usageError struct{ error }
 func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	root := newRoot(stdin, stdout, stderr)
 	root.SetArgs(args)
-	err := root.ExecuteContext(ctx)
+	err := root.ExecuteContext(context.WithValue(ctx, argsKey{}, args))
 	if err == nil {
 		return exitOK
 	}
@@ -48,6 +48,16 @@ func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io
 		return exitInterrupted
 	}
 	return exitFailure
+}
+
+// argsKey is the context key of the command line Main was given.
+type argsKey struct{}
+
+// commandLine is the command line of the running command, as a bundle
+// records it: "surge" and the arguments Main was given.
+func commandLine(ctx context.Context) []string {
+	args, _ := ctx.Value(argsKey{}).([]string)
+	return append([]string{"surge"}, args...)
 }
 
 // silentError is a failure the command has already explained on stderr.

@@ -48,6 +48,9 @@ and --png DIR each chart as a PNG image.`,
 			}
 			sum := summarize(rs, perClient)
 			in := report.HTMLInput{Summary: sum, Records: rs, Title: "surge report"}
+			if tracePath == "" && len(args) == 1 && isBundle(args[0]) {
+				tracePath = filepath.Join(args[0], "trace.jsonl") // a bundle holds its trace
+			}
 			if tracePath != "" {
 				tr, err := readTraceFile(tracePath)
 				if err != nil {

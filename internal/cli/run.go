@@ -152,13 +152,22 @@ func runRun(c *cobra.Command, path string, f runFlags) error {
 	if err != nil {
 		return err
 	}
-	end, err := execute(c.Context(), c.ErrOrStderr(), d, runHeader(in, f, time.Now()), dir, nil)
+	if err := writeBundleTrace(dir, in); err != nil {
+		return fmt.Errorf("writing the bundle's trace: %w", err)
+	}
+	server := probeServer(c.Context(), base, routes, key)
+	start := time.Now()
+	end, err := execute(c.Context(), c.ErrOrStderr(), d, runHeader(in, f, start), dir, nil)
 	if err != nil {
 		return err
 	}
 	sum, err := writeReports(c, dir, report.HTMLInput{Prompt: promptsOf(in.sessions)})
 	if err != nil {
 		return err
+	}
+	rec := runRecord{target: f.shown, server: server, salt: salt, start: start, end: end}
+	if err := writeManifest(c.Context(), dir, in, rec); err != nil {
+		return fmt.Errorf("writing the bundle's manifest: %w", err)
 	}
 	if end.Interrupted {
 		return errInterrupted

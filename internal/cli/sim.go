@@ -83,13 +83,20 @@ func runSim(c *cobra.Command, path string, f simFlags) error {
 	if dir, err = runDir(dir); err != nil {
 		return err
 	}
-	server, err := simulate(c, cfg, in, target, dir)
+	if err := writeBundleTrace(dir, in); err != nil {
+		return fmt.Errorf("writing the bundle's trace: %w", err)
+	}
+	end, server, err := simulate(c, cfg, in, target, dir)
 	if err != nil {
 		return err
 	}
 	sum, err := writeReports(c, dir, report.HTMLInput{Prompt: promptsOf(in.sessions), Server: server})
 	if err != nil {
 		return err
+	}
+	rec := runRecord{target: target, start: sum.Header.Start, end: end}
+	if err := writeManifest(c.Context(), dir, in, rec); err != nil {
+		return fmt.Errorf("writing the bundle's manifest: %w", err)
 	}
 	if sum.Interrupted {
 		return errInterrupted
@@ -147,12 +154,12 @@ func (f simFlags) config() (virtual.Config, string, error) {
 
 // simulate runs the workload in virtual time, streaming records to
 // DIR/records.jsonl, and says on stderr how much faster than real time it
-// was. It returns the engines' state over the run.
-func simulate(c *cobra.Command, cfg virtual.Config, in *workloadInput, target, dir string) ([]report.ServerSample, error) {
+// was. It returns the end line and the engines' state over the run.
+func simulate(c *cobra.Command, cfg virtual.Config, in *workloadInput, target, dir string) (trace.RunEnd, []report.ServerSample, error) {
 	wall := time.Now()
 	end, server, err := simulateTo(c.Context(), cfg, in, target, dir, nil)
 	if err != nil {
-		return nil, err
+		return end, nil, err
 	}
 	el := time.Since(wall)
 	simulated := time.Duration(end.DurationUS) * time.Microsecond
@@ -161,7 +168,7 @@ func simulate(c *cobra.Command, cfg virtual.Config, in *workloadInput, target, d
 	}
 	fmt.Fprintf(c.ErrOrStderr(), "simulated %v of %s in %v (%.0f× real time)\n",
 		simulated.Round(time.Millisecond), target, el.Round(time.Millisecond), simulated.Seconds()/max(el.Seconds(), 1e-9))
-	return server, nil
+	return end, server, nil
 }
 
 // simulateTo runs the workload in virtual time, streaming records to

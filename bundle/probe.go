@@ -1,0 +1,78 @@
+package bundle
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+)
+
+// maxModelsBody bounds the /v1/models answer kept in a manifest.
+const maxModelsBody = 1 << 20
+
+// Probe asks the server at base for GET /v1/models, with key as a bearer
+// token when set, and returns what it said: the answer, the first model
+// id and the headers naming the server or a version. A server that does
+// not answer is described by Server.Error, not an error: a bundle is
+// written either way.
+func Probe(ctx context.Context, hc *http.Client, base, key string) *Server {
+	s := &Server{}
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, strings.TrimRight(base, "/")+"/v1/models", nil)
+	if err != nil {
+		s.Error = err.Error()
+		return s
+	}
+	if key != "" {
+		req.Header.Set("Authorization", "Bearer "+key)
+	}
+	resp, err := hc.Do(req)
+	if err != nil {
+		s.Error = RedactURL(err.Error())
+		return s
+	}
+	defer resp.Body.Close()
+	s.Headers = versionHeaders(resp.Header)
+	body, err := io.ReadAll(io.LimitReader(resp.Body, maxModelsBody))
+	switch {
+	case err != nil:
+		s.Error = err.Error()
+	case resp.StatusCode != http.StatusOK:
+		s.Error = fmt.Sprintf("GET /v1/models: HTTP %d", resp.StatusCode)
+	case !json.Valid(body):
+		s.Error = "GET /v1/models: the answer is not JSON"
+	default:
+		s.Models = body
+		s.Model = firstModel(body)
+	}
+	return s
+}
+
+// versionHeaders keeps the headers that name the server or a version.
+func versionHeaders(h http.Header) map[string]string {
+	out := map[string]string{}
+	for name, vs := range h {
+		l := strings.ToLower(name)
+		if l == "server" || l == "x-powered-by" || strings.Contains(l, "version") {
+			out[name] = strings.Join(vs, ", ")
+		}
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	return out
+}
+
+// firstModel is the first model id of an OpenAI /v1/models answer.
+func firstModel(body []byte) string {
+	var list struct {
+		Data []struct {
+			ID string `json:"id"`
+		} `json:"data"`
+	}
+	if json.Unmarshal(body, &list) != nil || len(list.Data) == 0 {
+		return ""
+	}
+	return list.Data[0].ID
+}
