@@ -32,7 +32,9 @@ func inspectBundle(w, warn io.Writer, dir string) error {
 	if err != nil {
 		return fmt.Errorf("%s: %w", dir, err)
 	}
-	p := func(label, format string, args ...any) { fmt.Fprintf(w, "%-10s %s\n", label, fmt.Sprintf(format, args...)) }
+	p := func(label, format string, args ...any) {
+		fmt.Fprintf(w, "%-10s %s\n", label, fmt.Sprintf(format, args...))
+	}
 	p("bundle", "%s", dir)
 	p("tool", "%s", m.Tool)
 	p("command", "%s", strings.Join(m.Command, " "))

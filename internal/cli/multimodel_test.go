@@ -19,7 +19,9 @@ const (
 	otherModel = "my-finetune"   // the code client's, unknown to it
 )
 
-// modelCounter counts the requests of each model a fakeServer answers.
+// modelCounter counts the generation requests (POSTs) of each model a
+// fakeServer answers; the GET /v1/models a run makes for its bundle's
+// manifest is not counted.
 type modelCounter struct {
 	next http.Handler
 	mu   sync.Mutex // guards got
@@ -27,6 +29,10 @@ type modelCounter struct {
 }
 
 func (s *modelCounter) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.Method != http.MethodPost {
+		s.next.ServeHTTP(w, r)
+		return
+	}
 	body, _ := io.ReadAll(r.Body)
 	var req struct {
 		Model string `json:"model"`
