@@ -1,0 +1,118 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"surge/compare"
+	"surge/report"
+)
+
+// compareFlags are surge compare's flags.
+type compareFlags struct {
+	failOn    string
+	alpha     float64
+	allowDiff bool
+	format    string
+}
+
+func newCompare() *cobra.Command {
+	var f compareFlags
+	c := &cobra.Command{
+		Use:   "compare BASE CANDIDATE",
+		Short: "Compare two runs of one workload: which latency, throughput and error changes are significant",
+		Long: `compare reads the records of two runs (records files or run directories) of
+the same workload and prints, benchstat-style, each latency's p50, p90, p99
+and mean (TTFT, TTFO for reasoning models, ITL as each request's mean gap,
+TPOT, E2E, and TTFT+lag and E2E+lag from the intended send time), request
+and output-token throughput and the error rate: base, candidate, the delta,
+its bootstrap confidence interval and the p-value of a Mann–Whitney rank
+test on the per-request values. A delta shows as ~ unless p < --alpha and
+its interval excludes 0.
+
+--fail-on lists gates, e.g. 'ttft.p99:+10%,output_throughput:-5%': +10%
+fails when the candidate is significantly more than 10% higher, -5% when
+it is significantly more than 5% lower (error_rate: percentage points).
+A gate that cannot be judged (too few requests for p99's interval, no
+values) fails too. compare exits 1 when a gate fails, after printing.
+
+Runs of different workloads are refused unless --allow-different-workload,
+which the output then states. --format markdown writes a table for a pull
+request; json the whole comparison. See docs/compare.md for the method.`,
+		Args: exactArgs(2),
+		RunE: func(c *cobra.Command, args []string) error { return runCompare(c, args[0], args[1], f) },
+	}
+	fs := c.Flags()
+	fs.StringVar(&f.failOn, "fail-on", "", "gates that fail the comparison, e.g. 'ttft.p99:+10%,output_throughput:-5%'")
+	fs.Float64Var(&f.alpha, "alpha", compare.DefaultAlpha, "significance level; intervals are at 1 − alpha")
+	fs.BoolVar(&f.allowDiff, "allow-different-workload", false, "compare runs of different workloads (the output says so)")
+	fs.StringVar(&f.format, "format", "text", "text, markdown or json")
+	return c
+}
+
+// compareFormats render a comparison by --format name.
+var compareFormats = map[string]func(io.Writer, *compare.Result) error{
+	"text": report.CompareText, "markdown": report.CompareMarkdown, "json": report.CompareJSON,
+}
+
+// runCompare compares the runs at base and cand, prints the comparison
+// and fails when a gate does.
+func runCompare(c *cobra.Command, base, cand string, f compareFlags) error {
+	write, ok := compareFormats[f.format]
+	if !ok {
+		return usageError{fmt.Errorf("--format %q: want text, markdown or json", f.format)}
+	}
+	gates, err := compare.ParseGates(f.failOn)
+	if err != nil {
+		return usageError{fmt.Errorf("--fail-on: %w", err)}
+	}
+	if !(f.alpha > 0 && f.alpha < 1) {
+		return usageError{fmt.Errorf("--alpha %g: want a level in (0, 1), e.g. 0.05", f.alpha)}
+	}
+	rb, err := readRecordFiles(c.ErrOrStderr(), []string{base})
+	if err != nil {
+		return err
+	}
+	rc, err := readRecordFiles(c.ErrOrStderr(), []string{cand})
+	if err != nil {
+		return err
+	}
+	res, err := compare.Compare(rb, rc, compare.Options{
+		Alpha: f.alpha, Gates: gates, AllowDifferentWorkload: f.allowDiff, BaseName: base, CandidateName: cand,
+	})
+	if errors.Is(err, compare.ErrDifferentWorkload) {
+		return fmt.Errorf("%w; compare runs of one workload, or pass --allow-different-workload", err)
+	}
+	if err != nil {
+		return err
+	}
+	if err := write(c.OutOrStdout(), res); err != nil {
+		return err
+	}
+	return gateError(res)
+}
+
+// gateError names the failed gates of res, or is nil when none failed.
+func gateError(res *compare.Result) error {
+	failed := res.Failed()
+	if len(failed) == 0 {
+		return nil
+	}
+	msgs := make([]string, len(failed))
+	for i, g := range failed {
+		msgs[i] = fmt.Sprintf("%s %s", g.Gate, g.Verdict)
+		if row := res.Row(g.Gate.Row); row != nil && g.Verdict == compare.VerdictFail {
+			unit := "%"
+			if row.Absolute {
+				unit = " points"
+			}
+			msgs[i] += fmt.Sprintf(" (candidate %+.1f%s)", 100*row.Delta, unit)
+		}
+		msgs[i] += ": " + g.Reason
+	}
+	return fmt.Errorf("%d of %d gates failed: %s", len(failed), len(res.Gates), strings.Join(msgs, "; "))
+}

@@ -1,0 +1,142 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"surge/compare"
+)
+
+// runCompareCmd runs surge compare ARGS and returns the exit code, stdout
+// and stderr as Main would. It registers the command on the root when
+// the root does not have it yet, then maps errors to exit codes as Main
+// does; once newRoot registers newCompare, run(t, "compare", …) is the
+// same.
+func runCompareCmd(t *testing.T, args ...string) (int, string, string) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	root := newRoot(strings.NewReader(""), &out, &errOut)
+	if c, _, err := root.Find([]string{"compare"}); err != nil || c == root {
+		root.AddCommand(newCompare())
+	}
+	root.SetArgs(append([]string{"compare"}, args...))
+	err := root.ExecuteContext(context.Background())
+	code := exitOK
+	if err != nil {
+		errOut.WriteString("surge: " + err.Error() + "\n")
+		code = exitFailure
+		var usage usageError
+		if errors.As(err, &usage) {
+			code = exitUsage
+		}
+	}
+	return code, out.String(), errOut.String()
+}
+
+// simRun runs surge sim on examples/chat.yaml for 120 s of schedule
+// (about 460 measured requests, enough for p99 intervals) with the
+// extra flags and returns the run directory.
+func simRun(t *testing.T, dir, name string, flags ...string) string {
+	t.Helper()
+	out := filepath.Join(dir, name)
+	args := append([]string{"sim", "../../examples/chat.yaml", "--model", "llama-3.1-8b", "--duration", "120s", "-o", out}, flags...)
+	if code, stdout, stderr := run(t, args...); code != exitOK {
+		t.Fatalf("surge %s: exit %d\nstdout:\n%s\nstderr:\n%s", strings.Join(args, " "), code, stdout, stderr)
+	}
+	return out
+}
+
+// TestCompareSimRuns is the acceptance test: two runs of one workload on
+// one engine show no significant change on any row and pass their gates;
+// a run on a slower engine (an H100 against an H200: less memory
+// bandwidth, so slower decoding) is a significant regression and
+// --fail-on exits 1 naming the gate.
+func TestCompareSimRuns(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	base := simRun(t, dir, "base", "--gpu", "h200")
+	again := simRun(t, dir, "again", "--gpu", "h200")
+	slower := simRun(t, dir, "slower", "--gpu", "h100")
+	gates := "--fail-on=tpot.p50:+10%,e2e.p90:+10%,output_throughput:-5%"
+
+	code, out, errOut := runCompareCmd(t, base, again, gates, "--format", "json")
+	if code != exitOK {
+		t.Fatalf("same engine: exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
+	}
+	var same compare.Result
+	if err := json.Unmarshal([]byte(out), &same); err != nil {
+		t.Fatal(err)
+	}
+	if len(same.Rows) < 20 || len(same.Gates) != 3 {
+		t.Fatalf("same engine: %d rows, %d gates", len(same.Rows), len(same.Gates))
+	}
+	for _, r := range same.Rows {
+		if r.Significant || !r.Judged() {
+			t.Errorf("same engine: %s significant %v, judged %v (%s)", r.Name(), r.Significant, r.Judged(), r.Note)
+		}
+	}
+
+	code, out, errOut = runCompareCmd(t, base, slower, gates)
+	t.Logf("slower engine:\n%s%s", out, errOut)
+	if code != exitFailure {
+		t.Fatalf("slower engine: exit %d, want %d", code, exitFailure)
+	}
+	for _, want := range []string{"tpot.p50:+10% fail", "e2e.p90:+10% fail"} {
+		if !strings.Contains(errOut, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, errOut)
+		}
+	}
+	if strings.Contains(errOut, "output_throughput:-5% ") {
+		t.Errorf("throughput gate failed: an open-loop workload completes the same requests:\n%s", errOut)
+	}
+	for _, want := range []string{"tpot.p50", "FAIL", "PASS", "targets differ"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("stdout lacks %q", want)
+		}
+	}
+}
+
+// TestCompareWorkloads: runs of different workloads are refused, and
+// compared when allowed, with the output saying so.
+func TestCompareWorkloads(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	a := simRun(t, dir, "a", "--gpu", "h100", "--duration", "20s")
+	b := simRun(t, dir, "b", "--gpu", "h100", "--duration", "20s", "--seed", "7")
+	code, _, errOut := runCompareCmd(t, a, b)
+	if code != exitFailure || !strings.Contains(errOut, "different workloads") || !strings.Contains(errOut, "--allow-different-workload") {
+		t.Errorf("different workloads: exit %d, stderr %q", code, errOut)
+	}
+	code, out, errOut := runCompareCmd(t, a, b, "--allow-different-workload", "--format", "markdown")
+	if code != exitOK || !strings.Contains(out, "**Warning: different workloads**") || !strings.Contains(out, "| ttft.p50 |") {
+		t.Errorf("allowed: exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
+	}
+}
+
+func TestCompareUsageErrors(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		reason string
+		args   []string
+		code   int
+		want   string
+	}{
+		{"two runs are needed", []string{"a"}, exitUsage, "accepts 2 arg"},
+		{"an unknown gate metric is named", []string{"a", "b", "--fail-on", "tft.p99:+10%"}, exitUsage, `unknown metric "tft"`},
+		{"a gate needs a sign", []string{"a", "b", "--fail-on", "ttft.p99:10%"}, exitUsage, "needs a sign"},
+		{"alpha is a level", []string{"a", "b", "--alpha", "5"}, exitUsage, "--alpha 5"},
+		{"formats are listed", []string{"a", "b", "--format", "html"}, exitUsage, "text, markdown or json"},
+		{"a missing run is a plain failure", []string{"nowhere", "b"}, exitFailure, "reading records"},
+	}
+	for _, tt := range tests {
+		code, _, errOut := runCompareCmd(t, tt.args...)
+		if code != tt.code || !strings.Contains(errOut, tt.want) {
+			t.Errorf("%s: exit %d, stderr %q; want exit %d and %q", tt.reason, code, errOut, tt.code, tt.want)
+		}
+	}
+}
