@@ -59,6 +59,9 @@ type HTMLInput struct {
 	Sweep *sweep.Result
 	// Server is the server's state over the run, by time; optional.
 	Server []ServerSample
+	// Engine sets the server's own latency histograms beside the
+	// client's; optional.
+	Engine []EngineLatency
 	// Title heads the page; empty means one made from the target.
 	Title string
 	// Prompt, when set, returns the prompt text of a request (the new
@@ -123,6 +126,9 @@ func buildPage(in HTMLInput) (*page, error) {
 		v, err := newRunView(s, in.Records, in.Server)
 		if err == nil && in.Records != nil {
 			v.Slowest = slowestGrid(in.Records, in.Prompt)
+		}
+		if err == nil {
+			v.Engine = engineGrid(in.Engine)
 		}
 		if err != nil {
 			return nil, err

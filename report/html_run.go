@@ -52,6 +52,7 @@ type runView struct {
 	Findings    []string
 	Errors      errorsView
 	Slowest     *grid // the slowest measured requests, with their prompts
+	Engine      *grid // the server's own latencies beside the client's
 	Clients     *grid
 	Warnings    []string
 }

@@ -42,6 +42,9 @@ var pageTemplate = template.Must(template.New("page").Parse(`<!DOCTYPE html>
 {{template "grid" .}}
 {{end}}{{range .ChartGroups}}<h3 id="{{.ID}}">{{.Title}}</h3>
 {{template "charts" .Charts}}
+{{end}}{{with .Engine}}<h3 id="engine">Engine and client</h3>
+<p>Latency the server measured itself (the histograms of its /metrics over the measurement window, interpolated within buckets) beside the client's, measured from the send time: the gap is what the engine does not see — the network, the server's HTTP front end, the client's own overhead.</p>
+{{template "grid" .}}
 {{end}}<h3 id="tokens">Token audit</h3>
 {{template "grid" .Audit}}
 {{with .Findings}}<ul class="findings">{{range .}}<li>{{.}}</li>{{end}}</ul>

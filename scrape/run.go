@@ -198,13 +198,15 @@ func (sc *scraper) get(ctx context.Context) (body []byte, ctype string, status i
 	return body, resp.Header.Get("Content-Type"), resp.StatusCode, err
 }
 
-// redact removes credentials from a URL.
+// redact removes the user information from a URL: a user name alone
+// may be a token.
 func redact(raw string) string {
 	u, err := url.Parse(raw)
 	if err != nil {
-		return raw
+		return "(unparsable URL)"
 	}
-	return u.Redacted()
+	u.User = nil
+	return u.String()
 }
 
 // redactErr strips the URL from a *url.Error, which may carry

@@ -195,7 +195,7 @@ func TestRunRedactsAndValidates(t *testing.T) {
 	defer srv.Close()
 	url := strings.Replace(srv.URL, "http://", "http://user:secret@", 1) + "/metrics"
 	st, s := runFor(t, Config{URL: url}, 2)
-	if strings.Contains(s.Header.URL, "secret") || strings.Contains(st.LastError, "secret") || !strings.Contains(s.Header.URL, "user:xxxxx@") {
+	if strings.Contains(s.Header.URL, "secret") || strings.Contains(s.Header.URL, "user") || strings.Contains(st.LastError, "secret") {
 		t.Errorf("credentials leaked: header %q, error %q", s.Header.URL, st.LastError)
 	}
 	// A writer that fails ends the run with an error.

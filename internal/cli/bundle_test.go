@@ -28,7 +28,8 @@ clients:
 // bundle: neither secret in any file; the manifest's workload hash is
 // the one surge inspect computes of trace.jsonl; inspect checks every
 // file; and the bundle copied elsewhere re-renders to the identical
-// report.json. It sets an environment variable, so it does not run in
+// report.json; the engine's metrics were scraped and its TTFT set beside
+// the client's. It sets an environment variable, so it does not run in
 // parallel.
 func TestBundle(t *testing.T) {
 	const password, key = "hunter2-pw", "sk-test-0123456789"
@@ -54,6 +55,12 @@ func TestBundle(t *testing.T) {
 				t.Errorf("%s holds the secret %q", e.Name(), secret)
 			}
 		}
+	}
+	if _, ok := readManifest(t, dir).Files[serverMetricsFile]; !ok {
+		t.Errorf("the bundle has no %s", serverMetricsFile)
+	}
+	if text, _ := os.ReadFile(filepath.Join(dir, "report.txt")); !strings.Contains(string(text), "ttft  vllm:time_to_first_token_seconds") {
+		t.Errorf("report.txt does not set the engine's TTFT beside the client's:\n%s", text)
 	}
 	m := readManifest(t, dir)
 	if m.Server == nil || m.Server.Model != "Llama-3.1-8B" || m.Spec == nil || m.Spec.Given != bundleSpec || len(m.Command) < 4 {

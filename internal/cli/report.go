@@ -58,10 +58,18 @@ and --png DIR each chart as a PNG image.`,
 				}
 				in.Prompt = promptsOf(tr.sessions)
 			}
+			if len(args) == 1 {
+				if in.Server, in.Engine, err = serverView(args[0], sum); err != nil {
+					fmt.Fprintf(c.ErrOrStderr(), "surge: %v (the report leaves the server's metrics out)\n", err)
+				}
+			}
 			if err := writeHTML(html, png, in); err != nil {
 				return err
 			}
-			return write(c.OutOrStdout(), sum)
+			if err := write(c.OutOrStdout(), sum); err != nil || format != "text" {
+				return err
+			}
+			return report.EngineText(c.OutOrStdout(), in.Engine)
 		},
 	}
 	c.Flags().StringVar(&html, "html", "", "also write the HTML report to this file")

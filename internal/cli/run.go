@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"strings"
 	"surge/sim/virtual"
 	"time"
 
@@ -42,7 +43,8 @@ type runFlags struct {
 	gpu         string
 	tp          int
 	engine      engineFlags
-	slos        sloFlags // run only (sweep has its own --slo)
+	slos        sloFlags    // run only (sweep has its own --slo)
+	scrape      scrapeFlags // run only
 }
 
 func newRun() *cobra.Command {
@@ -77,6 +79,7 @@ the run as interrupted; a second Ctrl-C ends surge at once.`,
 	}
 	f.register(c.Flags())
 	f.slos.register(c.Flags())
+	f.scrape.register(c.Flags())
 	return c
 }
 
@@ -157,7 +160,12 @@ func runRun(c *cobra.Command, path string, f runFlags) error {
 	}
 	server := probeServer(c.Context(), base, routes, key)
 	start := time.Now()
+	stopScrape, err := startScrape(c.Context(), c.ErrOrStderr(), f.scrape, base, dir, start)
+	if err != nil {
+		return err
+	}
 	end, err := execute(c.Context(), c.ErrOrStderr(), d, runHeader(in, f, start), dir, nil)
+	stopScrape()
 	if err != nil {
 		return err
 	}
@@ -382,38 +390,54 @@ func isTerminal(w io.Writer) bool {
 }
 
 // writeReports reads the run's records back, exactly as `surge report`
-// would, and writes DIR/report.txt and DIR/report.json, printing the text
-// report to stdout.
+// would, writes the report files (see writeReportFiles) and prints the
+// text report to stdout.
 func writeReports(c *cobra.Command, dir string, html report.HTMLInput) (*metrics.Summary, error) {
-	sum, err := writeReportFiles(c.ErrOrStderr(), dir, html)
+	sum, text, err := writeReportFiles(c.ErrOrStderr(), dir, html)
 	if err != nil {
 		return nil, err
 	}
-	return sum, report.Text(c.OutOrStdout(), sum)
+	_, err = io.WriteString(c.OutOrStdout(), text)
+	return sum, err
 }
 
-// writeReportFiles reads the records in dir back and writes
+// writeReportFiles reads the records in dir back, with the server's
+// metrics when DIR/server_metrics.jsonl holds them, and writes
 // DIR/report.txt, DIR/report.json and DIR/report.html, the last with
-// html's prompts and server samples.
-func writeReportFiles(warn io.Writer, dir string, html report.HTMLInput) (*metrics.Summary, error) {
+// html's prompts and server samples. It returns the summary and the text
+// report.
+func writeReportFiles(warn io.Writer, dir string, html report.HTMLInput) (*metrics.Summary, string, error) {
 	rs, err := readRecordFiles(warn, []string{dir})
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	sum := summarize(rs, true)
-	for name, write := range map[string]func(io.Writer, *metrics.Summary) error{
-		"report.txt":  report.Text,
-		"report.json": report.JSON,
-		"report.html": func(w io.Writer, sum *metrics.Summary) error {
-			html.Summary, html.Records, html.Title = sum, rs, "surge run "+filepath.Base(dir)
-			return report.HTML(w, html)
-		},
-	} {
-		if err := writeFile(filepath.Join(dir, name), func(w io.Writer) error { return write(w, sum) }); err != nil {
-			return nil, err
+	server, engine, err := serverView(dir, sum)
+	if err != nil {
+		fmt.Fprintf(warn, "surge: %v (the report leaves the server's metrics out)\n", err)
+	}
+	if html.Server == nil {
+		html.Server = server
+	}
+	html.Summary, html.Records, html.Engine, html.Title = sum, rs, engine, "surge run "+filepath.Base(dir)
+	var text strings.Builder
+	if err := report.Text(&text, sum); err != nil {
+		return nil, "", err
+	}
+	if err := report.EngineText(&text, engine); err != nil {
+		return nil, "", err
+	}
+	files := map[string]func(io.Writer) error{
+		"report.txt":  func(w io.Writer) error { _, err := io.WriteString(w, text.String()); return err },
+		"report.json": func(w io.Writer) error { return report.JSON(w, sum) },
+		"report.html": func(w io.Writer) error { return report.HTML(w, html) },
+	}
+	for name, write := range files {
+		if err := writeFile(filepath.Join(dir, name), write); err != nil {
+			return nil, "", err
 		}
 	}
-	return sum, nil
+	return sum, text.String(), nil
 }
 
 // writeFile creates path and fills it with fill.

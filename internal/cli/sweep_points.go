@@ -152,7 +152,7 @@ func (p *pointRunner) simulated(ctx context.Context, plan sweep.Plan) (*trace.Re
 // finish writes the point's reports and returns its records as read
 // back from its file.
 func (p *pointRunner) finish(dir string, html report.HTMLInput) (*trace.Records, error) {
-	if _, err := writeReportFiles(p.c.ErrOrStderr(), dir, html); err != nil {
+	if _, _, err := writeReportFiles(p.c.ErrOrStderr(), dir, html); err != nil {
 		return nil, err
 	}
 	return readRecordFiles(p.c.ErrOrStderr(), []string{dir})
