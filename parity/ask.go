@@ -1,0 +1,193 @@
+package parity
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strings"
+)
+
+// maxBody bounds the bytes read from one answer.
+const maxBody = 16 << 20
+
+// endpoint is one target with its credentials taken out of the URL: base
+// has no user information, so no error message can carry it.
+type endpoint struct {
+	client *http.Client
+	base   string
+	user   *url.Userinfo // from the URL, sent as basic auth without a key
+	key    string
+}
+
+// newEndpoint parses t's URL and moves its user information aside.
+func newEndpoint(client *http.Client, t Target) (endpoint, error) {
+	u, err := url.Parse(t.BaseURL)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return endpoint{}, fmt.Errorf("target %s: not an http(s) URL", t.Name)
+	}
+	e := endpoint{client: client, user: u.User, key: t.APIKey}
+	u.User = nil
+	e.base = strings.TrimRight(u.String(), "/")
+	return e, nil
+}
+
+// redact returns s without user information when it is a URL.
+func redact(s string) string {
+	u, err := url.Parse(s)
+	if err != nil || u.User == nil {
+		return s
+	}
+	u.User = nil
+	return u.String()
+}
+
+// do sends req with the endpoint's credentials and returns the status
+// and body.
+func (e endpoint) do(req *http.Request) (int, []byte, error) {
+	switch {
+	case e.key != "":
+		req.Header.Set("Authorization", "Bearer "+e.key)
+	case e.user != nil:
+		p, _ := e.user.Password()
+		req.SetBasicAuth(e.user.Username(), p)
+	}
+	resp, err := e.client.Do(req)
+	if err != nil {
+		return 0, nil, err
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(io.LimitReader(resp.Body, maxBody))
+	if err != nil {
+		return resp.StatusCode, nil, fmt.Errorf("reading answer: %w", err)
+	}
+	return resp.StatusCode, body, nil
+}
+
+// model returns the first model id of GET /v1/models.
+func (e endpoint) model(ctx context.Context) (string, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, e.base+"/v1/models", nil)
+	if err != nil {
+		return "", err
+	}
+	status, body, err := e.do(req)
+	if err != nil {
+		return "", fmt.Errorf("listing models: %w", err)
+	}
+	if status != http.StatusOK {
+		return "", fmt.Errorf("listing models: %w", statusError(status, body))
+	}
+	var list struct {
+		Data []struct {
+			ID string `json:"id"`
+		} `json:"data"`
+	}
+	if err := json.Unmarshal(body, &list); err != nil || len(list.Data) == 0 || list.Data[0].ID == "" {
+		return "", errors.New("listing models: no model id in the answer (pass a model)")
+	}
+	return list.Data[0].ID, nil
+}
+
+// chatRequest is the probe's request body. Logprobs is omitted, never
+// null, when false: llama-server rejects "logprobs": null.
+type chatRequest struct {
+	Model       string    `json:"model"`
+	Messages    []message `json:"messages"`
+	MaxTokens   int       `json:"max_tokens"`
+	Temperature float64   `json:"temperature"`
+	Seed        int       `json:"seed"`
+	Logprobs    bool      `json:"logprobs,omitempty"`
+}
+
+type message struct {
+	Role    string `json:"role"`
+	Content string `json:"content"`
+}
+
+// chatResponse is the part of a chat completion the probe reads.
+type chatResponse struct {
+	Choices []struct {
+		Message struct {
+			Content string `json:"content"`
+		} `json:"message"`
+		FinishReason string `json:"finish_reason"`
+		Logprobs     *struct {
+			Content []Token `json:"content"`
+		} `json:"logprobs"`
+	} `json:"choices"`
+	Usage *struct {
+		CompletionTokens int `json:"completion_tokens"`
+	} `json:"usage"`
+}
+
+// httpError is an answer other than 200.
+type httpError struct {
+	status int
+	msg    string
+}
+
+func (e *httpError) Error() string { return fmt.Sprintf("HTTP %d: %s", e.status, e.msg) }
+
+// statusError builds the error of a non-200 answer, keeping at most 300
+// bytes of its body.
+func statusError(status int, body []byte) *httpError {
+	msg := strings.TrimSpace(string(body))
+	if len(msg) > 300 {
+		msg = msg[:300] + "…"
+	}
+	return &httpError{status: status, msg: msg}
+}
+
+// rejectsLogprobs reports whether err is a 400 that blames logprobs.
+func rejectsLogprobs(err error) bool {
+	var h *httpError
+	return errors.As(err, &h) && h.status == http.StatusBadRequest &&
+		strings.Contains(strings.ToLower(h.msg), "logprob")
+}
+
+// ask sends one prompt and decodes the answer.
+func (e endpoint) ask(ctx context.Context, model, prompt string, maxTokens int, logprobs bool) (Answer, error) {
+	body, err := json.Marshal(chatRequest{Model: model, Messages: []message{{"user", prompt}},
+		MaxTokens: maxTokens, Logprobs: logprobs})
+	if err != nil {
+		return Answer{}, err
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, e.base+"/v1/chat/completions", bytes.NewReader(body))
+	if err != nil {
+		return Answer{}, err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	status, raw, err := e.do(req)
+	if err != nil {
+		return Answer{}, err
+	}
+	if status != http.StatusOK {
+		return Answer{}, statusError(status, raw)
+	}
+	return decodeAnswer(raw)
+}
+
+// decodeAnswer reads the text, length, finish reason and logprobs of a
+// chat completion.
+func decodeAnswer(raw []byte) (Answer, error) {
+	var r chatResponse
+	if err := json.Unmarshal(raw, &r); err != nil {
+		return Answer{}, fmt.Errorf("decoding answer: %w", err)
+	}
+	if len(r.Choices) == 0 {
+		return Answer{}, errors.New("decoding answer: no choices")
+	}
+	c := r.Choices[0]
+	a := Answer{Text: c.Message.Content, FinishReason: c.FinishReason}
+	if c.Logprobs != nil && len(c.Logprobs.Content) > 0 {
+		a.Tokens = c.Logprobs.Content
+	}
+	if r.Usage != nil {
+		a.CompletionTokens = r.Usage.CompletionTokens
+	}
+	return a, nil
+}

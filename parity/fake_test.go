@@ -1,0 +1,133 @@
+package parity
+
+import (
+	"encoding/json"
+	"fmt"
+	"hash/fnv"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// fake is a deterministic chat server: its answer to a prompt is
+// n = scale·(5 + h mod 20) words, h the FNV-1a hash of the prompt, each
+// word with logprob −0.1·(i mod 5) + shift.
+type fake struct {
+	scale          int     // output length multiplier; 0 means 1
+	shift          float64 // added to every logprob
+	rejectLogprobs bool    // answer 400 to requests asking for logprobs
+	fail           bool    // answer 500 to everything
+	model          string  // the only model accepted; "" accepts any
+	key            string  // the bearer token or basic-auth password required
+
+	mu       sync.Mutex // guards the fields below
+	requests []chatRequest
+	raw      []map[string]any
+}
+
+// start serves f for the test's duration and returns its URL.
+func (f *fake) start(t *testing.T) string {
+	t.Helper()
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /v1/models", func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprintf(w, `{"object":"list","data":[{"id":%q},{"id":"other"}]}`, f.model)
+	})
+	mux.HandleFunc("POST /v1/chat/completions", f.chat)
+	s := httptest.NewServer(mux)
+	t.Cleanup(s.Close)
+	return s.URL
+}
+
+func (f *fake) chat(w http.ResponseWriter, r *http.Request) {
+	var req chatRequest
+	var raw map[string]any
+	dec := json.NewDecoder(r.Body)
+	if err := dec.Decode(&raw); err != nil {
+		http.Error(w, err.Error(), http.StatusBadRequest)
+		return
+	}
+	b, _ := json.Marshal(raw)
+	json.Unmarshal(b, &req)
+	f.mu.Lock()
+	f.requests = append(f.requests, req)
+	f.raw = append(f.raw, raw)
+	f.mu.Unlock()
+	switch {
+	case f.fail:
+		http.Error(w, `{"error":{"message":"engine crashed"}}`, http.StatusInternalServerError)
+		return
+	case f.key != "" && !authorized(r, f.key):
+		http.Error(w, `{"error":{"message":"bad key"}}`, http.StatusUnauthorized)
+		return
+	case f.model != "" && req.Model != f.model:
+		http.Error(w, `{"error":{"message":"no such model"}}`, http.StatusNotFound)
+		return
+	case f.rejectLogprobs && req.Logprobs:
+		http.Error(w, `{"error":{"code":400,"message":"logprobs is not supported","type":"invalid_request_error"}}`, http.StatusBadRequest)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Write(f.answer(req))
+}
+
+// authorized accepts a bearer key or a basic-auth password equal to key.
+func authorized(r *http.Request, key string) bool {
+	if _, p, ok := r.BasicAuth(); ok {
+		return p == key
+	}
+	return r.Header.Get("Authorization") == "Bearer "+key
+}
+
+// answer builds the chat completion for req.
+func (f *fake) answer(req chatRequest) []byte {
+	h := fnv.New64a()
+	h.Write([]byte(req.Messages[0].Content))
+	n := max(f.scale, 1) * int(5+h.Sum64()%20)
+	finish := "stop"
+	if n >= req.MaxTokens {
+		n, finish = req.MaxTokens, "length"
+	}
+	var text strings.Builder
+	var toks []Token
+	for i := range n {
+		w := fmt.Sprintf(" w%d", (int(h.Sum64()%7)+i)%10)
+		text.WriteString(w)
+		toks = append(toks, Token{w, -0.1*float64(i%5) + f.shift})
+	}
+	type lp struct {
+		Content []Token `json:"content"`
+	}
+	var l *lp
+	if req.Logprobs {
+		l = &lp{toks}
+	}
+	body, _ := json.Marshal(map[string]any{
+		"object": "chat.completion",
+		"choices": []any{map[string]any{"index": 0, "finish_reason": finish, "logprobs": l,
+			"message": map[string]any{"role": "assistant", "content": text.String()}}},
+		"usage": map[string]any{"prompt_tokens": 7, "completion_tokens": n, "total_tokens": 7 + n},
+	})
+	return body
+}
+
+// failFirst wraps a handler, answering 503 to its first chat request.
+func failFirst(t *testing.T, f *fake) string {
+	t.Helper()
+	var mu sync.Mutex
+	first := true
+	s := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		fail := first && r.Method == http.MethodPost
+		first = first && !fail
+		mu.Unlock()
+		if fail {
+			http.Error(w, "warming up", http.StatusServiceUnavailable)
+			return
+		}
+		f.chat(w, r)
+	}))
+	t.Cleanup(s.Close)
+	return s.URL
+}

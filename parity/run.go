@@ -1,0 +1,205 @@
+package parity
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"sync"
+	"sync/atomic"
+)
+
+// Defaults applied to zero fields of Config.
+const (
+	// DefaultMaxTokens caps each answer.
+	DefaultMaxTokens = 128
+	// DefaultConcurrency is the requests in flight per target.
+	DefaultConcurrency = 8
+)
+
+// Target is one server to probe. Name labels it in results (empty means
+// its URL without credentials); BaseURL is
+// its root (without /v1); APIKey, when set, is sent as a bearer token and
+// never recorded; an empty Model means the first of GET /v1/models.
+type Target struct {
+	Name    string
+	BaseURL string
+	APIKey  string
+	Model   string
+}
+
+// Config configures Run. Targets needs at least two entries, the first
+// being the base; Prompts at least one.
+type Config struct {
+	Targets []Target
+	Prompts []string
+	// MaxTokens caps each answer; ≤ 0 means DefaultMaxTokens.
+	MaxTokens int
+	// Concurrency is the requests in flight per target (targets are
+	// probed at the same time); ≤ 0 means DefaultConcurrency.
+	Concurrency int
+	// Client sends the requests; nil means http.DefaultClient.
+	Client *http.Client
+}
+
+// Token is one output token and its log probability, as the OpenAI
+// chat logprobs.content entries carry them.
+type Token struct {
+	Token   string  `json:"token"`
+	Logprob float64 `json:"logprob"`
+}
+
+// Answer is one target's answer to one prompt. Error is set, and the
+// other fields empty, when the request failed.
+type Answer struct {
+	Text             string  `json:"text"`
+	CompletionTokens int     `json:"completion_tokens"`
+	FinishReason     string  `json:"finish_reason"`
+	Tokens           []Token `json:"logprobs,omitempty"`
+	Error            string  `json:"error,omitempty"`
+}
+
+// TargetResult is what one target answered. URL has no credentials.
+type TargetResult struct {
+	Name  string `json:"name"`
+	URL   string `json:"url"`
+	Model string `json:"model"`
+	// Logprobs reports whether logprobs were asked for (after any retry).
+	Logprobs bool     `json:"logprobs"`
+	Notes    []string `json:"notes,omitempty"`
+	// Answers has one entry per prompt, in prompt order.
+	Answers []Answer `json:"answers"`
+}
+
+// Result is a whole probe: each target's answers and each candidate's
+// comparison with the base, Targets[0].
+type Result struct {
+	Prompts    int            `json:"prompts"`
+	MaxTokens  int            `json:"max_tokens"`
+	Targets    []TargetResult `json:"targets"`
+	Candidates []Comparison   `json:"candidates"`
+}
+
+// Run probes every target with every prompt and compares each candidate
+// with the base. Failed requests are recorded in the answers; Run fails
+// only on a bad Config or when ctx ends.
+func Run(ctx context.Context, cfg Config) (*Result, error) {
+	if err := cfg.validate(); err != nil {
+		return nil, err
+	}
+	if cfg.MaxTokens <= 0 {
+		cfg.MaxTokens = DefaultMaxTokens
+	}
+	if cfg.Concurrency <= 0 {
+		cfg.Concurrency = DefaultConcurrency
+	}
+	if cfg.Client == nil {
+		cfg.Client = http.DefaultClient
+	}
+	res := &Result{Prompts: len(cfg.Prompts), MaxTokens: cfg.MaxTokens, Targets: make([]TargetResult, len(cfg.Targets))}
+	var wg sync.WaitGroup
+	for i, t := range cfg.Targets {
+		wg.Go(func() { res.Targets[i] = probe(ctx, cfg, t) })
+	}
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("parity probe: %w", err)
+	}
+	for _, c := range res.Targets[1:] {
+		res.Candidates = append(res.Candidates, Compare(res.Targets[0], c))
+	}
+	return res, nil
+}
+
+// validate reports every problem of cfg.
+func (cfg Config) validate() error {
+	var errs []error
+	if len(cfg.Targets) < 2 {
+		errs = append(errs, fmt.Errorf("parity: need at least 2 targets, got %d", len(cfg.Targets)))
+	}
+	if len(cfg.Prompts) == 0 {
+		errs = append(errs, errors.New("parity: no prompts"))
+	}
+	for _, t := range cfg.Targets {
+		if _, err := newEndpoint(nil, t); err != nil {
+			errs = append(errs, fmt.Errorf("parity: %w", err))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// probe asks one target every prompt. The first prompt goes alone, so
+// that a target rejecting logprobs is found once and asked without them
+// from then on; the rest go Concurrency at a time.
+func probe(ctx context.Context, cfg Config, t Target) TargetResult {
+	e, _ := newEndpoint(cfg.Client, t) // validated
+	tr := TargetResult{Name: t.Name, URL: redact(t.BaseURL), Model: t.Model, Logprobs: true,
+		Answers: make([]Answer, len(cfg.Prompts))}
+	if tr.Name == "" {
+		tr.Name = tr.URL
+	}
+	if tr.Model == "" {
+		m, err := e.model(ctx)
+		if err != nil {
+			for i := range tr.Answers {
+				tr.Answers[i].Error = err.Error()
+			}
+			tr.Notes = append(tr.Notes, err.Error())
+			return tr
+		}
+		tr.Model = m
+	}
+	a, err := e.ask(ctx, tr.Model, cfg.Prompts[0], cfg.MaxTokens, true)
+	if rejectsLogprobs(err) {
+		tr.Logprobs = false
+		tr.Notes = append(tr.Notes, "rejected logprobs ("+err.Error()+"); asked without them")
+		a, err = e.ask(ctx, tr.Model, cfg.Prompts[0], cfg.MaxTokens, false)
+	}
+	tr.Answers[0] = answerOf(a, err)
+	// A later rejection (the first prompt failed otherwise) is retried
+	// for that prompt alone; retried counts them.
+	var retried atomic.Int64
+	sem := make(chan struct{}, cfg.Concurrency)
+	var wg sync.WaitGroup
+	for i := 1; i < len(cfg.Prompts); i++ {
+		sem <- struct{}{}
+		wg.Go(func() {
+			defer func() { <-sem }()
+			a, err := e.ask(ctx, tr.Model, cfg.Prompts[i], cfg.MaxTokens, tr.Logprobs)
+			if tr.Logprobs && rejectsLogprobs(err) {
+				retried.Add(1)
+				a, err = e.ask(ctx, tr.Model, cfg.Prompts[i], cfg.MaxTokens, false)
+			}
+			tr.Answers[i] = answerOf(a, err)
+		})
+	}
+	wg.Wait()
+	if n := retried.Load(); n > 0 {
+		tr.Notes = append(tr.Notes, fmt.Sprintf("rejected logprobs on %d prompts; asked those without them", n))
+	}
+	if tr.Logprobs && retried.Load() == 0 && !anyTokens(tr.Answers) {
+		tr.Notes = append(tr.Notes, "logprobs asked for but not returned")
+	}
+	return tr
+}
+
+// answerOf folds a request's error into its answer.
+func answerOf(a Answer, err error) Answer {
+	if err != nil {
+		return Answer{Error: err.Error()}
+	}
+	return a
+}
+
+// anyTokens reports whether some answer carries logprobs, or none
+// succeeded (so none could).
+func anyTokens(as []Answer) bool {
+	ok := false
+	for _, a := range as {
+		if len(a.Tokens) > 0 {
+			return true
+		}
+		ok = ok || a.Error == ""
+	}
+	return !ok
+}
