@@ -108,6 +108,41 @@ func writeClient(b *bytes.Buffer, c Client, weights bool) {
 	if p := c.Prefix; p != nil {
 		fmt.Fprintf(b, "    prefix: {pool: %d, length: %s, zipf: %s}\n", p.Pool, strconv.Quote(p.Length.String()), num(p.Zipf))
 	}
+	if f := c.Faults; f != nil {
+		writeFaults(b, f)
+	}
+}
+
+// writeFaults renders a faults block, every key in a fixed order; it is
+// left out when a client has none, so that the hashes of older specs hold.
+func writeFaults(b *bytes.Buffer, f *Faults) {
+	b.WriteString("    faults:\n")
+	for _, s := range []struct {
+		key   string
+		share float64
+	}{{"empty_prompt", f.EmptyPrompt}, {"malformed_json", f.MalformedJSON}, {"invalid_params", f.InvalidParams}, {"churn", f.Churn}} {
+		if s.share > 0 {
+			fmt.Fprintf(b, "      %s: %s\n", s.key, num(s.share))
+		}
+	}
+	if o := f.OverContext; o != nil {
+		fmt.Fprintf(b, "      over_context: {share: %s, tokens: %d}\n", num(o.Share), o.Tokens)
+	}
+	if c := f.Cancel; c != nil {
+		fmt.Fprintf(b, "      cancel: {share: %s, after_tokens: %d, after: %s}\n", num(c.Share), c.AfterTokens, c.After)
+	}
+	if s := f.SlowReader; s != nil {
+		fmt.Fprintf(b, "      slow_reader: {share: %s, bytes_per_s: %d}\n", num(s.Share), s.BytesPerS)
+	}
+	if s := f.Stall; s != nil {
+		fmt.Fprintf(b, "      stall: {share: %s, for: %s}\n", num(s.Share), s.For)
+	}
+	for _, s := range f.Storms {
+		fmt.Fprintf(b, "      storm: {at: %s, fraction: %s}\n", s.At, num(s.Fraction))
+	}
+	for _, u := range f.Bursts {
+		fmt.Fprintf(b, "      burst: {at: %s, for: %s, factor: %s}\n", u.At, u.For, num(u.Factor))
+	}
 }
 
 // writeSession renders a session block unless it is the default (single,

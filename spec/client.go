@@ -2,9 +2,7 @@ package spec
 
 import (
 	"fmt"
-	"maps"
 	"regexp"
-	"slices"
 
 	"github.com/goccy/go-yaml/ast"
 
@@ -14,13 +12,7 @@ import (
 // clientKeys are the keys of a client.
 var clientKeys = []string{
 	"name", "model", "api", "weight", "rate", "concurrency", "arrival",
-	"input", "output", "reasoning", "correlation", "prompt", "sampling", "session", "prefix",
-}
-
-// planned holds the client keys reserved for later spec versions and what
-// each says when used now.
-var planned = map[string]string{
-	"faults": "fault injection is not supported yet in spec version 1",
+	"input", "output", "reasoning", "correlation", "prompt", "sampling", "session", "prefix", "faults",
 }
 
 // apis are the request kinds a client can send.
@@ -49,12 +41,7 @@ func (d *decoder) client(n ast.Node, path string) (Client, *clientSource) {
 		return c, nil
 	}
 	src := &clientSource{obj: o, item: n}
-	d.known(o, slices.Concat(clientKeys, slices.Sorted(maps.Keys(planned))), "client")
-	for _, k := range o.keys {
-		if msg, ok := planned[k]; ok {
-			d.errorf(o.kpos[k], join(path, k), "%s", msg)
-		}
-	}
+	d.known(o, clientKeys, "client")
 	if field(o, "name", d.str, &c.Name) {
 		src.name = o.vals["name"]
 		d.check(o, "name", !clientName.MatchString(c.Name),
@@ -88,6 +75,9 @@ func (d *decoder) client(n ast.Node, path string) (Client, *clientSource) {
 	}
 	if n, p, ok := o.get("prefix"); ok {
 		c.Prefix = d.prefix(n, p)
+	}
+	if n, p, ok := o.get("faults"); ok {
+		c.Faults = d.faults(n, p)
 	}
 	// Conversations and system prompts are chat messages.
 	conversation := c.Session.Kind == KindChat || c.Session.Kind == KindAgent

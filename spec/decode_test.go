@@ -145,8 +145,8 @@ x-notes: anything
 `, []want{{"4:41: clients[0].api", `unknown api chats (did you mean "chat"?)`}}},
 		{"enum without a close match lists the choices", head + `  - {name: a, model: m, rate: 1/s, prompt: poem, input: 1, output: 1}
 `, []want{{"4:44: clients[0].prompt", "(valid: mixed, question, instruction, summarize, code)"}}},
-		{"planned key", head + `  - {name: a, model: m, rate: 1/s, input: 1, output: 1, faults: []}
-`, []want{{"4:57: clients[0].faults", "fault injection is not supported yet in spec version 1"}}},
+		{"faults must be a mapping", head + `  - {name: a, model: m, rate: 1/s, input: 1, output: 1, faults: []}
+`, []want{{"4:65: clients[0].faults", "expected a mapping, got a list"}}},
 		{"unknown session kind", head + `  - {name: a, model: m, rate: 1/s, input: 1, output: 1, session: {kind: retrieval}}
 `, []want{{"4:73: clients[0].session.kind", "unknown session kind retrieval (valid: single, chat, agent, rag, batch)"}}},
 		{"chat needs turns", head + `  - {name: a, model: m, rate: 1/s, input: 1, output: 1, session: {kind: chat}}

@@ -76,6 +76,7 @@ type Client struct {
 	Sampling    Sampling
 	Session     Session
 	Prefix      *Prefix // shared system prompts; nil: none
+	Faults      *Faults // faults injected on purpose; nil: none
 }
 
 // Sampling holds the generation settings sent with each request.

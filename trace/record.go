@@ -24,6 +24,9 @@ type RunHeader struct {
 	// PrefixReuse is the prefix-cache reuse the workload implies, for
 	// reports to set beside the hit rate the server reports.
 	PrefixReuse *Reuse `json:"prefix_reuse,omitempty"`
+	// FaultWindows are the trace's storms and bursts, for the fault
+	// report.
+	FaultWindows []FaultWindow `json:"fault_windows,omitempty"`
 }
 
 // SLO is a latency objective carried from the spec into the records, so a
@@ -55,6 +58,9 @@ type Record struct {
 	Turn    int    `json:"turn"`
 	Model   string `json:"model,omitempty"`
 	Warmup  bool   `json:"warmup,omitempty"` // intended within the warmup window
+	// Fault is the kind of fault the request carried on purpose (its
+	// turn's, or "storm" for one a storm cancelled); empty for none.
+	Fault string `json:"fault,omitempty"`
 
 	// WaitUS is the think or tool time the turn waited after its
 	// dependencies (the trace's wait_us); ToolCalls says it was tool time,

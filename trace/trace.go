@@ -33,6 +33,9 @@ type Header struct {
 	// Salt is "none" when runs must send the prompts unsalted; empty means
 	// each run salts every conversation with a nonce of its own.
 	Salt string `json:"salt,omitempty"`
+	// FaultWindows are the storms and bursts the spec's faults put in the
+	// run, in order of time.
+	FaultWindows []FaultWindow `json:"fault_windows,omitempty"`
 }
 
 // SaltNone is Header.Salt for a trace whose runs send prompts unsalted.
@@ -119,6 +122,8 @@ type Turn struct {
 	// Reply is the planned reply of OutputTokens tokens, which later turns
 	// carry when their client's history is pinned.
 	Reply string `json:"reply,omitempty"`
+	// Fault is the fault the request carries on purpose; nil for none.
+	Fault *Fault `json:"fault,omitempty"`
 }
 
 // Deps returns the turns t waits for: its parent and After.

@@ -146,6 +146,7 @@ func (g *Generator) Header() trace.Header {
 	for _, o := range g.spec.SLO {
 		h.SLO = append(h.SLO, trace.SLO{Metric: o.Metric, Percentile: o.Percentile, BoundUS: o.Bound.Microseconds()})
 	}
+	h.FaultWindows = faultWindows(g.clients)
 	return h
 }
 
@@ -225,9 +226,17 @@ func newBuilder(g *Generator) *builder {
 	return &builder{g: g, pcg: pcg, rng: rand.New(pcg)}
 }
 
-// session builds session index of client ci starting at atUS. Its content
-// depends only on (seed, client name, index).
+// session builds session index of client ci starting at atUS, with the
+// faults its client injects. Its content depends only on (seed, client
+// name, index).
 func (b *builder) session(ci, index int, atUS int64) *trace.Session {
+	s := b.build(ci, index, atUS)
+	addFaults(b.g.spec.Seed, &b.g.clients[ci], s)
+	return s
+}
+
+// build builds the turns of session index of client ci starting at atUS.
+func (b *builder) build(ci, index int, atUS int64) *trace.Session {
 	c := &b.g.clients[ci]
 	seedSession(b.pcg, b.g.spec.Seed, c.key, index)
 	s := &trace.Session{Client: c.Name, Index: index, AtUS: atUS, Model: c.Model, API: c.API}

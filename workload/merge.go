@@ -27,7 +27,7 @@ func newMerger(g *Generator) (*merger, error) {
 		if c.Concurrency > 0 {
 			continue
 		}
-		cfg := c.Arrival
+		cfg := withBursts(&c)
 		if err := cfg.Validate(); err != nil {
 			return nil, fmt.Errorf("client %q: %w", c.Name, err)
 		}
