@@ -73,6 +73,10 @@ type Summary struct {
 	// requests only: warmup is left out of it because the cold cache the
 	// warmup meets lowers the early hit rate.
 	PrefixReuse *trace.Reuse `json:"implied_prefix_reuse,omitempty"`
+	// Faults reports the faults the run injected on purpose; nil when it
+	// injected none. Every other figure leaves the requests that carried
+	// a fault out: it describes the healthy requests.
+	Faults *Faults `json:"faults,omitempty"`
 	// Warnings are caveats on the figures, footnotes for a reader.
 	Warnings []Warning `json:"warnings,omitempty"`
 }
@@ -119,13 +123,15 @@ func Summarize(rs *trace.Records, opts Options) *Summary {
 		s.End = &end
 	}
 	s.Interrupted = rs.End == nil || rs.End.Interrupted
-	all := make([]*trace.Record, len(rs.Records))
+	every := make([]*trace.Record, len(rs.Records))
 	for i := range rs.Records {
-		all[i] = &rs.Records[i]
-		if all[i].Warmup {
+		every[i] = &rs.Records[i]
+		if every[i].Warmup {
 			s.Warmup++
 		}
 	}
+	all, faulted := split(every)
+	s.Faults = faults(all, faulted, rs.Header.FaultWindows)
 	s.Window = window(all)
 	s.DurationUS = duration(rs.End, all)
 	c := newCalc(o, rs.Header.SLO, s.Window)

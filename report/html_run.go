@@ -51,7 +51,9 @@ type runView struct {
 	Audit       grid
 	Findings    []string
 	Errors      errorsView
-	Slowest     *grid // the slowest measured requests, with their prompts
+	Faults      *grid    // how the server answered each kind of injected fault
+	Windows     []string // what each storm or burst did to the healthy requests
+	Slowest     *grid    // the slowest measured requests, with their prompts
 	Engine      *grid // the server's own latencies beside the client's
 	Clients     *grid
 	Warnings    []string
@@ -76,6 +78,8 @@ func newRunView(s *metrics.Summary, rs *trace.Records, ss []ServerSample) (*runV
 		Audit:    auditGrid(&s.All.Tokens),
 		Findings: s.All.Tokens.Findings,
 		Errors:   errorsSection(&s.All),
+		Faults:   faultGrid(s.Faults),
+		Windows:  windowLines(s.Faults),
 		Clients:  clientGrid(s),
 	}
 	for _, w := range s.Warnings {

@@ -52,7 +52,11 @@ var pageTemplate = template.Must(template.New("page").Parse(`<!DOCTYPE html>
 <p>{{.Errors.Line}}</p>
 {{with .Errors.ByClass}}{{template "grid" .}}{{end}}
 {{with .Errors.Messages}}{{template "grid" .}}{{end}}
-{{with .Slowest}}<h3 id="slowest">Slowest requests</h3>
+{{if or .Faults .Windows}}<h3 id="faults">Faults</h3>
+<p>Faults injected on purpose. Every other figure leaves the requests that carried one out: it describes the healthy requests.</p>
+{{with .Faults}}{{template "grid" .}}{{end}}
+{{with .Windows}}<ul>{{range .}}<li>{{.}}</li>{{end}}</ul>{{end}}
+{{end}}{{with .Slowest}}<h3 id="slowest">Slowest requests</h3>
 <p>The measured requests with the longest E2E from their intended send time, failures first.</p>
 {{template "grid" .}}
 {{end}}{{with .Clients}}<h3 id="clients">Clients</h3>

@@ -43,6 +43,7 @@ func Text(w io.Writer, s *metrics.Summary) error {
 	p.connections(&s.All)
 	p.tokens(&s.All)
 	p.cache(s)
+	p.faults(s)
 	p.sessions(s)
 	p.clients(s)
 	if p.err == nil {
