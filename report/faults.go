@@ -53,7 +53,7 @@ func windowLine(w metrics.FaultImpact) string {
 	case w.BaselineP50US == 0:
 		return line + "; no baseline to judge recovery by"
 	case w.Recovered:
-		return line + fmt.Sprintf("; back within 10%% of before %v after it", (time.Duration(w.RecoveryUS) * time.Microsecond).Round(time.Millisecond))
+		return line + fmt.Sprintf("; back within 10%% of before %v after it", (time.Duration(w.RecoveryUS)*time.Microsecond).Round(time.Millisecond))
 	}
 	return line + "; not back within 10% of before by the end of the run"
 }

@@ -54,7 +54,7 @@ type runView struct {
 	Faults      *grid    // how the server answered each kind of injected fault
 	Windows     []string // what each storm or burst did to the healthy requests
 	Slowest     *grid    // the slowest measured requests, with their prompts
-	Engine      *grid // the server's own latencies beside the client's
+	Engine      *grid    // the server's own latencies beside the client's
 	Clients     *grid
 	Warnings    []string
 }
