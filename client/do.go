@@ -14,51 +14,55 @@ import (
 	"surge/openai"
 )
 
-// Error classes of Result.ErrClass: the strings of trace.Err*, which this
-// package does not import.
-const (
-	errHTTP       = "http"       // non-2xx status, or a request that could not be built
-	errStream     = "stream"     // error or malformed data inside a 2xx response
-	errTimeout    = "timeout"    // Config.Timeout or the ctx deadline passed
-	errConnection = "connection" // could not connect, or the connection broke
-	errCancelled  = "cancelled"  // ctx cancelled by the caller
-)
-
 // Do sends req and returns what happened; it never returns a Go error: a
 // failed request is data in Result (ErrClass, Err, Status), with whatever
 // times were observed before the failure.
 //
-// Error classes:
-//   - "http": the status was not 2xx; Err holds the status and a short
-//     excerpt of the body (the error message when the body is a JSON
-//     error). Also, with Status 0 and nothing sent, a request that cannot
-//     be built: an unknown req.API, or Messages on a completions request.
-//   - "stream": a 2xx response carried an error (a data event that is an
-//     error object, an "error" event or llama-server's "error:" field, or a
-//     non-streamed body that is an error object), data that is not valid
-//     JSON, or a stream that ended cleanly without "[DONE]" and without
-//     any finish_reason (a stream with a finish_reason but no "[DONE]" is
-//     accepted).
-//   - "timeout": Config.Timeout or the ctx deadline passed, or a network
-//     timeout occurred, before the response was complete.
+// Error classes (Result.ErrClass), with the causes of each
+// (Result.Cause):
+//   - "http": the status was not 2xx (cause "status"); Err holds the
+//     status and a short excerpt of the body (the error message when the
+//     body is a JSON error), and RetryAfter the Retry-After header. Also,
+//     with Status 0 and nothing sent, a request that cannot be built
+//     (cause "invalid"): an unknown req.API, or Messages on a completions
+//     request.
+//   - "stream": a 2xx response carried an error (cause "error_event": a
+//     data event that is an error object, an "error" event or
+//     llama-server's "error:" field, or a non-streamed body that is an
+//     error object), data that is not valid JSON ("malformed"), or a
+//     stream that ended cleanly without "[DONE]" and without any
+//     finish_reason ("truncated"; a stream with a finish_reason but no
+//     "[DONE]" is accepted).
+//   - "timeout": no connection within Config.ConnectTimeout
+//     ("connect_timeout"), no response byte within Config.FirstByteTimeout
+//     of getting the connection ("first_byte_timeout"), a gap in the body
+//     longer than Config.IdleTimeout ("idle_timeout"), or Config.Timeout,
+//     the ctx deadline or another network timeout ("deadline").
 //   - "cancelled": ctx was cancelled by the caller.
-//   - "connection": dialling failed, or the connection was reset or closed
-//     before the response was complete (including EOF in the middle of a
-//     chunked body).
+//   - "connection": the connection was refused ("refused"), reset by the
+//     peer ("reset"), closed before the response was complete, including
+//     EOF in the middle of a chunked body ("closed"), or failed otherwise
+//     ("network": DNS, TLS, protocol errors).
+//   - "too_large": the body passed Config.MaxResponseBytes ("too_large");
+//     reading stopped there and the connection was closed.
 //
-// Anything after "[DONE]" is drained for connection reuse and ignored, even
-// an error. A request whose reused connection turns out closed before any
+// For the classes "timeout", "connection" and "too_large" Err starts with
+// the cause and a colon ("idle_timeout: reading response stream: no data
+// after 2s"), so the cause survives in a record's error text.
+//
+// Anything after "[DONE]" is drained for connection reuse (within the
+// response cap and the idle timeout) and ignored, even an error. A request whose reused connection turns out closed before any
 // response byte arrived is re-sent once on a fresh connection and counted in
 // Retries, never as an error.
 func (c *Client) Do(ctx context.Context, req *Request) *Result {
 	res := &Result{}
 	u, ok := c.urls[req.API]
 	if !ok {
-		res.ErrClass, res.Err = errHTTP, fmt.Sprintf("unknown api %q: want %q or %q", req.API, openai.APIChat, openai.APICompletions)
+		res.fail(errHTTP, CauseInvalid, fmt.Sprintf("unknown api %q: want %q or %q", req.API, openai.APIChat, openai.APICompletions))
 		return res
 	}
 	if req.API == openai.APICompletions && len(req.Messages) > 0 {
-		res.ErrClass, res.Err = errHTTP, fmt.Sprintf("api %q takes a prompt, not messages (%d given): send them to the %q api", req.API, len(req.Messages), openai.APIChat)
+		res.fail(errHTTP, CauseInvalid, fmt.Sprintf("api %q takes a prompt, not messages (%d given): send them to the %q api", req.API, len(req.Messages), openai.APIChat))
 		return res
 	}
 	caller := ctx
@@ -67,10 +71,19 @@ func (c *Client) Do(ctx context.Context, req *Request) *Result {
 		ctx, cancel = context.WithTimeout(ctx, c.timeout)
 		defer cancel()
 	}
+	ctx, w := newWatch(ctx, c.limits)
+	defer w.stop()
 	body := buildBody(req)
-	p := newProbe(c.epoch)
+	if req.Malformed {
+		body = body[:len(body)/2]
+	}
+	transport := c.pooled
+	if req.NewConn {
+		transport = c.fresh
+	}
+	p := newProbe(c.epoch, w)
 	ctx = httptrace.WithClientTrace(ctx, &p.trace)
-	resp, err := c.pooled.RoundTrip(newHTTPRequest(ctx, u, c.header, body))
+	resp, err := transport.RoundTrip(newHTTPRequest(ctx, u, c.header, body))
 	before := int64(0) // p.wrote before the last attempt
 	if err != nil && p.reused.Load() && p.response.Load() == 0 && ctx.Err() == nil {
 		// The pooled connection was dead (the server closed it after its
@@ -78,34 +91,37 @@ func (c *Client) Do(ctx context.Context, req *Request) *Result {
 		// connection of our own is safe.
 		res.Retries++
 		before = p.wrote.Load()
+		w.redial()
 		resp, err = c.fresh.RoundTrip(newHTTPRequest(ctx, u, c.header, body))
 	}
 	if err != nil {
 		res.Sent = p.sent()
-		res.ErrClass = classify(caller, ctx, err)
+		class, cause := classify(caller, ctx, err)
 		// Once the last attempt's request was fully written, the error
 		// came while awaiting the response (a timeout, a reset).
 		stage := "sending request: "
-		if w := p.wrote.Load(); w != 0 && w != before {
+		if wr := p.wrote.Load(); wr != 0 && wr != before {
 			stage = "awaiting response: "
 		}
-		res.Err = c.redact(stage + err.Error())
+		res.fail(class, cause, c.redact(stage+reason(ctx, err).Error()))
 		return res
 	}
 	defer resp.Body.Close()
 	res.Status = resp.StatusCode
 	r := c.reads.Get().(*reader)
 	defer c.reads.Put(r)
+	in := w.body(resp.Body)
 	switch {
 	case resp.StatusCode < 200 || resp.StatusCode > 299:
-		readFailure(resp.Body, r, res)
+		res.RetryAfter = retryAfter(resp.Header.Get("Retry-After"), time.Now())
+		readFailure(in, r, res)
 	case isStream(resp, req.Stream):
 		if req.MaxTokens > 0 {
 			res.TokenTimes = make([]time.Time, 0, min(req.MaxTokens, 1<<13))
 		}
-		readStream(caller, ctx, resp.Body, r, res, req.KeepText)
+		readStream(caller, ctx, in, r, res, req, c.limits.maxBytes)
 	default:
-		readWhole(caller, ctx, resp.Body, r, res, req.KeepText)
+		readWhole(caller, ctx, in, r, res, req.KeepText, c.limits.maxBytes)
 	}
 	res.Sent = p.sent()
 	res.Err = c.redact(res.Err)

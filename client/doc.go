@@ -3,7 +3,7 @@
 //
 // Times are taken where they happen, not after parsing: Sent when net/http
 // reports the request fully written; then the body is read with one reused
-// 64 KB buffer, time.Now is read right after each Read returns, the bytes go
+// 16 KB buffer, time.Now is read right after each Read returns, the bytes go
 // to an incremental SSE parser, and every event that read completed is
 // stamped with that time before its JSON is decoded. Decoding only asks
 // whether an event carries reasoning, answer text or a tool call, so a
@@ -13,9 +13,19 @@
 //
 // A failed request is data, not a Go error: Result.ErrClass names one of
 // the classes of trace.Err* ("http", "stream", "timeout", "connection",
-// "cancelled"; see Client.Do for the rules), Result.Err says what happened
-// without ever containing the API key, and the times observed before the
-// failure are kept.
+// "cancelled", "too_large"; see Client.Do for the rules), Result.Cause says
+// exactly what happened (refused, reset, closed; a connect, first-byte or
+// idle timeout or the overall deadline; a status, an error event, malformed
+// or truncated data), Result.Err says it for people without ever containing
+// the API key, and the times observed before the failure are kept.
+//
+// Every request is bounded: Config.ConnectTimeout, FirstByteTimeout and
+// IdleTimeout end a request stuck in one phase (a watch cancels its context
+// with the phase as the cause), Config.Timeout bounds the whole, and
+// Config.MaxResponseBytes (64 MiB by default) caps what one body may make
+// the client read, so memory per request stays bounded whatever the server
+// sends. A non-2xx answer's Retry-After is parsed into Result.RetryAfter
+// for callers that retry; Do itself never retries a failure.
 //
 // Connections are pooled (HTTP/1.1 by default, HTTP/2 on request, h2c for
 // http://) without compression, so bytes are seen as they arrive. Servers

@@ -18,17 +18,24 @@ type probe struct {
 	trace    httptrace.ClientTrace
 }
 
-// newProbe returns a probe whose trace feeds it.
-func newProbe(epoch time.Time) *probe {
+// newProbe returns a probe whose trace feeds it and moves w through the
+// connect and first-byte phases.
+func newProbe(epoch time.Time, w *watch) *probe {
 	p := &probe{epoch: epoch}
 	p.trace = httptrace.ClientTrace{
-		GotConn: func(info httptrace.GotConnInfo) { p.reused.Store(info.Reused) },
+		GotConn: func(info httptrace.GotConnInfo) {
+			p.reused.Store(info.Reused)
+			w.connected()
+		},
 		WroteRequest: func(info httptrace.WroteRequestInfo) {
 			if info.Err == nil {
 				p.wrote.Store(p.since())
 			}
 		},
-		GotFirstResponseByte: func() { p.response.Store(p.since()) },
+		GotFirstResponseByte: func() {
+			p.response.Store(p.since())
+			w.responded()
+		},
 	}
 	return p
 }

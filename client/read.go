@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net"
 	"time"
 
 	"surge/openai"
@@ -13,10 +12,9 @@ import (
 
 // Limits on what is kept of a response.
 const (
-	maxErrBody  = 64 << 10  // bytes of a non-2xx body read for its message
-	maxBody     = 256 << 20 // bytes of a non-streamed body
-	errExcerpt  = 256       // bytes of an error message kept in Result.Err
-	dataExcerpt = 96        // bytes of malformed data quoted in Result.Err
+	maxErrBody  = 64 << 10 // bytes of a non-2xx body read for its message
+	errExcerpt  = 256      // bytes of an error message kept in Result.Err
+	dataExcerpt = 96       // bytes of malformed data quoted in Result.Err
 )
 
 // maxKeptBuf is the capacity above which a text buffer is not kept in the
@@ -32,22 +30,32 @@ type stream struct {
 
 	keep              bool   // collect the text (Request.KeepText)
 	answer, reasoning []byte // the text so far, when keep
+
+	cancelAfter int // give up after this many token events (0: never)
 }
 
 // readStream reads an event stream with r's buffer, stamping each read with
 // the time it returned and every event the read completed with that time.
 // With keep, the text is collected in r's text buffers and stored in res
-// when reading ends, however it ends.
-func readStream(caller, ctx context.Context, body io.Reader, r *reader, res *Result, keep bool) {
-	st := stream{res: res, keep: keep}
-	if keep {
+// when reading ends, however it ends. Past limit bytes (0: no limit) it
+// stops with class "too_large", so neither the parser's pending event nor
+// the token times can grow without bound.
+func readStream(caller, ctx context.Context, body io.Reader, r *reader, res *Result, req *Request, limit int64) {
+	st := stream{res: res, keep: req.KeepText, cancelAfter: req.CancelAfterTokens}
+	if st.keep {
 		st.answer, st.reasoning = r.answer[:0], r.reasoning[:0]
 		defer func() { r.keepText(res, st.answer, st.reasoning) }()
 	}
 	r.parser.Reset()
+	pace := newPacer(req, len(r.buf))
+	var total int64
 	for {
-		n, err := body.Read(r.buf)
+		n, err := body.Read(r.buf[:pace.size])
 		now := time.Now()
+		if total += int64(n); limit > 0 && total > limit {
+			res.fail(errBig, CauseTooLarge, tooLarge(limit).Error())
+			return
+		}
 		if n > 0 && !st.done {
 			if res.FirstByte.IsZero() {
 				res.FirstByte = now
@@ -60,6 +68,9 @@ func readStream(caller, ctx context.Context, body io.Reader, r *reader, res *Res
 				}
 			}
 		}
+		if err == nil && !pace.wait(ctx, n, !res.FirstToken.IsZero()) {
+			err = ctx.Err()
+		}
 		if err == nil {
 			continue
 		}
@@ -67,8 +78,8 @@ func readStream(caller, ctx context.Context, body io.Reader, r *reader, res *Res
 			return // the response was complete; what follows does not matter
 		}
 		if err != io.EOF {
-			res.ErrClass = classify(caller, ctx, err)
-			res.Err = "reading response stream: " + err.Error()
+			class, cause := classify(caller, ctx, err)
+			res.fail(class, cause, "reading response stream: "+reason(ctx, err).Error())
 			return
 		}
 		if ev, ok := r.parser.Finish(); ok {
@@ -77,7 +88,7 @@ func readStream(caller, ctx context.Context, body io.Reader, r *reader, res *Res
 			}
 		}
 		if !st.done && !st.finished {
-			res.ErrClass, res.Err = errStream, "stream ended without [DONE] or finish_reason"
+			res.fail(errStream, CauseTruncated, "stream ended without [DONE] or finish_reason")
 		}
 		return
 	}
@@ -90,7 +101,7 @@ func (st *stream) event(ev openai.Event, now time.Time) {
 	case st.done:
 		return
 	case ev.IsError():
-		st.fail("error event: " + openai.ErrorText(ev.Data, errExcerpt))
+		st.fail(CauseErrorEvent, "error event: "+openai.ErrorText(ev.Data, errExcerpt))
 		return
 	case len(ev.Name) > 0 && string(ev.Name) != "message":
 		return // an event type OpenAI streams do not use
@@ -107,10 +118,10 @@ func (st *stream) event(ev openai.Event, now time.Time) {
 	}
 	switch {
 	case err != nil:
-		st.fail(fmt.Sprintf("malformed stream data %q: %v", openai.Clip(string(ev.Data), dataExcerpt), err))
+		st.fail(CauseMalformed, fmt.Sprintf("malformed stream data %q: %v", openai.Clip(string(ev.Data), dataExcerpt), err))
 		return
 	case in.IsError:
-		st.fail("error event: " + openai.ErrorText(ev.Data, errExcerpt))
+		st.fail(CauseErrorEvent, "error event: "+openai.ErrorText(ev.Data, errExcerpt))
 		return
 	}
 	if in.Token() {
@@ -121,6 +132,11 @@ func (st *stream) event(ev openai.Event, now time.Time) {
 		}
 		if in.Answer && res.FirstAnswer.IsZero() {
 			res.FirstAnswer = now
+		}
+		if st.cancelAfter > 0 && res.Chunks >= st.cancelAfter {
+			st.failed = true
+			res.fail(errCancelled, CauseCancelled, fmt.Sprintf("gave up after %d tokens (an injected cancellation)", res.Chunks))
+			return
 		}
 	}
 	if in.FinishReason != "" {
@@ -135,18 +151,25 @@ func (st *stream) event(ev openai.Event, now time.Time) {
 }
 
 // fail records an error found in the stream.
-func (st *stream) fail(msg string) {
+func (st *stream) fail(cause, msg string) {
 	st.failed = true
-	st.res.ErrClass, st.res.Err = errStream, msg
+	st.res.fail(errStream, cause, msg)
 }
 
-// errTooLarge reports a non-streamed body over maxBody.
-var errTooLarge = errors.New("response body larger than 256 MiB")
+// errTooLarge is a body over its limit.
+type errTooLarge int64
 
-// readAll reads body to its end, or to limit bytes, into r's buffer,
-// growing it, and stamps the first and last reads. It returns the bytes and
-// the read error other than EOF (errTooLarge past the limit).
-func readAll(body io.Reader, r *reader, limit int, res *Result) ([]byte, error) {
+func (e errTooLarge) Error() string {
+	return fmt.Sprintf("response body larger than %d bytes (the response cap); the rest was not read", int64(e))
+}
+
+// tooLarge returns the error of a body over limit bytes.
+func tooLarge(limit int64) error { return errTooLarge(limit) }
+
+// readAll reads body to its end, or to limit bytes (0: no limit), into r's
+// buffer, growing it, and stamps the first and last reads. It returns the
+// bytes and the read error other than EOF (an errTooLarge past the limit).
+func readAll(body io.Reader, r *reader, limit int64, res *Result) ([]byte, error) {
 	b := r.buf[:0]
 	defer func() {
 		if cap(b) > cap(r.buf) && cap(b) <= 4*readBufSize {
@@ -171,23 +194,25 @@ func readAll(body io.Reader, r *reader, limit int, res *Result) ([]byte, error) 
 			return b, nil
 		case err != nil:
 			return b, err
-		case len(b) >= limit:
-			return b[:limit], errTooLarge
+		case limit > 0 && int64(len(b)) > limit:
+			return b[:limit], tooLarge(limit)
 		}
 	}
 }
 
-// readWhole reads a non-streamed 2xx response: every time is the arrival
-// of the whole body. With keep, the text is stored in res.
-func readWhole(caller, ctx context.Context, body io.Reader, r *reader, res *Result, keep bool) {
-	b, err := readAll(body, r, maxBody, res)
-	if err != nil {
-		if err == errTooLarge {
-			res.ErrClass, res.Err = errStream, err.Error()
-			return
-		}
-		res.ErrClass = classify(caller, ctx, err)
-		res.Err = "reading response body: " + err.Error()
+// readWhole reads a non-streamed 2xx response of at most limit bytes (0:
+// no limit): every time is the arrival of the whole body. With keep, the
+// text is stored in res.
+func readWhole(caller, ctx context.Context, body io.Reader, r *reader, res *Result, keep bool, limit int64) {
+	b, err := readAll(body, r, limit, res)
+	var big errTooLarge
+	switch {
+	case errors.As(err, &big):
+		res.fail(errBig, CauseTooLarge, err.Error())
+		return
+	case err != nil:
+		class, cause := classify(caller, ctx, err)
+		res.fail(class, cause, "reading response body: "+reason(ctx, err).Error())
 		return
 	}
 	var in openai.Info
@@ -200,10 +225,10 @@ func readWhole(caller, ctx context.Context, body io.Reader, r *reader, res *Resu
 	}
 	switch {
 	case err != nil:
-		res.ErrClass, res.Err = errStream, fmt.Sprintf("malformed response body %q: %v", openai.Clip(string(b), dataExcerpt), err)
+		res.fail(errStream, CauseMalformed, fmt.Sprintf("malformed response body %q: %v", openai.Clip(string(b), dataExcerpt), err))
 		return
 	case in.IsError:
-		res.ErrClass, res.Err = errStream, "error in response: "+openai.ErrorText(b, errExcerpt)
+		res.fail(errStream, CauseErrorEvent, "error in response: "+openai.ErrorText(b, errExcerpt))
 		return
 	}
 	if in.Token() {
@@ -235,26 +260,9 @@ func (r *reader) keepText(res *Result, answer, reasoning []byte) {
 // readFailure reads the start of a non-2xx body for its message.
 func readFailure(body io.Reader, r *reader, res *Result) {
 	b, _ := readAll(body, r, maxErrBody, res)
-	res.ErrClass = errHTTP
-	res.Err = fmt.Sprintf("HTTP %d", res.Status)
-	if msg := openai.ErrorText(b, errExcerpt); msg != "" {
-		res.Err += ": " + msg
+	msg := fmt.Sprintf("HTTP %d", res.Status)
+	if text := openai.ErrorText(b, errExcerpt); text != "" {
+		msg += ": " + text
 	}
-}
-
-// classify names the class of a transport error: the caller's
-// cancellation first, then any deadline or network timeout, else a broken
-// or refused connection.
-func classify(caller, ctx context.Context, err error) string {
-	if errors.Is(caller.Err(), context.Canceled) {
-		return errCancelled
-	}
-	var ne net.Error
-	if ctx.Err() != nil || errors.Is(err, context.DeadlineExceeded) || errors.As(err, &ne) && ne.Timeout() {
-		return errTimeout
-	}
-	if errors.Is(err, context.Canceled) {
-		return errCancelled
-	}
-	return errConnection
+	res.fail(errHTTP, CauseStatus, msg)
 }

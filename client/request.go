@@ -30,6 +30,20 @@ type Request struct {
 	// KeepText keeps the generated text in Result.Text and
 	// Result.Reasoning; without it no text is built.
 	KeepText bool
+
+	// Faults injected on purpose (a workload's faults block). Malformed
+	// sends the body cut in half, so it is not valid JSON; NewConn sends
+	// the request on a connection of its own, closed after the response.
+	Malformed, NewConn bool
+	// CancelAfterTokens, when positive, gives up on a stream once that
+	// many token events arrived: the request ends with class "cancelled"
+	// and the connection is closed.
+	CancelAfterTokens int
+	// ReadRate, when positive, reads the response at that many bytes per
+	// second; Stall stops reading for that long after the first token
+	// event. Both end early if ctx ends.
+	ReadRate int
+	Stall    time.Duration
 }
 
 // Result is what happened to one request. Times are monotonic clock
@@ -48,9 +62,15 @@ type Result struct {
 	CompletionTokens int // usage.completion_tokens, 0 if absent
 	FinishReason     string
 	// ErrClass is "" on success, else one of the trace.Err* classes:
-	// "http", "stream", "timeout", "connection", "cancelled".
+	// "http", "stream", "timeout", "connection", "cancelled", "too_large".
 	ErrClass string
-	Err      string // what went wrong, for people
+	// Cause says exactly what went wrong, one of the Cause* constants
+	// (see Client.Do); "" on success.
+	Cause string
+	Err   string // what went wrong, for people
+	// RetryAfter is the wait a non-2xx response asked for in its
+	// Retry-After header (seconds or an HTTP date); 0 if none.
+	RetryAfter time.Duration
 
 	// CachedTokens is usage.prompt_tokens_details.cached_tokens, or
 	// llama-server's timings.cache_n when usage has none: prompt tokens

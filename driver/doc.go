@@ -32,6 +32,13 @@
 // flight get Config.InterruptDrain to finish, and Run returns with
 // RunEnd.Interrupted set.
 //
+// A failed request is recorded as it failed, with the client's class and
+// cause (see package client), and is not sent again unless Config.Retry
+// allows it: then connection failures before any response and 429/503
+// answers are re-sent after a seeded, jittered exponential backoff that
+// honours Retry-After up to a cap, and the one record written after the
+// last attempt counts the re-sends in Retries (see RetryPolicy).
+//
 // Sessions with several turns send them one after another: turn k+1 is
 // intended at the instant turn k finished. A failed or dropped turn ends its
 // session; the later turns are not sent.

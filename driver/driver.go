@@ -99,6 +99,10 @@ type Config struct {
 	// Without it such traces are refused.
 	Expand func(s *trace.Session, k int) string
 
+	// Retry says which failed requests are sent again, how often and
+	// after what wait; the zero value never retries (see RetryPolicy).
+	Retry RetryPolicy
+
 	// ReasoningHint sends each turn's planned reasoning length as
 	// surge_reasoning_tokens, which only surge's built-in engine knows:
 	// set it for that engine alone.
@@ -150,6 +154,7 @@ func (c Config) withDefaults() Config {
 	if c.InterruptDrain == 0 {
 		c.InterruptDrain = DefaultInterruptDrain
 	}
+	c.Retry = c.Retry.withDefaults()
 	return c
 }
 

@@ -65,10 +65,7 @@ func (r *run) request(a *attempt, conv *conversation) *client.Request {
 func (r *run) send(a *attempt, conv *conversation) bool {
 	req := r.request(a, conv)
 	r.stats.sent.Add(1)
-	a.called = time.Now()
-	res := r.cfg.Client.Do(r.reqCtx, req)
-	a.returned = time.Now()
-	res = r.classify(res)
+	res := r.do(a, req)
 	// Counting happens after the request, so a slow tokenizer never adds
 	// to the schedule lag.
 	a.inputTokens = conv.inputTokens(a.turn) + r.cfg.SaltTokens

@@ -65,7 +65,7 @@ func validateConfig(cfg Config) []error {
 			errs = append(errs, fmt.Errorf("config: %s %v is negative", f.name, f.d))
 		}
 	}
-	return errs
+	return append(errs, cfg.Retry.validate()...)
 }
 
 // headerClients indexes the header's clients by name.

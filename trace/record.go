@@ -114,6 +114,7 @@ const (
 	ErrConnection = "connection" // could not connect, or the connection broke
 	ErrCancelled  = "cancelled"  // cancelled by surge (interrupt, or end of drain)
 	ErrDropped    = "dropped"    // never sent: shed at the concurrency cap
+	ErrTooLarge   = "too_large"  // the response passed the per-request byte cap; reading stopped there
 )
 
 // OK reports whether the request succeeded.

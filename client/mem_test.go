@@ -1,0 +1,78 @@
+package client
+
+import (
+	"context"
+	"net/http"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// The tests of this file measure the heap, so they are not parallel: they
+// run before the package's parallel tests start.
+
+// TestMemoryPerStream holds 2,000 streams in flight at once and bounds
+// the heap each costs, client and test server together (about 48 KB when
+// written; 10,000 streams then need under 0.5 GB).
+func TestMemoryPerStream(t *testing.T) {
+	if testing.Short() {
+		t.Skip("2,000 connections")
+	}
+	const n = 2000
+	release := make(chan struct{})
+	var streaming atomic.Int64
+	c, _ := serve(t, Config{MaxConns: n}, func(w http.ResponseWriter, r *http.Request) {
+		s := startSSE(w)
+		s.send(contentChunk("a"))
+		streaming.Add(1)
+		<-release
+		s.send(finishChunk("stop"))
+		s.send("[DONE]")
+	})
+	var before, during runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	var wg sync.WaitGroup
+	var failed atomic.Int64
+	for range n {
+		wg.Go(func() {
+			if res := c.Do(context.Background(), chatReq()); res.ErrClass != "" {
+				failed.Add(1)
+			}
+		})
+	}
+	for streaming.Load() < n {
+		time.Sleep(10 * time.Millisecond)
+	}
+	time.Sleep(100 * time.Millisecond) // let every client read its first event
+	runtime.GC()
+	runtime.ReadMemStats(&during)
+	close(release)
+	wg.Wait()
+	per := (int64(during.HeapInuse) - int64(before.HeapInuse)) / n
+	if per > 80<<10 || failed.Load() > 0 {
+		t.Errorf("%d KB of heap per stream in flight (%d failed), want under 80 KB", per>>10, failed.Load())
+	}
+}
+
+// TestMemoryHugeResponse reads a 100 MB stream up to the default cap of
+// 64 MiB and bounds what the client allocated meanwhile: the body is
+// parsed as it goes, never kept.
+func TestMemoryHugeResponse(t *testing.T) {
+	if testing.Short() {
+		t.Skip("64 MiB through a socket")
+	}
+	c, _ := serve(t, Config{}, endless)
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	res := c.Do(context.Background(), chatReq())
+	runtime.ReadMemStats(&after)
+	if res.ErrClass != "too_large" {
+		t.Fatalf("class %q (%s), want too_large at the 64 MiB cap", res.ErrClass, res.Err)
+	}
+	if got := after.TotalAlloc - before.TotalAlloc; got > 32<<20 {
+		t.Errorf("allocated %d MiB reading 64 MiB, want under 32 MiB", got>>20)
+	}
+}

@@ -1,0 +1,155 @@
+package driver
+
+import (
+	"fmt"
+	"hash/fnv"
+	"math/rand/v2"
+	"time"
+
+	"surge/client"
+	"surge/trace"
+)
+
+// Defaults of a RetryPolicy whose delays are left at zero.
+const (
+	DefaultBackoff    = 100 * time.Millisecond
+	DefaultMaxBackoff = 10 * time.Second
+)
+
+// RetryPolicy says when the driver sends a failed request again. Its zero
+// value never retries: a failure is data, recorded as it happened.
+//
+// Only failures that did no work on the server are retried: a connection
+// that failed before any response (refused, reset or closed with no
+// status), and the statuses that ask the client to come back, 429 Too Many
+// Requests and 503 Service Unavailable. Timeouts, other statuses, stream
+// errors and cancellations never are.
+//
+// Before re-send k (k = 1, 2, …, Max) the driver waits
+//
+//	exp   = min(MaxBackoff, Backoff·2^(k−1))
+//	delay = exp·(1+u)/2,    u ~ U[0,1)         ("equal jitter": [exp/2, exp))
+//	delay = min(MaxBackoff, max(delay, Retry-After))  when the answer had one
+//
+// so a server's Retry-After is honoured up to MaxBackoff. u comes from a
+// PCG generator seeded with (Seed, client, session, turn): the same
+// request waits the same delays in every run with the same seed, whatever
+// order the goroutines run in.
+//
+// One record is written per request, after its last attempt: its times,
+// status and error are that attempt's, Record.Retries counts the re-sends
+// (with the client's own re-sends on a dead keep-alive connection), and the
+// waits show in the schedule lag, sent_us − intended_us, so latency from
+// the intended instant includes them. A concurrency slot stays held while
+// the request waits to be re-sent. An interrupt (or the end of the drain)
+// ends the waiting: the last attempt's failure is recorded.
+type RetryPolicy struct {
+	Max        int           // re-sends allowed after the first attempt (0: none)
+	Backoff    time.Duration // base delay (0: DefaultBackoff)
+	MaxBackoff time.Duration // cap on every delay, Retry-After included (0: DefaultMaxBackoff)
+	Seed       uint64        // seeds the jitter
+}
+
+// withDefaults fills in the zero delays.
+func (p RetryPolicy) withDefaults() RetryPolicy {
+	if p.Backoff == 0 {
+		p.Backoff = DefaultBackoff
+	}
+	if p.MaxBackoff == 0 {
+		p.MaxBackoff = DefaultMaxBackoff
+	}
+	return p
+}
+
+// validate reports every impossible value of p.
+func (p RetryPolicy) validate() []error {
+	var errs []error
+	if p.Max < 0 {
+		errs = append(errs, fmt.Errorf("config: retry max %d is negative", p.Max))
+	}
+	if p.Backoff < 0 || p.MaxBackoff < 0 {
+		errs = append(errs, fmt.Errorf("config: retry backoff %v, max backoff %v: want 0 (default) or more", p.Backoff, p.MaxBackoff))
+	}
+	if p.Backoff > 0 && p.MaxBackoff > 0 && p.Backoff > p.MaxBackoff {
+		errs = append(errs, fmt.Errorf("config: retry backoff %v exceeds the max backoff %v", p.Backoff, p.MaxBackoff))
+	}
+	return errs
+}
+
+// retryable reports whether res failed in a way the policy retries.
+func retryable(res *client.Result) bool {
+	switch res.ErrClass {
+	case trace.ErrConnection:
+		return res.Status == 0 && res.FirstByte.IsZero()
+	case trace.ErrHTTP:
+		return res.Status == 429 || res.Status == 503
+	}
+	return false
+}
+
+// delay is the wait before re-send k (1-based) after a failure that asked
+// for retryAfter (0: nothing asked); see RetryPolicy for the formula. p
+// has its defaults.
+func (p RetryPolicy) delay(k int, retryAfter time.Duration, rng *rand.Rand) time.Duration {
+	exp := p.MaxBackoff
+	if shift := k - 1; shift < 62 && p.Backoff <= p.MaxBackoff>>shift {
+		exp = p.Backoff << shift
+	}
+	d := exp/2 + time.Duration(rng.Float64()*float64(exp/2))
+	return min(p.MaxBackoff, max(d, retryAfter))
+}
+
+// rand returns the jitter source of one request, turn of session s.
+func (p RetryPolicy) rand(s *trace.Session, turn int) *rand.Rand {
+	h := fnv.New64a()
+	fmt.Fprintf(h, "%s\x00%d\x00%d", s.Client, s.Index, turn)
+	return rand.New(rand.NewPCG(p.Seed, h.Sum64()))
+}
+
+// do sends req for a, re-sending it as the retry policy allows, and
+// returns the last attempt's result with every re-send counted in Retries.
+// a.called and a.returned frame the last attempt.
+func (r *run) do(a *attempt, req *client.Request) *client.Result {
+	p := r.cfg.Retry
+	var rng *rand.Rand
+	for k := 1; ; k++ {
+		a.called = time.Now()
+		res := r.classify(r.cfg.Client.Do(r.reqCtx, req))
+		a.returned = time.Now()
+		if k > p.Max || !retryable(res) {
+			return withRetries(res, k-1)
+		}
+		if rng == nil {
+			rng = p.rand(a.session, a.turn)
+		}
+		if !r.pause(p.delay(k, res.RetryAfter, rng)) {
+			return withRetries(res, k-1)
+		}
+	}
+}
+
+// withRetries returns res with n more re-sends counted, copying it so a
+// Doer's result is never changed.
+func withRetries(res *client.Result, n int) *client.Result {
+	if n == 0 {
+		return res
+	}
+	c := *res
+	c.Retries += n
+	return &c
+}
+
+// pause waits d before a re-send, reporting false if the run halts or its
+// requests are cancelled first.
+func (r *run) pause(d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return !r.halted()
+	case <-r.halt:
+		return false
+	case <-r.reqCtx.Done():
+		return false
+	}
+}
