@@ -18,6 +18,8 @@ type serveFlags struct {
 	addr      string
 	tokenizer string
 	served    string
+	faults    string
+	faultSeed uint64
 	engine    engineFlags
 }
 
@@ -37,7 +39,33 @@ Prompts are counted with --tokenizer; generated text is simple words, one
 token each. It listens on loopback unless --addr says otherwise, and
 serves until Ctrl-C. --max-num-seqs, --max-num-batched-tokens,
 --no-prefix-caching, --gpu-memory-utilization and --max-model-len mean
-what they mean to vllm serve.`,
+what they mean to vllm serve. Slow clients time out: headers within 10 s,
+bodies (at most 32 MiB) within 1 min; headers are capped at 64 KiB.
+
+--faults makes it misbehave on purpose, to test retry logic and surge's
+own error handling without a broken real server. SPEC is a comma-separated
+list of items:
+
+  status=CODE          answer 400–599 instead (429 and 503 carry Retry-After)
+  stall-headers=DUR    hold the request DUR before any response byte
+  stall-stream=DUR     pause a stream DUR after some of its chunks
+  reset                reset the TCP connection before any response byte
+  reset-stream         cut the connection after some chunks of a stream
+  broken-sse           write one malformed SSE event into a stream
+  retry-after=DUR      Retry-After of injected 429/503 (default 1s; 0: none)
+  restart=DOWN@AT      at AT after start, drop every request in flight,
+                       empty the engine and refuse all but /metrics with
+                       503 + Retry-After for DOWN
+
+Each rule item takes an optional :PROB (0.05 or 5%; default 1, every
+request) and @FROM-TO window of offsets since start (@10s-20s; @10s- is
+open-ended; @10s-20s/1m repeats every minute). Each rule fires
+independently per completion request; stream faults fire at a random token
+of streamed requests only. Draws come from --fault-seed, so the same seed
+and request order give the same faults. Every fault is counted in
+surge:faults_injected_total{kind} on /metrics and logged to stderr. E.g.
+
+  --faults 'status=429:0.1,status=503@10s-20s,retry-after=2s,reset:1%,stall-stream=5s:0.05,restart=5s@30s'`,
 		Args: exactArgs(0),
 		RunE: func(c *cobra.Command, _ []string) error { return runServe(c, f) },
 	}
@@ -48,6 +76,8 @@ what they mean to vllm serve.`,
 	fs.StringVar(&f.addr, "addr", "127.0.0.1:8000", "address to listen on")
 	fs.StringVar(&f.tokenizer, "tokenizer", "o200k_base", "tokenizer counting prompt tokens: o200k_base, cl100k_base or a tokenizer.json path")
 	fs.StringVar(&f.served, "served-model-name", "", "model name clients must send (default the catalog name)")
+	fs.StringVar(&f.faults, "faults", "", "misbehave on purpose: comma-separated fault items (see above)")
+	fs.Uint64Var(&f.faultSeed, "fault-seed", 1, "seed of the --faults draws")
 	f.engine.register(fs, "")
 	return c
 }
@@ -62,6 +92,9 @@ func runServe(c *cobra.Command, f serveFlags) error {
 		return usageError{fmt.Errorf("--tokenizer: %w", err)}
 	}
 	cfg.Tokenizer = tok
+	if cfg.Faults.Enabled() {
+		cfg.FaultLog = c.ErrOrStderr()
+	}
 	s, err := server.New(cfg)
 	if err != nil {
 		return err
@@ -73,6 +106,9 @@ func runServe(c *cobra.Command, f serveFlags) error {
 	ec := s.EngineConfig()
 	hw := cfg.Hardware
 	fmt.Fprintf(c.OutOrStdout(), "serving %q: %s on %d×%s, %s\n", s.Model(), hw.Model.Name, f.tp, hw.GPU.Name, describe(ec))
+	if cfg.Faults.Enabled() {
+		fmt.Fprintf(c.OutOrStdout(), "injecting faults %s (seed %d)\n", cfg.Faults, cfg.FaultSeed)
+	}
 	fmt.Fprintf(c.OutOrStdout(), "listening on http://%s (Ctrl-C to stop)\n", ln.Addr())
 	return s.Serve(c.Context(), ln)
 }
@@ -94,7 +130,12 @@ func (f serveFlags) config() (server.Config, error) {
 	if err != nil {
 		return server.Config{}, fmt.Errorf("--gpu: %w", err)
 	}
+	faults, err := server.ParseFaults(f.faults)
+	if err != nil {
+		return server.Config{}, fmt.Errorf("--faults: %w", err)
+	}
 	cfg, err := engineServer(f.engine, sim.Hardware{Model: m, GPU: g, TP: f.tp})
 	cfg.Model = f.served
+	cfg.Faults, cfg.FaultSeed = faults, f.faultSeed
 	return cfg, err
 }

@@ -3,6 +3,7 @@ package server
 import (
 	"errors"
 	"fmt"
+	"io"
 	"sync"
 	"time"
 
@@ -49,6 +50,13 @@ type Config struct {
 	// means DefaultOutputMedian and DefaultOutputSigma.
 	OutputMedian int
 	OutputSigma  float64
+	// Faults makes the server misbehave on purpose (see the package doc);
+	// the zero value injects none. FaultSeed seeds the draws, so the same
+	// seed and order of requests inject the same faults. FaultLog, when
+	// set, gets one line per injected fault.
+	Faults    Faults
+	FaultSeed uint64
+	FaultLog  io.Writer
 }
 
 // Server is a simulated OpenAI-compatible inference server. Its engine
@@ -59,6 +67,7 @@ type Server struct {
 	engCfg  sim.EngineConfig
 	tok     content.Tokenizer
 	metrics *metrics
+	faults  *injector
 	start   time.Time
 	created int64 // unix seconds for response "created"
 
@@ -70,6 +79,10 @@ type Server struct {
 	running bool      // Run has started
 	stopped bool      // Run has returned; submissions are refused
 	wake    chan struct{}
+	// restarted is closed, and replaced, by each simulated restart.
+	restarted chan struct{}
+
+	carried sim.Stats // counters of engines replaced by restarts; the loop's
 }
 
 // New builds a Server from cfg, loading the default tokenizer if needed.
@@ -92,6 +105,9 @@ func New(cfg Config) (*Server, error) {
 	if cfg.OutputSigma <= 0 {
 		cfg.OutputSigma = DefaultOutputSigma
 	}
+	if err := cfg.Faults.Validate(); err != nil {
+		return nil, fmt.Errorf("server config: %w", err)
+	}
 	if cfg.Tokenizer == nil {
 		tok, err := content.Builtin("o200k_base")
 		if err != nil {
@@ -104,9 +120,10 @@ func New(cfg Config) (*Server, error) {
 		return nil, err
 	}
 	s := &Server{cfg: cfg, eng: eng, engCfg: eng.Config(), tok: cfg.Tokenizer,
-		start: time.Now(), wake: make(chan struct{}, 1)}
+		start: time.Now(), wake: make(chan struct{}, 1), restarted: make(chan struct{})}
 	s.created = s.start.Unix()
 	s.metrics = newMetrics(cfg.Model, s.Stats)
+	s.faults = newInjector(cfg, s.start, s.metrics)
 	return s, nil
 }
 

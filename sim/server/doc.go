@@ -50,4 +50,63 @@
 // from arrival to the writing of its last bytes. Clients that do not know
 // the member ignore it. (The vllm:* latency histograms are observed when
 // the engine produces the tokens.)
+//
+// # Faults
+//
+// Config.Faults makes the server misbehave on purpose, so that clients'
+// retry logic and surge's own error handling can be tested without a
+// broken real server. ParseFaults reads the syntax of `surge serve
+// --faults`: comma-separated items, each a rule
+//
+//	KIND[=ARG][:PROB][@FROM-[TO][/EVERY]]
+//
+// or one of retry-after=DUR and restart=DOWN@AT. The rule kinds are
+//
+//	status=CODE        answer CODE (400–599) instead of serving
+//	stall-headers=DUR  hold the request DUR before any byte of the response
+//	stall-stream=DUR   pause a stream DUR after some of its chunks
+//	reset              close the connection with a TCP RST, no response
+//	reset-stream       close the connection after some chunks of a stream
+//	broken-sse         write one malformed event (a chunk's JSON cut in
+//	                   half) into a stream, which then goes on
+//
+// PROB is the chance per request, a fraction or a percentage (0.05, 5%;
+// default 1). The window is of offsets from the server's start: @10s-20s is
+// [10 s, 20 s), @10s- has no end, @10s-20s/1m repeats every minute; with
+// none the rule always applies. Durations are Go's (500ms, 1m30s). Rules
+// apply to valid completion requests only, after the body is read; stream
+// kinds to streamed ones only, at a token u·(output−1) into the stream, u
+// uniform. Each open rule draws independently; the stall comes first, and
+// of status and reset the first listed to fire wins.
+//
+// retry-after=DUR sets the Retry-After of injected 429 and 503 answers in
+// whole seconds rounded up (default 1s; 0 sends none).
+//
+// restart=DOWN@AT simulates an engine restart AT after the start: every
+// request in flight is dropped, its connection closed without a proper end
+// (streams cut mid-body, whole responses before their headers), and aborted
+// in the engine, which is replaced by an empty one (KV and prefix cache
+// freed; the counters on /metrics carry on). For DOWN every request but
+// GET /metrics is refused with 503 and a Retry-After of the downtime left.
+// Restarts must not overlap.
+//
+// For example:
+//
+//	status=429:0.1,status=503@10s-20s,retry-after=2s,stall-headers=3s:0.05,
+//	stall-stream=5s:0.05,reset:0.02,reset-stream:2%,broken-sse:0.02,restart=5s@30s
+//
+// Draws come from a PCG seeded with Config.FaultSeed, so the same seed and
+// the same order of requests inject the same faults. Each injected fault
+// is counted in surge:faults_injected_total{kind} on /metrics, kind one of
+// status_CODE, stall_headers, stall_stream, reset, reset_stream,
+// broken_sse, restart, restart_cut (a request dropped by a restart) and
+// restart_refused, and, with Config.FaultLog set, logged there as a line
+// "fault t=OFFSET kind=KIND …".
+//
+// # Limits
+//
+// Serve binds what it is given (Start and `surge serve` bind loopback). It
+// caps bodies at Config.MaxBodyBytes and headers at 64 KiB, and times out
+// clients that take over 10 s to send their headers or a minute to send
+// their body (408); it sets no write timeout, which would cut long streams.
 package server

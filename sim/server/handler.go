@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"time"
 )
@@ -18,12 +19,13 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("GET /v1/models", s.models)
 	mux.HandleFunc("GET /health", func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(http.StatusOK) })
 	mux.Handle("GET /metrics", s.metrics.handler())
-	return mux
+	return s.gate(mux)
 }
 
 // complete serves one chat (chat true) or completions request.
 func (s *Server) complete(w http.ResponseWriter, r *http.Request, chat bool) {
 	arrival := time.Now()
+	restarted := s.restartSignal()
 	req, aerr := s.readRequest(w, r, chat)
 	if aerr != nil {
 		writeError(w, aerr)
@@ -34,13 +36,19 @@ func (s *Server) complete(w http.ResponseWriter, r *http.Request, chat bool) {
 		writeError(w, err.(*apiError))
 		return
 	}
+	p := s.faults.draw(arrival.Sub(s.start), req.stream, j.outputLen)
+	p.restarted = restarted
+	if !s.injectBefore(w, r, p) {
+		return
+	}
 	st := newStream(s.newID(), j, arrival)
+	st.restarted = restarted
 	if !s.submit(st) {
 		writeError(w, errShutdown)
 		return
 	}
 	if req.stream {
-		s.writeStream(w, r, req, st)
+		s.writeStream(w, r, req, st, p)
 		return
 	}
 	s.writeWhole(w, r, req, st)
@@ -49,9 +57,20 @@ func (s *Server) complete(w http.ResponseWriter, r *http.Request, chat bool) {
 // readRequest reads and decodes the body under the size limit and checks
 // the model name.
 func (s *Server) readRequest(w http.ResponseWriter, r *http.Request, chat bool) (request, *apiError) {
+	// A client must send its body within bodyTimeout. The deadline is
+	// cleared once the body is in, since a read deadline left on the
+	// connection would cancel a long stream's context when it passed
+	// (which is why Serve sets no http.Server.ReadTimeout).
+	rc := http.NewResponseController(w)
+	rc.SetReadDeadline(time.Now().Add(bodyTimeout))
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, s.cfg.MaxBodyBytes))
+	rc.SetReadDeadline(time.Time{})
 	var tooBig *http.MaxBytesError
+	var netErr net.Error
 	switch {
+	case errors.As(err, &netErr) && netErr.Timeout():
+		return request{}, &apiError{status: http.StatusRequestTimeout, typ: "RequestTimeoutError",
+			msg: fmt.Sprintf("request body not received within %v", bodyTimeout)}
 	case errors.As(err, &tooBig):
 		return request{}, &apiError{status: http.StatusRequestEntityTooLarge, typ: "RequestEntityTooLarge",
 			msg: fmt.Sprintf("request body is larger than %d bytes", tooBig.Limit)}

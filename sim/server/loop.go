@@ -27,13 +27,20 @@ func (s *Server) Run(ctx context.Context) error {
 	timer := time.NewTimer(time.Hour)
 	timer.Stop()
 	defer s.stop(live)
+	restarts := newRestartClock(s.start, s.cfg.Faults.Restarts)
+	defer restarts.stop()
 	for {
+		if r, ok := restarts.due(time.Since(s.start)); ok {
+			s.restart(live, r)
+		}
 		s.takeInbox(live)
 		if s.eng.Idle() {
 			select {
 			case <-ctx.Done():
 				return nil
 			case <-s.wake:
+				continue
+			case <-restarts.C():
 				continue
 			}
 		}
@@ -45,6 +52,10 @@ func (s *Server) Run(ctx context.Context) error {
 		case <-ctx.Done():
 			timer.Stop()
 			return nil
+		case <-restarts.C():
+			// The restart drops this step's requests with the engine.
+			timer.Stop()
+			continue
 		case <-timer.C:
 		}
 		s.deliver(live, res.Events, time.Now())
@@ -58,6 +69,12 @@ func (s *Server) submit(st *stream) bool {
 	if s.stopped {
 		s.mu.Unlock()
 		return false
+	}
+	if restartedBefore(st) {
+		s.mu.Unlock()
+		s.faults.count.WithLabelValues("restart_cut").Inc()
+		st.fail(errRestart)
+		return true
 	}
 	s.inbox = append(s.inbox, st)
 	s.mu.Unlock()
@@ -137,7 +154,7 @@ func (s *Server) deliver(live map[uint64]*stream, events []sim.Event, t time.Tim
 
 // publish copies the engine's stats for /metrics and Stats.
 func (s *Server) publish() {
-	st := s.eng.Stats()
+	st := addCounters(s.carried, s.eng.Stats())
 	s.mu.Lock()
 	s.stats = st
 	s.mu.Unlock()

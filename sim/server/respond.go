@@ -103,7 +103,7 @@ func (rp *reply) usageOf(p progress) (usage, timings) {
 
 // writeStream streams the request as Server-Sent Events until it ends or
 // the client goes away, in which case the request is aborted.
-func (s *Server) writeStream(w http.ResponseWriter, r *http.Request, req request, st *stream) {
+func (s *Server) writeStream(w http.ResponseWriter, r *http.Request, req request, st *stream, pl plan) {
 	object := "text_completion"
 	if req.chat {
 		object = "chat.completion.chunk"
@@ -114,6 +114,7 @@ func (s *Server) writeStream(w http.ResponseWriter, r *http.Request, req request
 	h.Set("Cache-Control", "no-cache")
 	w.WriteHeader(http.StatusOK)
 	rc := http.NewResponseController(w)
+	sf := streamFaults{s: s, w: w, r: r, rc: rc, rp: rp, restarted: pl.restarted, pending: pl.stream}
 	var buf []byte
 	if req.chat {
 		buf = append(buf, "data: "...)
@@ -140,10 +141,19 @@ func (s *Server) writeStream(w http.ResponseWriter, r *http.Request, req request
 			return
 		}
 		p := st.snapshot()
+		cutOnRestart(p)
+		var ok bool
 		for ; sent < p.tokens; sent++ {
+			if buf, ok = sf.before(sent, buf); !ok {
+				s.abort(st.id)
+				return
+			}
 			buf = rp.appendToken(buf, sent)
 		}
 		if p.done {
+			if buf, ok = sf.before(sent, buf); !ok {
+				return // the engine has finished the request: nothing to abort
+			}
 			buf = rp.appendEnd(buf, p)
 			w.Write(buf)
 			rc.Flush()
@@ -189,6 +199,7 @@ func (s *Server) writeWhole(w http.ResponseWriter, r *http.Request, req request,
 		}
 		p = st.snapshot()
 	}
+	cutOnRestart(p)
 	if p.failure != nil {
 		writeError(w, p.failure)
 		return

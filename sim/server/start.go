@@ -12,6 +12,19 @@ import (
 // shutdownGrace bounds how long Serve waits for responses in flight.
 const shutdownGrace = 5 * time.Second
 
+// Limits on slow or greedy clients. There is no whole-request read
+// timeout or write timeout: either would cut long streams. Instead a
+// request's headers must arrive within headerTimeout and its body within
+// bodyTimeout (see readRequest); an idle keep-alive connection closes after
+// idleTimeout; headers are capped at maxHeaderBytes, which also bounds
+// their count.
+const (
+	headerTimeout  = 10 * time.Second
+	bodyTimeout    = time.Minute
+	idleTimeout    = 2 * time.Minute
+	maxHeaderBytes = 64 << 10
+)
+
 // Serve runs the engine loop and serves HTTP on ln until ctx ends, then
 // shuts down gracefully: the listener closes, requests in flight end (with
 // 503 once the loop stops), and Serve returns after at most a few seconds.
@@ -19,7 +32,8 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	loopCtx, stopLoop := context.WithCancel(context.Background())
 	loopDone := make(chan error, 1)
 	go func() { loopDone <- s.Run(loopCtx) }()
-	hs := &http.Server{Handler: s.Handler(), ReadHeaderTimeout: 10 * time.Second}
+	hs := &http.Server{Handler: s.Handler(), ReadHeaderTimeout: headerTimeout,
+		IdleTimeout: idleTimeout, MaxHeaderBytes: maxHeaderBytes}
 	served := make(chan error, 1)
 	go func() { served <- hs.Serve(ln) }()
 	var err error

@@ -15,6 +15,9 @@ type stream struct {
 	job     job
 	arrival time.Time
 	notify  chan struct{}
+	// restarted is the restart signal when the request arrived: a request
+	// submitted after it fired is dropped as the restart dropped the rest.
+	restarted <-chan struct{}
 
 	mu sync.Mutex // guards p
 	p  progress
