@@ -1,6 +1,7 @@
 package client
 
 import (
+	"crypto/tls"
 	"encoding/base64"
 	"errors"
 	"fmt"
@@ -53,6 +54,9 @@ type Config struct {
 	// closed, so a runaway server costs at most this much memory and
 	// bandwidth per request. 0: DefaultMaxResponseBytes; negative: no cap.
 	MaxResponseBytes int64
+	// Insecure skips the verification of an https:// server's
+	// certificate. Verification is on unless this is set.
+	Insecure bool
 }
 
 // DefaultMaxResponseBytes is the response cap when
@@ -189,6 +193,7 @@ func newTransport(cfg Config) *http.Transport {
 		MaxIdleConnsPerHost: n,
 		IdleConnTimeout:     90 * time.Second,
 		TLSHandshakeTimeout: 10 * time.Second,
+		TLSClientConfig:     &tls.Config{InsecureSkipVerify: cfg.Insecure},
 		DisableCompression:  true,
 		ForceAttemptHTTP2:   cfg.HTTP2,
 		Protocols:           &protos,

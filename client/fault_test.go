@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"sync"
 	"testing"
@@ -112,4 +113,23 @@ func TestInjectedFaults(t *testing.T) {
 			t.Errorf("result %+v: want the stall cut short by the deadline", res)
 		}
 	})
+}
+
+// TestTLSVerification checks that a server's certificate is verified
+// unless Insecure says otherwise.
+func TestTLSVerification(t *testing.T) {
+	t.Parallel()
+	srv := httptest.NewTLSServer(streamTokens(2, 1, 0))
+	defer srv.Close()
+	for _, insecure := range []bool{false, true} {
+		c, err := New(Config{BaseURL: srv.URL, Insecure: insecure})
+		if err != nil {
+			t.Fatal(err)
+		}
+		res := c.Do(context.Background(), chatReq())
+		c.Close()
+		if ok := res.ErrClass == ""; ok != insecure {
+			t.Errorf("insecure %v: class %q (%s)", insecure, res.ErrClass, res.Err)
+		}
+	}
 }

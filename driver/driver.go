@@ -121,6 +121,7 @@ type Driver struct {
 	scheduled int               // requests the run means to send, if known up front
 	models    map[string]string // header model of each client, the last fallback
 	pinned    map[string]bool   // clients whose conversations carry the trace's replies
+	windows   []trace.FaultWindow
 
 	running atomic.Bool
 	cur     atomic.Pointer[run] // the current or last run, for Progress
@@ -141,7 +142,7 @@ func New(cfg Config, h trace.Header, sessions []*trace.Session) (*Driver, error)
 	if err := validate(cfg, h, sessions); err != nil {
 		return nil, fmt.Errorf("driver: %w", err)
 	}
-	d := &Driver{cfg: cfg, warmup: warmupOf(cfg, h)}
+	d := &Driver{cfg: cfg, warmup: warmupOf(cfg, h), windows: h.FaultWindows}
 	d.split(h, sessions)
 	return d, nil
 }

@@ -21,6 +21,9 @@ func (a *attempt) record(start time.Time, res *client.Result) trace.Record {
 	base := orElse(res.Sent, a.called)
 	last := orElse(res.Last, a.returned)
 	rec := a.base()
+	if a.stormed {
+		rec.Fault = trace.FaultStorm
+	}
 	rec.SentUS = us(base.Sub(start))
 	rec.FirstByteUS = after(base, res.FirstByte)
 	rec.TTFTUS = after(base, res.FirstToken)
@@ -56,7 +59,12 @@ func (a *attempt) dropped(why string) trace.Record {
 // requested token counts.
 func (a *attempt) base() trace.Record {
 	t := &a.session.Turns[a.turn]
+	var fault string
+	if t.Fault != nil {
+		fault = t.Fault.Kind
+	}
 	return trace.Record{
+		Fault:        fault,
 		Client:       a.session.Client,
 		Session:      a.session.Index,
 		Turn:         a.turn,

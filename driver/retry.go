@@ -1,6 +1,7 @@
 package driver
 
 import (
+	"context"
 	"fmt"
 	"hash/fnv"
 	"math/rand/v2"
@@ -106,15 +107,15 @@ func (p RetryPolicy) rand(s *trace.Session, turn int) *rand.Rand {
 	return rand.New(rand.NewPCG(p.Seed, h.Sum64()))
 }
 
-// do sends req for a, re-sending it as the retry policy allows, and
+// do sends req for a with ctx, re-sending it as the retry policy allows, and
 // returns the last attempt's result with every re-send counted in Retries.
 // a.called and a.returned frame the last attempt.
-func (r *run) do(a *attempt, req *client.Request) *client.Result {
+func (r *run) do(ctx context.Context, a *attempt, req *client.Request) *client.Result {
 	p := r.cfg.Retry
 	var rng *rand.Rand
 	for k := 1; ; k++ {
 		a.called = time.Now()
-		res := r.classify(r.cfg.Client.Do(r.reqCtx, req))
+		res := r.classify(r.cfg.Client.Do(ctx, req))
 		a.returned = time.Now()
 		if k > p.Max || !retryable(res) {
 			return withRetries(res, k-1)

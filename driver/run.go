@@ -34,6 +34,8 @@ type run struct {
 	mu      sync.Mutex // guards sink and sinkErr: Write is called by one goroutine at a time
 	sinkErr error
 
+	storms *storms // the run's cancellation storms; nil without any
+
 	stats stats
 }
 
@@ -78,6 +80,7 @@ func (d *Driver) newRun(ctx context.Context, start time.Time, sink Sink) *run {
 		r.slots = newGate(d.cfg.MaxConcurrency)
 	}
 	r.stats.init()
+	r.storms = newStorms(d.windows)
 	return r
 }
 
@@ -91,6 +94,9 @@ func (r *run) supervise(ctx context.Context) (interrupted bool) {
 		return true
 	}
 	r.launch()
+	if r.storms != nil {
+		go r.storms.run(r.start, r.reqCtx.Done())
+	}
 	allDone := make(chan struct{})
 	go func() { r.wg.Wait(); close(allDone) }()
 	defer func() { r.hardStop(); <-allDone }()

@@ -21,6 +21,7 @@ type attempt struct {
 	called, returned time.Time // around Client.Do
 	inputTokens      int       // prompt tokens surge means to send by the trace's counts, salt included
 	clientTokens     int       // prompt tokens counted by surge
+	stormed          bool      // cancelled by a cancellation storm
 }
 
 // attempt prepares turn k of s, intended at the given offset.
@@ -64,8 +65,12 @@ func (r *run) request(a *attempt, conv *conversation) *client.Request {
 // send sends a, writes its record and reports whether it succeeded.
 func (r *run) send(a *attempt, conv *conversation) bool {
 	req := r.request(a, conv)
+	ctx, release := inject(r.reqCtx, req, a.session.Turns[a.turn].Fault)
+	ctx, untrack := r.storms.track(ctx, a)
 	r.stats.sent.Add(1)
-	res := r.do(a, req)
+	res := r.do(ctx, a, req)
+	a.stormed = untrack()
+	release()
 	// Counting happens after the request, so a slow tokenizer never adds
 	// to the schedule lag.
 	a.inputTokens = conv.inputTokens(a.turn) + r.cfg.SaltTokens

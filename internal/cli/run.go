@@ -43,6 +43,7 @@ type runFlags struct {
 	gpu         string
 	tp          int
 	engine      engineFlags
+	robust      robustFlags
 	slos        sloFlags    // run only (sweep has its own --slo)
 	scrape      scrapeFlags // run only
 }
@@ -98,6 +99,7 @@ func (f *runFlags) register(fs *pflag.FlagSet) {
 	fs.BoolVar(&f.drop, "drop", false, "at the cap, drop and count requests instead of queueing them")
 	fs.DurationVar(&f.timeout, "timeout", 10*time.Minute, "per-request deadline")
 	fs.DurationVar(&f.drain, "drain", time.Minute, "how long to wait for requests in flight after the schedule ends")
+	f.robust.register(fs)
 	fs.StringVar(&f.salt, "salt", "", "nonce put before every conversation so no earlier run's prefix cache is hit: none, or a nonce to repeat (default: a new one per run, unless the spec says salt: none)")
 	fs.StringVar(&f.engineModel, "engine-model", "", "without --target: model every built-in engine simulates (default: each engine's model of the workload, if in the catalog, else "+defaultEngineModel+")")
 	fs.StringVar(&f.gpu, "gpu", defaultEngineGPU, "without --target: accelerator the built-in engine simulates")
@@ -126,7 +128,7 @@ func runRun(c *cobra.Command, path string, f runFlags) error {
 	}
 	defer stop()
 	cl, err := client.NewRouter(client.RouterConfig{
-		Config: client.Config{BaseURL: base, APIKey: key, MaxConns: maxConns(in, f.maxConc), HTTP2: f.http2, Timeout: f.timeout},
+		Config: f.robust.client(client.Config{BaseURL: base, APIKey: key, MaxConns: maxConns(in, f.maxConc), HTTP2: f.http2, Timeout: f.timeout}),
 		Routes: routes,
 	})
 	if err != nil {
@@ -142,6 +144,7 @@ func runRun(c *cobra.Command, path string, f runFlags) error {
 	d, err := driver.New(driver.Config{
 		Client: cl, Stream: !f.noStream, API: f.api, Model: f.model,
 		MaxConcurrency: f.maxConc, Drop: f.drop, Drain: f.drain,
+		Retry:  f.robust.retry(in.header.Seed),
 		Warmup: time.Duration(in.header.WarmupUS) * time.Microsecond,
 		Salt:   salt, SaltTokens: saltTokens,
 		// Only the built-in engine knows the planned reasoning lengths.
@@ -190,6 +193,9 @@ func runRun(c *cobra.Command, path string, f runFlags) error {
 // says which flags were given.
 func (f runFlags) check(changed interface{ Changed(string) bool }) error {
 	if err := f.engine.check(); err != nil {
+		return usageError{err}
+	}
+	if err := f.robust.check(); err != nil {
 		return usageError{err}
 	}
 	if f.target != "" {

@@ -79,7 +79,7 @@ func (p *pointRunner) live(ctx context.Context, plan sweep.Plan) (*trace.Records
 	}
 	d, err := driver.New(driver.Config{
 		Client: p.client, Stream: !f.noStream, API: f.api, Model: f.model,
-		MaxConcurrency: f.maxConc, Drop: f.drop, Drain: f.drain,
+		MaxConcurrency: f.maxConc, Drop: f.drop, Drain: f.drain, Retry: f.robust.retry(in.header.Seed),
 		Warmup: time.Duration(in.header.WarmupUS) * time.Microsecond,
 		Salt:   salt, SaltTokens: saltTokens, ReasoningHint: f.builtin, Expand: expand,
 	}, in.header, in.sessions)
@@ -113,7 +113,7 @@ func (p *pointRunner) connect(in *workloadInput, f *runFlags) error {
 	}
 	conns := max(maxConns(in, f.maxConc), p.f.probe+256)
 	p.client, err = client.NewRouter(client.RouterConfig{
-		Config: client.Config{BaseURL: base, APIKey: key, MaxConns: conns, HTTP2: f.http2, Timeout: f.timeout},
+		Config: f.robust.client(client.Config{BaseURL: base, APIKey: key, MaxConns: conns, HTTP2: f.http2, Timeout: f.timeout}),
 		Routes: routes,
 	})
 	if err != nil {
