@@ -76,6 +76,9 @@ func runSim(c *cobra.Command, path string, f simFlags) error {
 	if err := f.slos.apply(&in.header); err != nil {
 		return err
 	}
+	if n := faulted(in); n > 0 {
+		fmt.Fprintf(c.ErrOrStderr(), "surge: sim does not inject faults: %d requests that carry one, and any storm or burst window, run as healthy ones (bursts are in the arrivals already); surge run injects them\n", n)
+	}
 	dir := f.out
 	if dir == "" {
 		dir = "surge-sim-" + time.Now().Format("20060102-150405")
@@ -213,4 +216,18 @@ func simulateRecords(ctx context.Context, cfg virtual.Config, in *workloadInput,
 		return end, fmt.Errorf("writing records: %w", err)
 	}
 	return end, file.Close()
+}
+
+// faulted counts the requests of in that carry a fault, plus its storm
+// and burst windows.
+func faulted(in *workloadInput) int {
+	n := len(in.header.FaultWindows)
+	for _, s := range in.sessions {
+		for i := range s.Turns {
+			if s.Turns[i].Fault != nil {
+				n++
+			}
+		}
+	}
+	return n
 }
