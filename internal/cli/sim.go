@@ -76,8 +76,8 @@ func runSim(c *cobra.Command, path string, f simFlags) error {
 	if err := f.slos.apply(&in.header); err != nil {
 		return err
 	}
-	if n := faulted(in); n > 0 {
-		fmt.Fprintf(c.ErrOrStderr(), "surge: sim does not inject faults: %d requests that carry one, and any storm or burst window, run as healthy ones (bursts are in the arrivals already); surge run injects them\n", n)
+	if n, w := faulted(in), len(in.header.FaultWindows); n+w > 0 {
+		fmt.Fprintf(c.ErrOrStderr(), "surge: sim does not inject faults: %d requests that carry one and %d storm or burst windows run as healthy (a burst's arrivals are in the trace already); surge run injects them\n", n, w)
 	}
 	dir := f.out
 	if dir == "" {
@@ -218,10 +218,9 @@ func simulateRecords(ctx context.Context, cfg virtual.Config, in *workloadInput,
 	return end, file.Close()
 }
 
-// faulted counts the requests of in that carry a fault, plus its storm
-// and burst windows.
+// faulted counts the requests of in that carry a fault.
 func faulted(in *workloadInput) int {
-	n := len(in.header.FaultWindows)
+	n := 0
 	for _, s := range in.sessions {
 		for i := range s.Turns {
 			if s.Turns[i].Fault != nil {
