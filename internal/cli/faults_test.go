@@ -2,11 +2,14 @@ package cli
 
 import (
 	"bufio"
+	"context"
 	"net/http"
 	"strconv"
 	"strings"
 	"testing"
 
+	"surge/content"
+	"surge/sim/server"
 	"surge/trace"
 )
 
@@ -111,4 +114,62 @@ func engineCounters(t *testing.T, url string) (generated, kv float64) {
 		}
 	}
 	return generated, kv
+}
+
+// faultyEngineSpec sends 60 streamed requests to a misbehaving engine.
+const faultyEngineSpec = `version: 1
+seed: 13
+requests: 60
+clients:
+  - name: c
+    model: Llama-3.1-8B
+    rate: 30/s
+    input: 100
+    output: 40
+    sampling: {exact_output: true}
+`
+
+// TestRunAgainstFaultyEngine drives surge run against the built-in engine
+// misbehaving on purpose (surge serve --faults): 429s with Retry-After,
+// streams cut or stalled part-way, broken SSE events. The run ends, every
+// request has a record with the class its fault gives, and the report
+// counts the failures and leaves them out of the latencies.
+func TestRunAgainstFaultyEngine(t *testing.T) {
+	t.Parallel()
+	faults, err := server.ParseFaults("status=429:15%,reset-stream:15%,broken-sse:15%,stall-stream=3s:15%")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tok, err := content.Builtin("o200k_base")
+	if err != nil {
+		t.Fatal(err)
+	}
+	url, stop, err := server.Start(context.Background(), server.Config{Hardware: llamaH100(t), Tokenizer: tok, Faults: faults, FaultSeed: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stop()
+	rs := runSpec(t, faultyEngineSpec, url, "--idle-timeout", "1s")
+	classes := map[string]int{}
+	for _, r := range rs.Records {
+		classes[r.ErrorClass]++
+		switch r.ErrorClass {
+		case trace.ErrHTTP:
+			if r.Status != 429 {
+				t.Errorf("request %d: http error with status %d, want 429", r.Session, r.Status)
+			}
+		case trace.ErrTimeout:
+			if !strings.HasPrefix(r.Error, "idle_timeout") {
+				t.Errorf("request %d: timeout %q, want the idle timeout of a stalled stream", r.Session, r.Error)
+			}
+		}
+	}
+	if len(rs.Records) != 60 || classes[""] == 0 || classes[trace.ErrHTTP] == 0 || classes[trace.ErrStream] == 0 ||
+		classes[trace.ErrTimeout] == 0 || classes[trace.ErrConnection]+classes[trace.ErrStream] < 2 {
+		t.Errorf("%d records by class %v: want 60, each fault's class among them", len(rs.Records), classes)
+	}
+	sum := summarize(rs, false)
+	if failed := 60 - classes[""]; sum.All.Errors.Failed != failed || sum.All.Latency.E2E.N != classes[""] {
+		t.Errorf("report: %d failed, %d E2E values; want %d failed, %d values", sum.All.Errors.Failed, sum.All.Latency.E2E.N, failed, classes[""])
+	}
 }
