@@ -150,7 +150,7 @@ func Summarize(rs *trace.Records, opts Options) *Summary {
 			s.Clients = append(s.Clients, sc)
 		}
 	}
-	s.Warnings = append(runWarnings(s, all, o.LagWarnUS), c.warnings...)
+	s.Warnings = append(runWarnings(s, every, o.LagWarnUS), c.warnings...)
 	return s
 }
 

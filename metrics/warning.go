@@ -61,6 +61,13 @@ func runWarnings(s *Summary, recs []*trace.Record, lagWarnUS int64) []Warning {
 			add(WarnRun, "the end line counts %d sent and %d dropped, but the file holds %d and %d records", s.End.Sent, s.End.Dropped, sentN, dropped)
 		}
 	}
+	switch sh := s.Header.Shard; {
+	case sh == nil:
+	case sh.Merged == nil:
+		add(WarnRun, "this run sent shard %s of the workload: the figures cover its sessions only; merge every shard's records for the whole run", sh)
+	case len(sh.Merged) < sh.Count:
+		add(WarnRun, "merged %d of %d shards (%v): the figures cover part of the workload", len(sh.Merged), sh.Count, sh.Merged)
+	}
 	if s.All.Sent == 0 {
 		add(WarnWindow, "no measured request was sent (%d records, %d of them warmup)", len(recs), s.Warmup)
 	} else if s.Window.Seconds() == 0 {

@@ -27,6 +27,9 @@ type RunHeader struct {
 	// FaultWindows are the trace's storms and bursts, for the fault
 	// report.
 	FaultWindows []FaultWindow `json:"fault_windows,omitempty"`
+	// Shard is the part of the workload this run sent (nil: all of it);
+	// WorkloadHash is then the whole workload's.
+	Shard *Shard `json:"shard,omitempty"`
 }
 
 // SLO is a latency objective carried from the spec into the records, so a

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -94,30 +93,59 @@ var reportFormats = map[string]func(io.Writer, *metrics.Summary) error{
 	"text": report.Text, "json": report.JSON, "csv": report.CSV,
 }
 
-// readRecordFiles reads and merges records files; a directory stands for
-// its records.jsonl. A truncated last line is reported on warn and skipped.
+// readRecordFiles reads records files and merges them (trace.Merge); a
+// directory stands for its records.jsonl, or, without one, for the
+// records.jsonl of each of its subdirectories (the shards of a sharded
+// run). A truncated last line, and shards missing from a merge, are
+// reported on warn.
 func readRecordFiles(warn io.Writer, paths []string) (*trace.Records, error) {
-	var all *trace.Records
+	var runs []*trace.Records
+	var names []string
 	for _, path := range paths {
-		rs, err := readRecordFile(warn, path)
+		files, err := recordFiles(path)
 		if err != nil {
 			return nil, err
 		}
-		if all == nil {
-			all = rs
-			continue
+		for _, file := range files {
+			rs, err := readRecordFile(warn, file)
+			if err != nil {
+				return nil, err
+			}
+			runs, names = append(runs, rs), append(names, file)
 		}
-		if err := merge(all, rs, path); err != nil {
-			return nil, err
-		}
+	}
+	all, warnings, err := trace.Merge(runs, names)
+	if err != nil {
+		return nil, err
+	}
+	for _, w := range warnings {
+		fmt.Fprintf(warn, "surge: warning: %s\n", w)
 	}
 	return all, nil
 }
 
-func readRecordFile(warn io.Writer, path string) (*trace.Records, error) {
-	if info, err := os.Stat(path); err == nil && info.IsDir() {
-		path = filepath.Join(path, "records.jsonl")
+// recordFiles lists the records files path stands for: itself, a
+// directory's records.jsonl, or that of each of its subdirectories.
+func recordFiles(path string) ([]string, error) {
+	info, err := os.Stat(path)
+	if err != nil {
+		return nil, fmt.Errorf("reading records: %w", err)
 	}
+	if !info.IsDir() {
+		return []string{path}, nil
+	}
+	own := filepath.Join(path, "records.jsonl")
+	if _, err := os.Stat(own); err == nil {
+		return []string{own}, nil
+	}
+	sub, err := filepath.Glob(filepath.Join(path, "*", "records.jsonl"))
+	if err != nil || len(sub) == 0 {
+		return nil, fmt.Errorf("reading records: %s holds no records.jsonl, nor any directory that does", path)
+	}
+	return sub, nil
+}
+
+func readRecordFile(warn io.Writer, path string) (*trace.Records, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("reading records: %w", err)
@@ -132,16 +160,4 @@ func readRecordFile(warn io.Writer, path string) (*trace.Records, error) {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return rs, nil
-}
-
-// merge appends rs to all, refusing records of another workload.
-func merge(all, rs *trace.Records, path string) error {
-	if rs.Header.WorkloadHash != all.Header.WorkloadHash {
-		return errors.New(path + ": records of another workload (" + rs.Header.WorkloadHash + "); merge only runs of one workload")
-	}
-	all.Records = append(all.Records, rs.Records...)
-	if rs.End == nil || rs.End.Interrupted {
-		all.End = rs.End
-	}
-	return nil
 }

@@ -45,6 +45,7 @@ type runFlags struct {
 	engine      engineFlags
 	robust      robustFlags
 	slos        sloFlags    // run only (sweep has its own --slo)
+	shards      shardFlags  // run only
 	scrape      scrapeFlags // run only
 }
 
@@ -81,6 +82,7 @@ the run as interrupted; a second Ctrl-C ends surge at once.`,
 	f.register(c.Flags())
 	f.slos.register(c.Flags())
 	f.scrape.register(c.Flags())
+	f.shards.register(c.Flags())
 	return c
 }
 
@@ -115,11 +117,19 @@ func runRun(c *cobra.Command, path string, f runFlags) error {
 	if err != nil {
 		return err
 	}
-	in, err := loadWorkload(c.Context(), path, f.gen, c.Flags(), c.InOrStdin())
+	shard, startAt, err := f.shards.parse(time.Now())
+	if err != nil {
+		return err
+	}
+	whole, err := loadWorkload(c.Context(), path, f.gen, c.Flags(), c.InOrStdin())
 	if err != nil {
 		return specFailure(c, path, err)
 	}
-	if err := f.slos.apply(&in.header); err != nil {
+	if err := f.slos.apply(&whole.header); err != nil {
+		return err
+	}
+	in, err := shardOf(whole, shard)
+	if err != nil {
 		return err
 	}
 	base, routes, stop, err := servers(c.ErrOrStderr(), &f, in)
@@ -158,16 +168,21 @@ func runRun(c *cobra.Command, path string, f runFlags) error {
 	if err != nil {
 		return err
 	}
-	if err := writeBundleTrace(dir, in); err != nil {
+	if err := writeBundleTrace(dir, whole); err != nil {
 		return fmt.Errorf("writing the bundle's trace: %w", err)
 	}
 	server := probeServer(c.Context(), base, routes, key)
-	start := time.Now()
+	start := startAt
+	if start.IsZero() {
+		start = time.Now()
+	}
 	stopScrape, err := startScrape(c.Context(), c.ErrOrStderr(), f.scrape, base, dir, start)
 	if err != nil {
 		return err
 	}
-	end, err := execute(c.Context(), c.ErrOrStderr(), d, runHeader(in, f, start), dir, nil)
+	h := runHeader(in, f, start)
+	h.Shard = shard
+	end, err := execute(c.Context(), c.ErrOrStderr(), d, h, dir, nil)
 	stopScrape()
 	if err != nil {
 		return err
