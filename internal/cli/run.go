@@ -46,6 +46,7 @@ type runFlags struct {
 	robust      robustFlags
 	slos        sloFlags    // run only (sweep has its own --slo)
 	shards      shardFlags  // run only
+	liveAddr    string      // run only
 	scrape      scrapeFlags // run only
 }
 
@@ -83,6 +84,7 @@ the run as interrupted; a second Ctrl-C ends surge at once.`,
 	f.slos.register(c.Flags())
 	f.scrape.register(c.Flags())
 	f.shards.register(c.Flags())
+	c.Flags().StringVar(&f.liveAddr, "metrics-addr", "", "serve surge's own Prometheus metrics of the run at this address's /metrics while it goes, e.g. 127.0.0.1:9464")
 	return c
 }
 
@@ -182,7 +184,13 @@ func runRun(c *cobra.Command, path string, f runFlags) error {
 	}
 	h := runHeader(in, f, start)
 	h.Shard = shard
-	end, err := execute(c.Context(), c.ErrOrStderr(), d, h, dir, nil)
+	liveSink, stopLive, err := serveLive(c.ErrOrStderr(), f.liveAddr, d, shard)
+	if err != nil {
+		stopScrape()
+		return err
+	}
+	end, err := execute(c.Context(), c.ErrOrStderr(), d, h, dir, liveSink)
+	stopLive()
 	stopScrape()
 	if err != nil {
 		return err

@@ -1,0 +1,47 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"time"
+
+	"surge/driver"
+	"surge/live"
+	"surge/trace"
+)
+
+// serveLive serves surge's own metrics of the run d makes at addr's
+// /metrics until the returned function is called; with no addr it does
+// nothing and returns a nil sink.
+func serveLive(w io.Writer, addr string, d *driver.Driver, shard *trace.Shard) (driver.Sink, func(), error) {
+	if addr == "" {
+		return nil, func() {}, nil
+	}
+	label := ""
+	if shard != nil {
+		label = shard.String()
+	}
+	m := live.New(func() float64 { return float64(d.Progress().InFlight) }, label)
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, nil, usageError{fmt.Errorf("--metrics-addr: %w", err)}
+	}
+	mux := http.NewServeMux()
+	mux.Handle("/metrics", m.Handler())
+	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	go func() {
+		if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			fmt.Fprintf(w, "surge: serving live metrics: %v\n", err)
+		}
+	}()
+	fmt.Fprintf(w, "surge: live metrics at http://%s/metrics\n", ln.Addr())
+	return m, func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		defer cancel()
+		srv.Shutdown(ctx)
+	}, nil
+}
