@@ -1,10 +1,16 @@
 package cli
 
 import (
+	"fmt"
+	"math"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"surge/compare"
+	"surge/trace"
 )
 
 const shardSpec = `version: 1
@@ -18,11 +24,13 @@ clients:
     output: 8
 `
 
-// TestShards runs a workload as three shards against the built-in engine,
+// TestShards runs a workload as four shards against the built-in engine,
 // all starting at one instant, and merges them: every session of the
 // workload was sent exactly once, each at its place in the unsharded
-// schedule, and the merged report is the whole run's. A report of two of
-// the three shards says one is missing.
+// schedule. Against a run of the whole workload in one process, the
+// merged TTFTs pass a rank test and the send rates agree within 2% (both
+// timing figures, asserted with SURGE_STRICT_TIMING). A report of some of
+// the shards says which are missing.
 func TestShards(t *testing.T) {
 	t.Parallel()
 	tmp := t.TempDir()
@@ -30,11 +38,11 @@ func TestShards(t *testing.T) {
 	url := startEngine(t)
 	startAt := time.Now().Add(2 * time.Second).UTC().Format(time.RFC3339Nano)
 	out := filepath.Join(tmp, "runs")
-	done := make(chan string, 3)
-	for i := range 3 {
+	done := make(chan string, 4)
+	for i := range 4 {
 		go func() {
-			code, o, e := run(t, "run", spec, "--target", url, "--shard", []string{"0/3", "1/3", "2/3"}[i], "--start-at", startAt,
-				"-o", filepath.Join(out, []string{"shard-0", "shard-1", "shard-2"}[i]))
+			code, o, e := run(t, "run", spec, "--target", url, "--shard", fmt.Sprintf("%d/4", i), "--start-at", startAt,
+				"-o", filepath.Join(out, fmt.Sprintf("shard-%d", i)))
 			if code != exitOK {
 				done <- o + e
 				return
@@ -42,7 +50,7 @@ func TestShards(t *testing.T) {
 			done <- ""
 		}()
 	}
-	for range 3 {
+	for range 4 {
 		if msg := <-done; msg != "" {
 			t.Fatalf("a shard failed:\n%s", msg)
 		}
@@ -69,11 +77,16 @@ func TestShards(t *testing.T) {
 	if len(seen) != len(in.sessions) || len(rs.Records) != len(in.sessions) {
 		t.Errorf("%d records of %d sessions, want each of the %d sessions once", len(rs.Records), len(seen), len(in.sessions))
 	}
-	if sh := rs.Header.Shard; sh == nil || len(sh.Merged) != 3 {
+	if sh := rs.Header.Shard; sh == nil || len(sh.Merged) != 4 {
 		t.Errorf("merged shard set %+v", sh)
 	}
+	whole := filepath.Join(tmp, "whole")
+	if code, o, e := run(t, "run", spec, "--target", url, "-o", whole); code != exitOK {
+		t.Fatalf("the whole run: exit %d\n%s%s", code, o, e)
+	}
+	compareShards(t, rs, readRun(t, whole))
 	code, o, e := run(t, "report", filepath.Join(out, "shard-0"), filepath.Join(out, "shard-2"))
-	if code != exitOK || !strings.Contains(e, "shards [1] are missing") || !strings.Contains(o, "merged 2 of 3 shards") {
+	if code != exitOK || !strings.Contains(e, "shards [1 3] are missing") || !strings.Contains(o, "merged 2 of 4 shards") {
 		t.Errorf("report of two shards: exit %d\n%s\n%s", code, o, e)
 	}
 	for _, tt := range []struct {
@@ -90,4 +103,40 @@ func TestShards(t *testing.T) {
 			t.Errorf("run %v: exit %d, %s; want exit %d about %q", tt.args, code, e, tt.code, tt.want)
 		}
 	}
+}
+
+// compareShards sets the merged shards' TTFTs and send rate beside the
+// whole run's.
+func compareShards(t *testing.T, shards, whole *trace.Records) {
+	t.Helper()
+	ttfts := func(rs *trace.Records) []float64 {
+		var v []float64
+		for _, r := range rs.Records {
+			if r.OK() {
+				v = append(v, float64(r.TTFTUS))
+			}
+		}
+		return v
+	}
+	_, p, ok := compare.MannWhitney(ttfts(shards), ttfts(whole))
+	rs, rw := sendRate(shards), sendRate(whole)
+	t.Logf("TTFT rank test p = %.3f; send rate %.2f/s sharded, %.2f/s whole", p, rs, rw)
+	if os.Getenv("SURGE_STRICT_TIMING") == "" {
+		return
+	}
+	if !ok || p < 0.001 {
+		t.Errorf("merged shards' TTFTs differ from the whole run's: rank test p = %.4f", p)
+	}
+	if math.Abs(rs/rw-1) > 0.02 {
+		t.Errorf("send rate %.3f/s sharded, %.3f/s whole: more than 2%% apart", rs, rw)
+	}
+}
+
+// sendRate is (n−1)/(last − first send) over the records.
+func sendRate(rs *trace.Records) float64 {
+	lo, hi := int64(math.MaxInt64), int64(0)
+	for _, r := range rs.Records {
+		lo, hi = min(lo, r.SentUS), max(hi, r.SentUS)
+	}
+	return float64(len(rs.Records)-1) / (float64(hi-lo) / 1e6)
 }
