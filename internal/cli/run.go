@@ -147,7 +147,7 @@ func runRun(c *cobra.Command, path string, f runFlags) error {
 		return usageError{fmt.Errorf("--target: %w", err)}
 	}
 	defer cl.Close()
-	salt, saltTokens := runSalt(f.salt, in.header)
+	salt, saltTokens := runSalt(shardSalt(f.salt, shard, startAt), in.header)
 	f.salt = salt
 	expand, err := expander(c.ErrOrStderr(), in.header)
 	if err != nil {

@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"time"
 
@@ -20,7 +22,7 @@ type shardFlags struct {
 }
 
 func (f *shardFlags) register(fs *pflag.FlagSet) {
-	fs.StringVar(&f.shard, "shard", "", "send only shard I of N of the workload (I/N, I from 0): a deterministic split by session, balanced in load")
+	fs.StringVar(&f.shard, "shard", "", "send only shard I of N of the workload (I/N, I from 0): a deterministic split by session, balanced in load; with --start-at and no --salt, every shard salts with one nonce drawn from the start instant")
 	fs.StringVar(&f.startAt, "start-at", "", "start the schedule at this instant (RFC 3339, e.g. 2026-11-30T12:00:00Z), so that every shard starts together")
 }
 
@@ -82,4 +84,16 @@ func btoi(b bool) int {
 		return 1
 	}
 	return 0
+}
+
+// shardSalt is the salt flag of a shard: as given, or when it is empty
+// for a shard with a start instant, a nonce drawn from that instant, so
+// that every shard of one run salts alike and sessions on different
+// shards share prefixes as they would in one process.
+func shardSalt(flag string, sh *trace.Shard, startAt time.Time) string {
+	if flag != "" || sh == nil || startAt.IsZero() {
+		return flag
+	}
+	sum := sha256.Sum256([]byte(startAt.UTC().Format(time.RFC3339Nano)))
+	return hex.EncodeToString(sum[:4])
 }

@@ -80,6 +80,13 @@ func TestShards(t *testing.T) {
 	if sh := rs.Header.Shard; sh == nil || len(sh.Merged) != 4 {
 		t.Errorf("merged shard set %+v", sh)
 	}
+	salts := map[string]bool{}
+	for i := range 4 {
+		salts[readRun(t, filepath.Join(out, fmt.Sprintf("shard-%d", i))).Header.Salt] = true
+	}
+	if len(salts) != 1 {
+		t.Errorf("the shards salted with %d nonces, want one for all", len(salts))
+	}
 	whole := filepath.Join(tmp, "whole")
 	if code, o, e := run(t, "run", spec, "--target", url, "-o", whole); code != exitOK {
 		t.Fatalf("the whole run: exit %d\n%s%s", code, o, e)
