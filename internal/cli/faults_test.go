@@ -1,10 +1,7 @@
 package cli
 
 import (
-	"bufio"
 	"context"
-	"net/http"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -77,7 +74,8 @@ func TestStormAgainstEngine(t *testing.T) {
 	if len(kinds) != 3 {
 		t.Errorf("faulty requests by kind %v, want three kinds", kinds)
 	}
-	generated, kv := engineCounters(t, url)
+	m := engineMetrics(t, url, "vllm:generation_tokens_total", "vllm:kv_cache_usage_perc")
+	generated, kv := m["vllm:generation_tokens_total"], m["vllm:kv_cache_usage_perc"]
 	// A cancelled request's stream stops when the engine notices the
 	// closed connection, a few steps later on a loaded machine; left to
 	// run, each would make about 200 more tokens.
@@ -87,33 +85,6 @@ func TestStormAgainstEngine(t *testing.T) {
 	if kv != 0 {
 		t.Errorf("KV-cache usage %g after the run, want 0", kv)
 	}
-}
-
-// engineCounters reads the engine's generated tokens and KV-cache usage
-// from its /metrics.
-func engineCounters(t *testing.T, url string) (generated, kv float64) {
-	t.Helper()
-	resp, err := http.Get(url + "/metrics")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	sc := bufio.NewScanner(resp.Body)
-	for sc.Scan() {
-		line := sc.Text()
-		f := strings.Fields(line)
-		if len(f) < 2 || strings.HasPrefix(line, "#") {
-			continue
-		}
-		v, _ := strconv.ParseFloat(f[len(f)-1], 64)
-		switch {
-		case strings.HasPrefix(line, "vllm:generation_tokens_total"):
-			generated += v
-		case strings.HasPrefix(line, "vllm:kv_cache_usage_perc"):
-			kv += v
-		}
-	}
-	return generated, kv
 }
 
 // faultyEngineSpec sends 60 streamed requests to a misbehaving engine.

@@ -31,14 +31,16 @@ func startEngine(t *testing.T) string {
 	return url
 }
 
-// scrapeCache reads the engine's prefix-cache counters from /metrics.
-func scrapeCache(t *testing.T, url string) (queries, hits float64) {
+// engineMetrics reads the engine's /metrics and sums the samples of each
+// named family over their label sets.
+func engineMetrics(t *testing.T, url string, names ...string) map[string]float64 {
 	t.Helper()
 	resp, err := http.Get(url + "/metrics")
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer resp.Body.Close()
+	sum := map[string]float64{}
 	sc := bufio.NewScanner(resp.Body)
 	for sc.Scan() {
 		line := sc.Text()
@@ -47,14 +49,13 @@ func scrapeCache(t *testing.T, url string) (queries, hits float64) {
 			continue
 		}
 		v, _ := strconv.ParseFloat(f[len(f)-1], 64)
-		switch {
-		case strings.HasPrefix(line, "vllm:prefix_cache_queries_total"):
-			queries += v
-		case strings.HasPrefix(line, "vllm:prefix_cache_hits_total"):
-			hits += v
+		for _, name := range names {
+			if strings.HasPrefix(line, name+"{") || strings.HasPrefix(line, name+" ") {
+				sum[name] += v
+			}
 		}
 	}
-	return queries, hits
+	return sum
 }
 
 // runSpec writes spec to a file and runs it against url, returning the
@@ -124,7 +125,8 @@ func TestSharedSystemPromptEndToEnd(t *testing.T) {
 		url := startEngine(t)
 		rs := runSpec(t, strings.Replace(systemSpec, "POOL", pool, 1), url)
 		prompt, cached, ttft := cacheOf(t, rs)
-		q, h := scrapeCache(t, url)
+		m := engineMetrics(t, url, "vllm:prefix_cache_queries_total", "vllm:prefix_cache_hits_total")
+		q, h := m["vllm:prefix_cache_queries_total"], m["vllm:prefix_cache_hits_total"]
 		if int(h) != cached || int(q) != prompt {
 			t.Errorf("pool %s: /metrics counts %v hits of %v queried tokens, usage says %d of %d", pool, h, q, cached, prompt)
 		}
