@@ -32,6 +32,17 @@ func (p *printer) throughput(sc *metrics.Scope) {
 		num(t.MeanConcurrency), count(t.PeakConcurrency))
 }
 
+// clientCPU writes how busy the surge process was over the run: with
+// the schedule lag, the evidence that the client kept up.
+func (p *printer) clientCPU(s *metrics.Summary) {
+	if s.End == nil || s.End.ClientCPUUS == 0 || s.DurationUS <= 0 {
+		return
+	}
+	cores := float64(s.End.ClientCPUUS) / float64(s.DurationUS)
+	p.line("client      surge used %s s of CPU over the run, %s cores on average%s", num(float64(s.End.ClientCPUUS)/1e6), num(cores),
+		p.notes.ref("the surge process's user and system CPU time, the built-in engine's included when surge runs it; a client near its cores' limit shows in the schedule lag too"))
+}
+
 // goodput writes the goodput of all clients and one line per SLO verdict.
 func (p *printer) goodput(s *metrics.Summary) {
 	sc := &s.All

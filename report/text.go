@@ -24,8 +24,9 @@ var rowNames = map[string]string{
 // "±x%" (the larger relative distance to either end; the interval itself
 // in ms, "[lo, hi]", when that exceeds the value; "±∞" where the sample
 // is too small for one), then throughput, goodput against the SLOs
-// (✓ passes, ✗ fails, ~ when the bound lies inside the interval; TTFT,
-// TTFO and E2E judged from the intended send time), errors with their
+// (PASS, FAIL or SHORT of samples by MLPerf-style early stopping; TTFT,
+// TTFO and E2E judged from the intended send time), the client's own CPU
+// use, errors with their
 // most common messages, re-sent requests, token-count disagreements, the
 // prefix-cache hit rate the server reported beside the one the workload
 // implies, sessions when some have several requests (counts, then per
@@ -38,6 +39,7 @@ func Text(w io.Writer, s *metrics.Summary) error {
 	p.header(s)
 	p.latency(s)
 	p.throughput(&s.All)
+	p.clientCPU(s)
 	p.goodput(s)
 	p.errors(&s.All)
 	p.connections(&s.All)

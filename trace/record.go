@@ -49,6 +49,10 @@ type RunEnd struct {
 	Scheduled   int       `json:"scheduled"` // requests the run meant to send
 	Sent        int       `json:"sent"`
 	Dropped     int       `json:"dropped,omitempty"` // shed at the concurrency cap
+	// ClientCPUUS is the CPU time (user and system) the surge process
+	// used over the run, in µs: with the duration, how busy the client
+	// was, so a saturated client shows in the evidence. 0 when unknown.
+	ClientCPUUS int64 `json:"client_cpu_us,omitempty"`
 }
 
 // Record is one request actually sent (or dropped), written as soon as it

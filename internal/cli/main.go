@@ -82,7 +82,7 @@ deterministic trace, and reports what a trace contains.
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return usageError{fmt.Errorf("%w (see surge %s --help)", err, c.Name())}
 	})
-	root.AddCommand(newGen(), newValidate(), newInspect(), newImport(), newFit(), newRun(), newSim(), newSweep(), newServe(), newReport(), newCompare(), newParity(), newK8s(), newVersion())
+	root.AddCommand(newGen(), newValidate(), newInspect(), newImport(), newFit(), newRun(), newSim(), newSweep(), newServe(), newReport(), newCompare(), newParity(), newK8s(), newSelftest(), newVersion())
 	return root
 }
 

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"surge/selftest"
 	"surge/sim/virtual"
 	"time"
 
@@ -133,6 +134,9 @@ func runRun(c *cobra.Command, path string, f runFlags) error {
 	in, err := shardOf(whole, shard)
 	if err != nil {
 		return err
+	}
+	if msg := ceilingWarning("", in.header, in.sessions); msg != "" {
+		fmt.Fprintln(c.ErrOrStderr(), "surge: "+msg)
 	}
 	base, routes, stop, err := servers(c.ErrOrStderr(), &f, in)
 	if err != nil {
@@ -337,10 +341,14 @@ func execute(ctx context.Context, stderr io.Writer, d *driver.Driver, h trace.Ru
 		sink = tee{rw, also}
 	}
 	stopProgress := showProgress(stderr, d)
+	cpu0, cpuErr := selftest.ReadCPU()
 	end, err := d.Run(ctx, h.Start, sink)
 	stopProgress()
 	if err != nil {
 		return end, fmt.Errorf("run: %w", err)
+	}
+	if cpu1, err := selftest.ReadCPU(); err == nil && cpuErr == nil {
+		end.ClientCPUUS = cpu1.Sub(cpu0).Total().Microseconds()
 	}
 	if err := rw.Close(end); err != nil {
 		return end, fmt.Errorf("writing records: %w", err)
