@@ -8,6 +8,7 @@
 #
 #   bash bench/lag.sh
 #   RATES="1000" COUNT=5 SECS=20 bash bench/lag.sh
+#   SPIN=1.5ms RATES="1000" bash bench/lag.sh     # with surge run --spin
 set -euo pipefail
 cd "$(dirname "$0")/.."
 count=${COUNT:-3}
@@ -36,7 +37,7 @@ clients:
     output: 64
 SPEC
     taskset -c 1 "$tmp/surge" run "$tmp/spec.yaml" --target "http://127.0.0.1:$port" --api completions \
-      --no-scrape -o "$tmp/run" >/dev/null 2>"$tmp/err" || { cat "$tmp/err" >&2; exit 1; }
+      --no-scrape --spin "${SPIN:-0s}" -o "$tmp/run" >/dev/null 2>"$tmp/err" || { cat "$tmp/err" >&2; exit 1; }
     jq -r --arg rate "$rate" --arg rep "$rep" '.all | [$rate, $rep,
         (.latency.lag.percentiles[] | select(.p == 50 or .p == 99) | .value), .latency.lag.max,
         (.latency.ttft.percentiles[] | select(.p == 50) | .value), .throughput.send_rate_per_s, .errors.failed | tostring] | join(" ")' \
