@@ -26,10 +26,7 @@ func TestInterruptKeepsRecords(t *testing.T) {
 	}
 	t.Parallel()
 	tmp := t.TempDir()
-	bin := filepath.Join(tmp, "surge")
-	if out, err := exec.Command("go", "build", "-o", bin, "../../cmd/surge").CombinedOutput(); err != nil {
-		t.Fatalf("building surge: %v\n%s", err, out)
-	}
+	bin := surgeBinary(t)
 	// Each request streams for about 3 s, so many are in flight at the
 	// interrupt.
 	srv := httptest.NewServer(fakeServer{ttft: 100 * time.Millisecond, itl: 50 * time.Millisecond, tokens: 60})

@@ -34,10 +34,7 @@ func TestKillKeepsRecords(t *testing.T) {
 	}
 	t.Parallel()
 	tmp := t.TempDir()
-	bin := filepath.Join(tmp, "surge")
-	if out, err := exec.Command("go", "build", "-o", bin, "../../cmd/surge").CombinedOutput(); err != nil {
-		t.Fatalf("building surge: %v\n%s", err, out)
-	}
+	bin := surgeBinary(t)
 	srv := &completions{next: fakeServer{ttft: 20 * time.Millisecond, itl: 5 * time.Millisecond, tokens: 5}}
 	hs := httptest.NewServer(srv)
 	defer hs.Close()
