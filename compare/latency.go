@@ -95,5 +95,6 @@ func values(rs *trace.Records, f func(*trace.Record) (float64, bool)) []float64 
 	return v
 }
 
-// succeeded reports whether r is measured (not warmup) and succeeded.
-func succeeded(r *trace.Record) bool { return !r.Warmup && r.OK() }
+// succeeded reports whether r is measured (not warmup), healthy (carried
+// no injected fault) and succeeded.
+func succeeded(r *trace.Record) bool { return !r.Warmup && metrics.Healthy(r) && r.OK() }

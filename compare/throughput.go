@@ -58,15 +58,16 @@ func windowRates(rs *trace.Records, w metrics.Window, k int, weight func(*trace.
 	return rates
 }
 
-// failures returns, sorted, 1 for each measured sent request of rs that
-// failed and 0 for each that succeeded (dropped requests were never
-// sent): their mean is metrics.Errors.Rate.
+// failures returns, sorted, 1 for each measured healthy sent request of
+// rs that failed and 0 for each that succeeded (dropped requests were
+// never sent; requests that carried an injected fault are reported apart):
+// their mean is metrics.Errors.Rate.
 func failures(rs *trace.Records) []float64 {
 	var v []float64
 	for i := range rs.Records {
 		r := &rs.Records[i]
 		switch {
-		case r.Warmup || r.ErrorClass == trace.ErrDropped:
+		case r.Warmup || r.ErrorClass == trace.ErrDropped || !metrics.Healthy(r):
 		case r.OK():
 			v = append(v, 0)
 		default:

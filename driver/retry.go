@@ -123,7 +123,7 @@ func (r *run) do(ctx context.Context, a *attempt, req *client.Request) *client.R
 		if rng == nil {
 			rng = p.rand(a.session, a.turn)
 		}
-		if !r.pause(p.delay(k, res.RetryAfter, rng)) {
+		if !r.pause(ctx, p.delay(k, res.RetryAfter, rng)) {
 			return withRetries(res, k-1)
 		}
 	}
@@ -140,9 +140,9 @@ func withRetries(res *client.Result, n int) *client.Result {
 	return &c
 }
 
-// pause waits d before a re-send, reporting false if the run halts or its
-// requests are cancelled first.
-func (r *run) pause(d time.Duration) bool {
+// pause waits d before a re-send, reporting false if the run halts or ctx
+// (the request's) is cancelled first.
+func (r *run) pause(ctx context.Context, d time.Duration) bool {
 	t := time.NewTimer(d)
 	defer t.Stop()
 	select {
@@ -150,7 +150,7 @@ func (r *run) pause(d time.Duration) bool {
 		return !r.halted()
 	case <-r.halt:
 		return false
-	case <-r.reqCtx.Done():
+	case <-ctx.Done(): // the run's requests, or this one (a storm, a timed cancel)
 		return false
 	}
 }

@@ -88,15 +88,21 @@ func (d *Driver) newRun(ctx context.Context, start time.Time, sink Sink) *run {
 // and reports whether the run was interrupted. When it returns, every
 // goroutine of the run has finished.
 func (r *run) supervise(ctx context.Context) (interrupted bool) {
-	defer r.cancelReqs()
+	// Storms strike at offsets from the start until the requests' context
+	// ends, which the deferred cancelReqs makes sure of before waiting.
+	stormsDone := make(chan struct{})
+	go func() {
+		defer close(stormsDone)
+		if r.storms != nil {
+			r.storms.run(r.start, r.reqCtx.Done())
+		}
+	}()
+	defer func() { r.cancelReqs(); <-stormsDone }()
 	if !r.waitStart(ctx) || ctx.Err() != nil {
 		r.stopScheduling()
 		return true
 	}
 	r.launch()
-	if r.storms != nil {
-		go r.storms.run(r.start, r.reqCtx.Done())
-	}
 	allDone := make(chan struct{})
 	go func() { r.wg.Wait(); close(allDone) }()
 	defer func() { r.hardStop(); <-allDone }()

@@ -6,13 +6,14 @@
 // Metrics, each labelled with client and model (and shard, for a shard of
 // a sharded run):
 //
-//	surge_requests_total{outcome}            requests finished: outcome "ok" or the error class
+//	surge_requests_total{outcome}            requests finished: outcome "ok", the error class, or "fault" for
+//	                                         one that carried an injected fault (counted nowhere else)
 //	surge_requests_in_flight                 requests sent and not finished (no client label)
 //	surge_schedule_lag_seconds               histogram of send time − intended time
 //	surge_time_to_first_token_seconds        histogram of TTFT of successful requests
 //	surge_inter_token_latency_seconds        histogram of every gap between token events
 //	surge_e2e_request_latency_seconds        histogram of E2E of successful requests
-//	surge_prompt_tokens_total                prompt tokens of successful requests (the server's count, else surge's)
+//	surge_prompt_tokens_total                prompt tokens of successful requests (the server's count, else surge's, else the trace's)
 //	surge_generation_tokens_total            output tokens of successful requests (the server's, else token events)
 //
 // The histograms have classic buckets and native (sparse) buckets for a
@@ -26,6 +27,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
+	"surge/metrics"
 	"surge/trace"
 )
 
@@ -79,11 +81,14 @@ func New(inFlight func() float64, shard string) *Metrics {
 // else.
 func (m *Metrics) Write(r *trace.Record) error {
 	outcome := r.ErrorClass
-	if outcome == "" {
+	switch {
+	case !metrics.Healthy(r):
+		outcome = "fault"
+	case outcome == "":
 		outcome = "ok"
 	}
 	m.requests.WithLabelValues(r.Client, r.Model, outcome).Inc()
-	if r.ErrorClass == trace.ErrDropped {
+	if r.ErrorClass == trace.ErrDropped || outcome == "fault" {
 		return nil
 	}
 	m.lag.WithLabelValues(r.Client, r.Model).Observe(seconds(max(r.SentUS-r.IntendedUS, 0)))
@@ -98,8 +103,8 @@ func (m *Metrics) Write(r *trace.Record) error {
 		itl.Observe(seconds(g))
 	}
 	m.e2e.WithLabelValues(r.Client, r.Model).Observe(seconds(r.E2EUS))
-	m.prompt.WithLabelValues(r.Client, r.Model).Add(float64(promptTokens(r)))
-	m.generated.WithLabelValues(r.Client, r.Model).Add(float64(outputTokens(r)))
+	m.prompt.WithLabelValues(r.Client, r.Model).Add(float64(metrics.InputTokens(r)))
+	m.generated.WithLabelValues(r.Client, r.Model).Add(float64(metrics.OutputTokens(r)))
 	return nil
 }
 
@@ -109,19 +114,3 @@ func (m *Metrics) Handler() http.Handler {
 }
 
 func seconds(us int64) float64 { return float64(us) / 1e6 }
-
-// promptTokens is the server's prompt count, else surge's own.
-func promptTokens(r *trace.Record) int {
-	if r.ServerInputTokens > 0 {
-		return r.ServerInputTokens
-	}
-	return r.ClientInputTokens
-}
-
-// outputTokens is the server's output count, else the token events.
-func outputTokens(r *trace.Record) int {
-	if r.ServerOutputTokens > 0 {
-		return r.ServerOutputTokens
-	}
-	return r.Chunks
-}

@@ -1,8 +1,6 @@
 package metrics
 
 import (
-	"math"
-
 	"gonum.org/v1/gonum/stat/distuv"
 )
 
@@ -52,7 +50,7 @@ func earlyStop(ch *SLOCheck, n int, confidence float64) {
 	alpha, q := 1-confidence, 1-ch.Percentile/100
 	ch.MinN = MinPassing(k, q, alpha)
 	switch {
-	case n > 0 && (!ch.Pass || k > n-int(math.Ceil(ch.Percentile/100*float64(n)))):
+	case n > 0 && (!ch.Pass || k > n-Rank(ch.Percentile, n)):
 		ch.Verdict = VerdictFail
 	case n >= ch.MinN:
 		ch.Verdict = VerdictPass

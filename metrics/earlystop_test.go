@@ -58,3 +58,16 @@ func TestEarlyStop(t *testing.T) {
 		}
 	}
 }
+
+// TestEarlyStopRank checks that the fail test counts ranks as the
+// reported percentile does: with one request over a p99.9 bound in 1,000,
+// the nearest-rank p99.9 is x₍₉₉₉₎, within the bound, so the verdict is
+// short of samples, not a failure.
+func TestEarlyStopRank(t *testing.T) {
+	t.Parallel()
+	ch := SLOCheck{SLO: trace.SLO{Metric: "ttft", Percentile: 99.9, BoundUS: 1}, Pass: true, Met: 999}
+	earlyStop(&ch, 1000, 0.99)
+	if ch.Verdict != VerdictShort {
+		t.Errorf("verdict %s, want %s", ch.Verdict, VerdictShort)
+	}
+}

@@ -2,7 +2,6 @@ package metrics
 
 import (
 	"cmp"
-	"math"
 	"slices"
 
 	"surge/trace"
@@ -67,10 +66,14 @@ type FaultImpact struct {
 // TTFT within 10% of the baseline for TTFT to count as recovered.
 const recoverySpan = 20
 
+// Healthy reports whether r carried no injected fault: a request every
+// figure but the fault report counts.
+func Healthy(r *trace.Record) bool { return r.Fault == "" }
+
 // split separates the records that carry a fault from the healthy ones.
 func split(recs []*trace.Record) (healthy, faulted []*trace.Record) {
 	for _, r := range recs {
-		if r.Fault == "" {
+		if Healthy(r) {
 			healthy = append(healthy, r)
 		} else {
 			faulted = append(faulted, r)
@@ -163,7 +166,7 @@ func impact(w trace.FaultWindow, sp span, all []span, healthy, faulted []*trace.
 		}
 	}
 	for _, r := range faulted {
-		if r.Fault == w.Kind && r.Client == w.Client && r.IntendedUS < to && completion(r) >= from {
+		if measured(r) && r.Fault == w.Kind && r.Client == w.Client && r.IntendedUS < to && completion(r) >= from {
 			fi.Faulted++
 		}
 	}
@@ -193,7 +196,8 @@ func impact(w trace.FaultWindow, sp span, all []span, healthy, faulted []*trace.
 }
 
 // windowEnd is when window w ends: a burst's end, or for a storm (an
-// instant) the latest completion of a request in flight at that instant.
+// instant) the latest completion of a healthy request (of recs) in flight
+// at that instant.
 func windowEnd(w trace.FaultWindow, recs []*trace.Record) int64 {
 	if w.Kind != trace.FaultStorm {
 		return w.AtUS + w.ForUS
@@ -223,6 +227,5 @@ func nearestRank(v []float64, p float64) float64 {
 	if len(v) == 0 {
 		return 0
 	}
-	k := int(math.Ceil(p / 100 * float64(len(v))))
-	return v[min(max(k, 1), len(v))-1]
+	return v[Rank(p, len(v))-1]
 }

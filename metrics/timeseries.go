@@ -63,8 +63,9 @@ func (b Bucket) PerS(n int) float64 {
 // 100, rounded up to a whole millisecond, so at most 100 buckets. Every
 // bucket has the same width; the last one may reach past the run's end,
 // and also holds its own end instant, so a request completing exactly at
-// the run's end counts there.
-// Series returns nil for a run without records.
+// the run's end counts there. Requests that carried an injected fault are
+// left out, as in every figure but the fault report. Series returns nil
+// for a run without records.
 func Series(rs *trace.Records, bucket time.Duration) []Bucket {
 	if rs == nil || len(rs.Records) == 0 {
 		return nil
@@ -86,6 +87,9 @@ func Series(rs *trace.Records, bucket time.Duration) []Bucket {
 	tokens := make([]float64, n)
 	for i := range rs.Records {
 		r := &rs.Records[i]
+		if !Healthy(r) {
+			continue
+		}
 		bs[in(r.IntendedUS)].Scheduled++
 		if r.ErrorClass == trace.ErrDropped {
 			bs[in(r.IntendedUS)].Dropped++

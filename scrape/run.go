@@ -59,11 +59,12 @@ func DefaultURL(target string) string {
 	return u.String()
 }
 
-// Run scrapes cfg.URL at start+k·Interval (skipping ticks a slow scrape
-// overran) until ctx ends, then once more so the file covers the end of
-// the run; cancel ctx before stopping the target. It writes the header
-// line and then one Scrape line per GET to w, with offsets in µs since
-// start. A failed scrape (refused, timeout, non-200, unparsable body) is
+// Run scrapes cfg.URL every Interval from when it is called (skipping
+// ticks a slow scrape overran) until ctx ends, then once more so the file
+// covers the end of the run; cancel ctx before stopping the target. It
+// writes the header line and then one Scrape line per GET to w, with
+// offsets in µs since start (negative for scrapes before a start still to
+// come). A failed scrape (refused, timeout, non-200, unparsable body) is
 // a line with an error, counted in Stats, never fatal; a 404 on the first
 // scrape means the target has no metrics endpoint: Run records it, sets
 // Stats.NoEndpoint and returns. Run returns an error only when cfg.URL is

@@ -15,7 +15,7 @@ package sweep
 //
 //	T = d(candidate) − s·mean gap of xₙ
 //
-// before d reaches another local maximum. The knee is the confirmed
+// before d rises above the candidate's. The knee is the confirmed
 // candidate with the largest d. s is the sensitivity (1 in the paper; 0
 // means 1): larger values need a sharper bend.
 //

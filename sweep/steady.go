@@ -4,13 +4,15 @@ import (
 	"fmt"
 	"math"
 
+	"surge/metrics"
 	"surge/trace"
 )
 
 // Steady is what a run achieved while its load was applied: between the
 // first measured request's intended send time and the last measured
 // send, the requests sent, and the successful requests (warmup ones
-// included) completed, with their output tokens.
+// included) completed, with their output tokens. Requests that carried an
+// injected fault are left out, as in every figure but the fault report.
 //
 // A run's whole measurement window also holds the drain, when the last
 // requests finish with no new ones arriving; counting it would lower the
@@ -36,7 +38,7 @@ func SteadyOf(recs []trace.Record) Steady {
 	var from, to int64 = -1, -1
 	for i := range recs {
 		r := &recs[i]
-		if r.Warmup || r.ErrorClass == trace.ErrDropped {
+		if r.Warmup || r.ErrorClass == trace.ErrDropped || !metrics.Healthy(r) {
 			continue
 		}
 		if from < 0 || r.IntendedUS < from {
@@ -51,6 +53,9 @@ func SteadyOf(recs []trace.Record) Steady {
 	var tokens, e2e float64
 	for i := range recs {
 		r := &recs[i]
+		if !metrics.Healthy(r) {
+			continue // faulted on purpose: reported apart
+		}
 		if !r.Warmup && r.ErrorClass != trace.ErrDropped {
 			st.Sent++
 		}
@@ -59,7 +64,7 @@ func SteadyOf(recs []trace.Record) Steady {
 			continue
 		}
 		st.Completed++
-		tokens += float64(outputTokens(r))
+		tokens += float64(metrics.OutputTokens(r))
 		e2e += float64(r.E2EUS) / 1e6
 	}
 	st.Seconds = float64(to-from) / 1e6
@@ -84,13 +89,4 @@ func (st Steady) Unsustained() (yes bool, why string) {
 	}
 	return true, fmt.Sprintf("the server fell behind: it completed %d requests while %d were sent (%.0f%% short)",
 		st.Completed, st.Sent, 100*short/float64(st.Sent))
-}
-
-// outputTokens is r's output count: the server's, else the chunks it
-// streamed.
-func outputTokens(r *trace.Record) int {
-	if r.ServerOutputTokens > 0 {
-		return r.ServerOutputTokens
-	}
-	return r.Chunks
 }

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"sync"
 
+	"surge/metrics"
 	"surge/trace"
 )
 
@@ -56,9 +57,10 @@ func Overloaded(recs []trace.Record) (yes bool, why string) {
 // offset and its TTFT+lag in µs (+Inf without a first token).
 type sample struct{ at, lat float64 }
 
-// sampleOf returns r's sample, or false for a warmup or dropped record.
+// sampleOf returns r's sample, or false for a warmup, dropped or faulted
+// record.
 func sampleOf(r *trace.Record) (sample, bool) {
-	if r.Warmup || r.ErrorClass == trace.ErrDropped {
+	if r.Warmup || r.ErrorClass == trace.ErrDropped || !metrics.Healthy(r) {
 		return sample{}, false
 	}
 	lat := math.Inf(1)

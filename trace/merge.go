@@ -7,7 +7,9 @@ import (
 
 // Merge merges the records of several runs of one workload into one set,
 // record by record, so that statistics over the result are exact: the
-// shards of a sharded run, or repeated runs. It refuses runs of different
+// shards of a sharded run, which started together. (Runs one after the
+// other merge too, but their rates then count the time between them.) It
+// refuses runs of different
 // workloads, and shards of different splits or the same shard twice; a
 // shard set with shards missing merges, and warnings say which are
 // missing.
@@ -42,6 +44,10 @@ func Merge(runs []*Records, names []string) (*Records, []string, error) {
 	}
 	out := &Records{Header: runs[0].Header}
 	out.Header.Start, out.Header.Shard = start, shards
+	out.Header.FaultWindows = slices.Clone(out.Header.FaultWindows)
+	for i := range out.Header.FaultWindows { // offsets of runs[0]'s start, rebased
+		out.Header.FaultWindows[i].AtUS += runs[0].Header.Start.Sub(start).Microseconds()
+	}
 	var end RunEnd
 	complete := true
 	for _, r := range runs {

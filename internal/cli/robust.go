@@ -33,9 +33,12 @@ func (f *robustFlags) register(fs *pflag.FlagSet) {
 
 // check refuses values out of range.
 func (f robustFlags) check() error {
-	for name, d := range map[string]time.Duration{"connect-timeout": f.connect, "first-byte-timeout": f.firstByte, "idle-timeout": f.idle} {
-		if d < 0 {
-			return fmt.Errorf("--%s %v: want 0 (none) or a positive duration", name, d)
+	for _, t := range []struct {
+		name string
+		d    time.Duration
+	}{{"connect-timeout", f.connect}, {"first-byte-timeout", f.firstByte}, {"idle-timeout", f.idle}} {
+		if t.d < 0 {
+			return fmt.Errorf("--%s %v: want 0 (none) or a positive duration", t.name, t.d)
 		}
 	}
 	if f.retries < 0 {
