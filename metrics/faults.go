@@ -104,7 +104,7 @@ func faults(healthy, faulted []*trace.Record, windows []trace.FaultWindow) *Faul
 		spans[i] = span{w.AtUS, windowEnd(w, healthy)}
 	}
 	for i, w := range windows {
-		f.Windows = append(f.Windows, impact(w, spans[i], spans, healthy, faulted))
+		f.Windows = append(f.Windows, impact(w, spans[i], spans, windows, healthy, faulted))
 	}
 	return f
 }
@@ -138,8 +138,8 @@ func faultClass(kind string, rs []*trace.Record) FaultClass {
 }
 
 // impact measures the effect of window w, spanning sp, on the healthy
-// requests; all are the spans of every window.
-func impact(w trace.FaultWindow, sp span, all []span, healthy, faulted []*trace.Record) FaultImpact {
+// requests; all are the spans of every window, of the windows.
+func impact(w trace.FaultWindow, sp span, all []span, windows []trace.FaultWindow, healthy, faulted []*trace.Record) FaultImpact {
 	fi := FaultImpact{FaultWindow: w}
 	from, to := sp.lo, sp.hi
 	type obs struct {
@@ -165,10 +165,8 @@ func impact(w trace.FaultWindow, sp span, all []span, healthy, faulted []*trace.
 			outside = append(outside, lat)
 		}
 	}
-	for _, r := range faulted {
-		if measured(r) && r.Fault == w.Kind && r.Client == w.Client && r.IntendedUS < to && completion(r) >= from {
-			fi.Faulted++
-		}
+	if w.Kind == trace.FaultStorm {
+		fi.Faulted = stormed(w, windows, faulted)
 	}
 	slices.Sort(before)
 	slices.Sort(during)
@@ -193,6 +191,29 @@ func impact(w trace.FaultWindow, sp span, all []span, healthy, faulted []*trace.
 		}
 	}
 	return fi
+}
+
+// stormed counts the measured requests storm w cancelled: those of its
+// client marked "storm" whose first storm at or after their send is w.
+// (A cancelled request's record ends at its last byte, before the storm
+// instant, so its end cannot tell.)
+func stormed(w trace.FaultWindow, windows []trace.FaultWindow, faulted []*trace.Record) int {
+	n := 0
+	for _, r := range faulted {
+		if !measured(r) || r.Fault != trace.FaultStorm || r.Client != w.Client || r.SentUS > w.AtUS {
+			continue
+		}
+		first := w.AtUS
+		for _, o := range windows {
+			if o.Kind == trace.FaultStorm && o.Client == w.Client && o.AtUS >= r.SentUS && o.AtUS < first {
+				first = o.AtUS
+			}
+		}
+		if first == w.AtUS {
+			n++
+		}
+	}
+	return n
 }
 
 // windowEnd is when window w ends: a burst's end, or for a storm (an

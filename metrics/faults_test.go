@@ -66,3 +66,21 @@ func TestFaultImpact(t *testing.T) {
 		t.Errorf("impact %+v: want baseline 20 ms, during 200 ms, outside 21 ms, recovery 2 s after the burst", w)
 	}
 }
+
+// TestStormCount checks that each stormed request counts for the first
+// storm after its send, though its record ends before the storm (at its
+// last byte).
+func TestStormCount(t *testing.T) {
+	t.Parallel()
+	storms := []trace.FaultWindow{{Kind: trace.FaultStorm, Client: "c", AtUS: 1_000_000, Fraction: 0.5}, {Kind: trace.FaultStorm, Client: "c", AtUS: 3_000_000, Fraction: 0.5}}
+	rs := &trace.Records{Header: trace.RunHeader{FaultWindows: storms}}
+	for i, sent := range []int64{500_000, 900_000, 2_000_000} {
+		rs.Records = append(rs.Records, trace.Record{Client: "c", Session: i, Fault: trace.FaultStorm, IntendedUS: sent, SentUS: sent,
+			E2EUS: 50_000, ErrorClass: trace.ErrCancelled})
+	}
+	rs.Records = append(rs.Records, trace.Record{Client: "c", Session: 9, IntendedUS: 0, SentUS: 0, TTFTUS: 1000, E2EUS: 4_000_000})
+	w := Summarize(rs, Options{}).Faults.Windows
+	if len(w) != 2 || w[0].Faulted != 2 || w[1].Faulted != 1 {
+		t.Fatalf("windows %+v: want 2 cancelled by the first storm, 1 by the second", w)
+	}
+}

@@ -43,7 +43,7 @@ func windowLine(w metrics.FaultImpact) string {
 	at := time.Duration(w.AtUS) * time.Microsecond
 	var what string
 	if w.Kind == trace.FaultStorm {
-		what = fmt.Sprintf("storm at %v (client %s): %s of requests in flight cancelled, %s requests", at, w.Client, pct(w.Fraction), count(w.Faulted))
+		what = fmt.Sprintf("storm at %v (client %s): %s of the requests in flight cancelled, %s of them", at, w.Client, pct(w.Fraction), count(w.Faulted))
 	} else {
 		what = fmt.Sprintf("burst ×%g at %v for %v (client %s)", w.Factor, at, time.Duration(w.ForUS)*time.Microsecond, w.Client)
 	}

@@ -74,6 +74,9 @@ func TestStormAgainstEngine(t *testing.T) {
 	if len(kinds) != 3 {
 		t.Errorf("faulty requests by kind %v, want three kinds", kinds)
 	}
+	if f := summarize(rs, false).Faults; f == nil || len(f.Windows) != 1 || f.Windows[0].Faulted != stormed {
+		t.Errorf("fault report %+v: want the storm's window counting its %d cancellations", f, stormed)
+	}
 	m := engineMetrics(t, url, "vllm:generation_tokens_total", "vllm:kv_cache_usage_perc")
 	generated, kv := m["vllm:generation_tokens_total"], m["vllm:kv_cache_usage_perc"]
 	// A cancelled request's stream stops when the engine notices the

@@ -200,6 +200,7 @@ func simulateRecords(ctx context.Context, cfg virtual.Config, in *workloadInput,
 		Seed: in.header.Seed, Tokenizer: in.header.Tokenizer, Target: target,
 		Start: cfg.Start, WarmupUS: in.header.WarmupUS, SLO: in.header.SLO,
 		ClosedLoop: closedLoop(in.header), PrefixReuse: impliedReuse(in),
+		FaultWindows: bursts(in.header.FaultWindows),
 	})
 	if err != nil {
 		return trace.RunEnd{}, err
@@ -229,4 +230,16 @@ func faulted(in *workloadInput) int {
 		}
 	}
 	return n
+}
+
+// bursts keeps the burst windows of ws: a simulation's arrivals carry a
+// burst, but no storm strikes it.
+func bursts(ws []trace.FaultWindow) []trace.FaultWindow {
+	var out []trace.FaultWindow
+	for _, w := range ws {
+		if w.Kind == trace.FaultBurst {
+			out = append(out, w)
+		}
+	}
+	return out
 }
