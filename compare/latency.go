@@ -24,9 +24,9 @@ var latencyMetrics = []latencyMetric{
 	{"itl", metrics.UnitUS, meanITL},
 	{"tpot", metrics.UnitUSToken, metrics.TPOT},
 	{"e2e", metrics.UnitUS, func(r *trace.Record) (float64, bool) { return float64(r.E2EUS), true }},
-	{"ttft+lag", metrics.UnitUS, func(r *trace.Record) (float64, bool) { return float64(r.TTFTUS + lag(r)), r.TTFTUS > 0 }},
-	{"ttfo+lag", metrics.UnitUS, func(r *trace.Record) (float64, bool) { return float64(r.TTFOUS + lag(r)), r.TTFOUS > 0 }},
-	{"e2e+lag", metrics.UnitUS, func(r *trace.Record) (float64, bool) { return float64(r.E2EUS + lag(r)), true }},
+	{"ttft+lag", metrics.UnitUS, func(r *trace.Record) (float64, bool) { return float64(r.TTFTUS + metrics.Lag(r)), r.TTFTUS > 0 }},
+	{"ttfo+lag", metrics.UnitUS, func(r *trace.Record) (float64, bool) { return float64(r.TTFOUS + metrics.Lag(r)), r.TTFOUS > 0 }},
+	{"e2e+lag", metrics.UnitUS, func(r *trace.Record) (float64, bool) { return float64(r.E2EUS + metrics.Lag(r)), true }},
 }
 
 // meanITL is r's mean gap between token-bearing events, Σ ITLUS / count;
@@ -41,9 +41,6 @@ func meanITL(r *trace.Record) (float64, bool) {
 	}
 	return float64(sum) / float64(len(r.ITLUS)), true
 }
-
-// lag is r's schedule lag, SentUS − IntendedUS (queue time included).
-func lag(r *trace.Record) int64 { return r.SentUS - r.IntendedUS }
 
 // latencyRows compares every latency metric; TTFO only when a request
 // of either run had a TTFO apart from its TTFT (a reasoning model). The

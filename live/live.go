@@ -91,7 +91,7 @@ func (m *Metrics) Write(r *trace.Record) error {
 	if r.ErrorClass == trace.ErrDropped || outcome == "fault" {
 		return nil
 	}
-	m.lag.WithLabelValues(r.Client, r.Model).Observe(seconds(max(r.SentUS-r.IntendedUS, 0)))
+	m.lag.WithLabelValues(r.Client, r.Model).Observe(seconds(max(metrics.Lag(r), 0)))
 	if !r.OK() {
 		return nil
 	}

@@ -152,7 +152,7 @@ func impact(w trace.FaultWindow, sp span, all []span, windows []trace.FaultWindo
 		if !succeeded(r) || r.TTFTUS == 0 {
 			continue
 		}
-		at, lat := r.IntendedUS, float64(r.TTFTUS+max(lag(r), 0))
+		at, lat := r.IntendedUS, float64(r.TTFTUS+max(Lag(r), 0))
 		switch {
 		case at >= from && at < to:
 			during = append(during, lat)

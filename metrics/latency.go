@@ -83,16 +83,16 @@ func (c *calc) latency(recs []*trace.Record) Latency {
 		return float64(r.E2EUS), true
 	})
 	l.TTFTLag = c.metric("ttft+lag", UnitUS, recs, succeeded, func(r *trace.Record) (float64, bool) {
-		return float64(r.TTFTUS + lag(r)), r.TTFTUS > 0
+		return float64(r.TTFTUS + Lag(r)), r.TTFTUS > 0
 	})
 	l.TTFOLag = c.metric("ttfo+lag", UnitUS, recs, succeeded, func(r *trace.Record) (float64, bool) {
-		return float64(r.TTFOUS + lag(r)), r.TTFOUS > 0
+		return float64(r.TTFOUS + Lag(r)), r.TTFOUS > 0
 	})
 	l.E2ELag = c.metric("e2e+lag", UnitUS, recs, succeeded, func(r *trace.Record) (float64, bool) {
-		return float64(r.E2EUS + lag(r)), true
+		return float64(r.E2EUS + Lag(r)), true
 	})
 	l.Lag = c.metric("lag", UnitUS, recs, sent, func(r *trace.Record) (float64, bool) {
-		return float64(lag(r)), true
+		return float64(Lag(r)), true
 	})
 	l.Queue = c.metric("queue", UnitUS, recs, sent, func(r *trace.Record) (float64, bool) {
 		return float64(r.QueueUS), true
@@ -100,8 +100,9 @@ func (c *calc) latency(recs []*trace.Record) Latency {
 	return l
 }
 
-// lag is r's schedule lag, SentUS − IntendedUS; it includes QueueUS.
-func lag(r *trace.Record) int64 { return r.SentUS - r.IntendedUS }
+// Lag is r's schedule lag in µs, SentUS − IntendedUS: how late it was
+// sent; it includes QueueUS.
+func Lag(r *trace.Record) int64 { return r.SentUS - r.IntendedUS }
 
 // OutputTokens is the number of tokens r generated: the server's
 // usage.completion_tokens when it reported one, else the number of

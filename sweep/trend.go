@@ -65,7 +65,7 @@ func sampleOf(r *trace.Record) (sample, bool) {
 	}
 	lat := math.Inf(1)
 	if r.TTFTUS > 0 {
-		lat = float64(r.TTFTUS + lagUS(r))
+		lat = float64(r.TTFTUS + max(metrics.Lag(r), 0))
 	}
 	return sample{float64(r.IntendedUS), lat}, true
 }
@@ -98,9 +98,6 @@ func overloaded(o []sample) (bool, string) {
 	return true, fmt.Sprintf("TTFT grew without bound: median %s in the first tenth of the requests, %s in the last (Mann–Kendall Z = %.1f)",
 		msText(first), msText(last), z)
 }
-
-// lagUS is the schedule lag of r: send time past the intended time.
-func lagUS(r *trace.Record) int64 { return max(r.SentUS-r.IntendedUS, 0) }
 
 // mannKendallZ is the continuity-corrected Mann–Kendall statistic of v
 // for an increasing trend, ties scoring 0 and ignored in the variance.
