@@ -1,17 +1,12 @@
 package cli
 
 import (
-	"flag"
 	"os"
 	"path/filepath"
 	"slices"
 	"testing"
 	"time"
 )
-
-// strictScale turns on TestServeScale's 2 ms agreement bound, which a
-// 2-core machine does not meet at 1,000 streams (see the test's comment).
-var strictScale = flag.Bool("strict-scale", false, "TestServeScale: require client and server medians within 2 ms")
 
 // scaleSpec is one closed-loop client keeping 1,000 requests in flight
 // against the built-in engine, with exact outputs so every request streams
@@ -29,41 +24,27 @@ clients:
 `
 
 // TestServeScale runs `surge run` with no --target at 1,000 concurrent
-// streams and compares what the client measured with what the engine
-// server measured itself (surge_timings, carried into the records). The
-// client's clock starts when the request is written and the server's when
-// its handler starts; the server's TTFT ends when its handler flushes the
-// first token and its E2E when it writes the last bytes (see sim/server's
-// package doc). So
+// streams and compares, request by request, what the client measured
+// with what the engine server measured itself (surge_timings, carried
+// into the records). The client's clock starts when the request is
+// written and the server's when its handler starts; the server's TTFT
+// ends when its handler has written the first token and its E2E when it
+// has written the last bytes (see sim/server's package doc). The built-in
+// engine is reached through memnet pipes, whose writes return when the
+// other end has read, so
 //
-//	client − server = (handler start − sent) + (client read − server write),
+//	client − server = (handler start − request read) + (client's handling of the bytes it read)
 //
-// which is the loopback HTTP and SSE handling on both sides. Every request
-// must succeed with 32 tokens and carry server timings, and each median
-// of the server must not exceed the client's by more than 2 ms (the
-// server cannot see more time than the client does). With -strict-scale
-// the medians must also agree within 2 ms both ways. They do not on a
-// 2-core machine. The engine runs 256 sequences (max_num_seqs), so each
-// step wakes up to 256 handlers, each one write syscall (~8 µs), and the
-// client one read (~6 µs) per token. Goroutines the network poller makes
-// ready are only picked up when a P runs out of work, and then run FIFO
-// behind the rest of that batch, mostly the client's readers: a
-// runtime/trace showed the server's connection goroutines waiting p50
-// 1.4 ms, p90 9 ms to run once a new request had been noticed. Observed
-// on a quiet 2-core machine: this test's differences of medians TTFT
-// 3.3–13.8 ms, E2E 3.7–14.3 ms (noisy: the medians sit in a 2.3 s
-// queueing wait); medians of per-request differences, requests sent after
-// the first second: TTFT 3.3–4.6 ms, E2E 3.9–5.7 ms, of which request
-// written → handler start 1.8–3.1 ms and first flush → client read
-// 1.1–1.3 ms. The first flush is itself 1.1–1.7 ms after the step that
-// made the token. No server-side change helped: one or two writer
-// goroutines writing every stream's chunks instead of its handler (with
-// or without yielding), the final chunk and the chunked terminator in one
-// write, and the loop writing itself all left the per-request medians
-// within the run-to-run noise, and the writers raised the step → flush
-// time to 2–4.6 ms. More Ps do help: per-request TTFT 1.7–3.2 ms and E2E
-// 1.9–3.2 ms with GOMAXPROCS=8 (4 runs), 1.4–2.1 and 2.1–3.1 ms with 16
-// (3 runs); the engine in a separate process 3.1–3.3 ms (2 runs).
+// which is the HTTP and SSE handling on both sides, plus any wait for a
+// core between them. Every request must succeed with 32 tokens and carry
+// server timings, and the medians of the per-request differences of TTFT,
+// E2E and mean ITL must be at least −0.1 ms (the client cannot see less
+// time than the server, beyond the order in which the two read the clock)
+// and at most 50 ms, or 2 ms with SURGE_STRICT_TIMING, where .ci/run runs
+// the test alone: the agreement the issue asks for. Observed on a quiet 2-core
+// machine: TTFT 0.05–0.5 ms, E2E 0.09–0.5 ms (over loopback TCP the same
+// run gave 10 ms, because goroutines the network poller makes ready wait
+// behind a step's worth of others; see internal/memnet).
 func TestServeScale(t *testing.T) {
 	if testing.Short() {
 		t.Skip("2,000 requests at concurrency 1,000: skipped in -short")
@@ -85,39 +66,37 @@ func TestServeScale(t *testing.T) {
 	if len(rs.Records) != 2000 {
 		t.Fatalf("%d records, want 2000", len(rs.Records))
 	}
-	var ttft, sttft, e2e, se2e []int64
+	var dTTFT, dE2E, dITL []float64
 	for _, r := range rs.Records {
 		if !r.OK() || r.ServerOutputTokens != 32 || r.ServerTTFTUS <= 0 || r.ServerE2EUS < r.ServerTTFTUS {
 			t.Fatalf("record %+v", r)
 		}
-		ttft, sttft = append(ttft, r.TTFTUS), append(sttft, r.ServerTTFTUS)
-		e2e, se2e = append(e2e, r.E2EUS), append(se2e, r.ServerE2EUS)
+		dTTFT = append(dTTFT, float64(r.TTFTUS-r.ServerTTFTUS))
+		dE2E = append(dE2E, float64(r.E2EUS-r.ServerE2EUS))
+		dITL = append(dITL, float64((r.E2EUS-r.TTFTUS)-(r.ServerE2EUS-r.ServerTTFTUS))/31)
 	}
-	// The bound is on the difference of medians, not a median of
-	// differences: both are stable at this size, and the medians are what a
-	// report shows side by side.
-	const bound = 2000 // µs
-	dTTFT, dE2E := median(ttft)-median(sttft), median(e2e)-median(se2e)
-	t.Logf("median TTFT client %d µs, server %d µs (diff %d); E2E client %d µs, server %d µs (diff %d)",
-		median(ttft), median(sttft), dTTFT, median(e2e), median(se2e), dE2E)
-	if dTTFT < -bound || dE2E < -bound {
-		t.Errorf("median client − server: TTFT %d µs, E2E %d µs; the server cannot see over %d µs more than the client", dTTFT, dE2E, bound)
+	lo, hi := -100.0, 50_000.0 // µs
+	if os.Getenv("SURGE_STRICT_TIMING") != "" {
+		hi = 2000
 	}
-	if *strictScale && (abs(dTTFT) > bound || abs(dE2E) > bound) {
-		t.Errorf("median client − server: TTFT %d µs, E2E %d µs; want both within %d µs", dTTFT, dE2E, bound)
+	for _, d := range []struct {
+		name string
+		v    []float64
+	}{{"TTFT", dTTFT}, {"E2E", dE2E}, {"mean ITL", dITL}} {
+		m := median(d.v)
+		t.Logf("%s: client − server median %.1f µs, p90 %.1f µs", d.name, m, quantile(d.v, 0.9))
+		if m < lo || m > hi {
+			t.Errorf("%s: median of client − server per request %.1f µs, want within [%g, %g] µs", d.name, m, lo, hi)
+		}
 	}
 }
 
 // median returns the middle value of v (the upper one of an even count).
-func median(v []int64) int64 {
+func median[T int64 | float64](v []T) T { return quantile(v, 0.5) }
+
+// quantile returns the value of v at rank ⌊q·len(v)⌋ in sorted order.
+func quantile[T int64 | float64](v []T, q float64) T {
 	s := slices.Clone(v)
 	slices.Sort(s)
-	return s[len(s)/2]
-}
-
-func abs(x int64) int64 {
-	if x < 0 {
-		return -x
-	}
-	return x
+	return s[int(q*float64(len(s)))]
 }
