@@ -1,7 +1,6 @@
 package client
 
 import (
-	"context"
 	"crypto/tls"
 	"encoding/base64"
 	"errors"
@@ -58,10 +57,6 @@ type Config struct {
 	// Insecure skips the verification of an https:// server's
 	// certificate. Verification is on unless this is set.
 	Insecure bool
-	// Dial, when set, makes every connection in place of a net.Dialer,
-	// e.g. memnet.Listener.DialContext for an engine in the same process.
-	// ConnectTimeout still bounds it, through its context.
-	Dial func(ctx context.Context, network, addr string) (net.Conn, error)
 }
 
 // DefaultMaxResponseBytes is the response cap when
@@ -192,12 +187,8 @@ func newTransport(cfg Config) *http.Transport {
 		dial = cfg.ConnectTimeout
 	}
 	dialer := &net.Dialer{Timeout: dial, KeepAlive: 30 * time.Second}
-	dialContext := dialer.DialContext
-	if cfg.Dial != nil {
-		dialContext = cfg.Dial
-	}
 	return &http.Transport{
-		DialContext:         dialContext,
+		DialContext:         dialer.DialContext,
 		MaxIdleConns:        n,
 		MaxIdleConnsPerHost: n,
 		IdleConnTimeout:     90 * time.Second,

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"net/http"
 	"os"
 	"path/filepath"
 	"slices"
@@ -55,8 +56,7 @@ func copyFile(from, to string) error {
 
 // probeServer asks the target what it is (GET /v1/models) for the
 // manifest: the default server, or the first by model of several.
-func probeServer(ctx context.Context, tg targets, key string) *bundle.Server {
-	base, routes := tg.base, tg.routes
+func probeServer(ctx context.Context, base string, routes map[string]string, key string) *bundle.Server {
 	if base == "" && len(routes) > 0 {
 		keys := make([]string, 0, len(routes))
 		for k := range routes {
@@ -67,7 +67,7 @@ func probeServer(ctx context.Context, tg targets, key string) *bundle.Server {
 	}
 	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
-	return bundle.Probe(ctx, tg.httpClient(0), base, key)
+	return bundle.Probe(ctx, &http.Client{}, base, key)
 }
 
 // runRecord is what a bundle's manifest says of a run beyond its

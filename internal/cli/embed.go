@@ -4,10 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"net"
-	"sync"
-
-	"surge/internal/memnet"
 
 	"surge/content"
 	"surge/sim"
@@ -22,28 +18,11 @@ const (
 )
 
 // embedded are the built-in engines a run started: one per model its
-// requests name, each on an in-memory listener of its own (package
-// memnet) whose host name only the run's dial knows.
+// requests name, each on a loopback port of its own.
 type embedded struct {
-	base      string            // the one engine's URL, when there is one
-	routes    map[string]string // served model → URL, when there are several
-	listeners map[string]*memnet.Listener
-	stops     []func()
-}
-
-// dial connects to the engine whose host address names, or over the
-// network to any other address (a --metrics-url elsewhere), as the
-// DialContext of an http.Transport.
-func (e *embedded) dial(ctx context.Context, network, address string) (net.Conn, error) {
-	host, _, err := net.SplitHostPort(address)
-	if err != nil {
-		host = address
-	}
-	if l, ok := e.listeners[host]; ok {
-		return l.DialContext(ctx, network, address)
-	}
-	var d net.Dialer
-	return d.DialContext(ctx, network, address)
+	base   string            // the one engine's URL, when there is one
+	routes map[string]string // served model → URL, when there are several
+	stops  []func()
 }
 
 // stop stops every engine and waits for them.
@@ -53,7 +32,8 @@ func (e *embedded) stop() {
 	}
 }
 
-// startEmbedded starts the built-in engines in memory, one per model the workload's requests name (after --model), each
+// startEmbedded starts the built-in engines on ephemeral loopback ports,
+// one per model the workload's requests name (after --model), each
 // serving that name so that the requests are accepted. Each simulates
 // --engine-model if given, else its model if the catalog knows it, else
 // Llama-3.1-8B; all share --gpu, --tp and the engine flags. It prints one
@@ -75,18 +55,16 @@ func startEmbedded(w io.Writer, f runFlags, in *workloadInput) (*embedded, error
 	if len(served) == 0 {
 		served = []string{""} // no model to serve: the catalog name
 	}
-	e := &embedded{routes: map[string]string{}, listeners: map[string]*memnet.Listener{}}
-	for i, name := range served {
-		ln := memnet.Listen(fmt.Sprintf("builtin-engine-%d", i+1))
-		stop, err := startModelEngine(w, f, sim.Hardware{GPU: g, TP: f.tp}, tok, name, ln)
+	e := &embedded{routes: map[string]string{}}
+	for _, name := range served {
+		url, stop, err := startModelEngine(w, f, sim.Hardware{GPU: g, TP: f.tp}, tok, name)
 		if err != nil {
 			e.stop()
 			return nil, err
 		}
 		e.stops = append(e.stops, stop)
-		e.listeners[ln.Addr().String()] = ln
-		e.base = "http://" + ln.Addr().String()
-		e.routes[name] = e.base
+		e.routes[name] = url
+		e.base = url
 	}
 	if len(served) > 1 {
 		e.base = ""
@@ -98,37 +76,28 @@ func startEmbedded(w io.Writer, f runFlags, in *workloadInput) (*embedded, error
 
 // startModelEngine starts one built-in engine on hw (its model left to
 // engineModel) serving the model name served ("" for the simulated
-// model's own name) on ln, prints a line saying so, and returns its stop
-// function.
-func startModelEngine(w io.Writer, f runFlags, hw sim.Hardware, tok content.Tokenizer, served string, ln *memnet.Listener) (func(), error) {
+// model's own name), prints a line saying so, and returns its URL and its
+// stop function.
+func startModelEngine(w io.Writer, f runFlags, hw sim.Hardware, tok content.Tokenizer, served string) (string, func(), error) {
 	m, err := engineModel(f.engineModel, served)
 	if err != nil {
-		return nil, usageError{fmt.Errorf("--engine-model: %w", err)}
+		return "", nil, usageError{fmt.Errorf("--engine-model: %w", err)}
 	}
 	hw.Model = m
 	cfg, err := engineServer(f.engine, hw)
 	if err != nil {
-		return nil, usageError{err}
+		return "", nil, usageError{err}
 	}
 	cfg.Tokenizer, cfg.Model = tok, served
-	s, err := server.New(cfg)
-	if err != nil {
-		return nil, fmt.Errorf("starting the built-in engine for %q: %w", served, err)
-	}
 	// The server outlives the run's context: on Ctrl-C the driver drains
 	// requests in flight, which needs the engine still running.
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		s.Serve(ctx, ln)
-	}()
-	fmt.Fprintf(w, "surge: no --target: driving the built-in engine for %q, %s on %d×%s, in memory at http://%s\n",
-		pick(served, m.Name), m.Name, hw.TP, hw.GPU.Name, ln.Addr())
-	return sync.OnceFunc(func() {
-		cancel()
-		<-done
-	}), nil
+	url, stop, err := server.Start(context.Background(), cfg)
+	if err != nil {
+		return "", nil, fmt.Errorf("starting the built-in engine for %q: %w", served, err)
+	}
+	fmt.Fprintf(w, "surge: no --target: driving the built-in engine for %q, %s on %d×%s, at %s\n",
+		pick(served, m.Name), m.Name, hw.TP, hw.GPU.Name, url)
+	return url, stop, nil
 }
 
 // engineModel picks the catalog model an engine serving the model name

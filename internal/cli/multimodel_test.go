@@ -136,15 +136,15 @@ func TestRunBuiltinEngines(t *testing.T) {
 		t.Fatalf("exit %d\nstderr:\n%s\nstdout:\n%s", code, e, out)
 	}
 	for _, want := range []string{
-		`driving the built-in engine for "Qwen/Qwen3-8B", Qwen3-8B on 1×H100-SXM, in memory at http://builtin-engine-1`,
-		`driving the built-in engine for "my-finetune", Llama-3.1-8B on 1×H100-SXM, in memory at http://builtin-engine-2`,
+		`driving the built-in engine for "Qwen/Qwen3-8B", Qwen3-8B on 1×H100-SXM, at http://127.0.0.1:`,
+		`driving the built-in engine for "my-finetune", Llama-3.1-8B on 1×H100-SXM, at http://127.0.0.1:`,
 	} {
 		if !strings.Contains(e, want) {
 			t.Errorf("stderr lacks %q:\n%s", want, e)
 		}
 	}
 	rs := readRun(t, dir)
-	if h := rs.Header.Target; !strings.HasPrefix(h, qwenModel+"=http://builtin-engine-") || !strings.Contains(h, ","+otherModel+"=http://builtin-engine-") {
+	if h := rs.Header.Target; !strings.HasPrefix(h, qwenModel+"=http://127.0.0.1:") || !strings.Contains(h, ","+otherModel+"=http://127.0.0.1:") {
 		t.Errorf("records header target %q, want both engines by model", h)
 	}
 	byModel := map[string]int{}

@@ -5,8 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net"
-	"net/http"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -142,15 +140,14 @@ func runRun(c *cobra.Command, path string, f runFlags) error {
 	if msg := ceilingWarning("", in.header, in.sessions); msg != "" {
 		fmt.Fprintln(c.ErrOrStderr(), "surge: "+msg)
 	}
-	tg, err := servers(c.ErrOrStderr(), &f, in)
+	base, routes, stop, err := servers(c.ErrOrStderr(), &f, in)
 	if err != nil {
 		return err
 	}
-	defer tg.stop()
+	defer stop()
 	cl, err := client.NewRouter(client.RouterConfig{
-		Config: f.robust.client(client.Config{BaseURL: tg.base, APIKey: key, MaxConns: maxConns(in, f.maxConc),
-			HTTP2: f.http2, Timeout: f.timeout, Dial: tg.dial}),
-		Routes: tg.routes,
+		Config: f.robust.client(client.Config{BaseURL: base, APIKey: key, MaxConns: maxConns(in, f.maxConc), HTTP2: f.http2, Timeout: f.timeout}),
+		Routes: routes,
 	})
 	if err != nil {
 		return usageError{fmt.Errorf("--target: %w", err)}
@@ -182,12 +179,12 @@ func runRun(c *cobra.Command, path string, f runFlags) error {
 	if err := writeBundleTrace(dir, whole); err != nil {
 		return fmt.Errorf("writing the bundle's trace: %w", err)
 	}
-	server := probeServer(c.Context(), tg, key)
+	server := probeServer(c.Context(), base, routes, key)
 	start := startAt
 	if start.IsZero() {
 		start = time.Now()
 	}
-	stopScrape, err := startScrape(c.Context(), c.ErrOrStderr(), f.scrape, tg, dir, start)
+	stopScrape, err := startScrape(c.Context(), c.ErrOrStderr(), f.scrape, base, dir, start)
 	if err != nil {
 		return err
 	}
@@ -255,48 +252,32 @@ func (f runFlags) check(changed interface{ Changed(string) bool }) error {
 	return nil
 }
 
-// targets is where a run's requests go.
-type targets struct {
-	base   string            // the default base URL
-	routes map[string]string // base URLs by model, when there are several
-	// dial connects to the built-in engines (nil: the network).
-	dial func(ctx context.Context, network, address string) (net.Conn, error)
-	stop func() // stops the engines started for the run
-}
-
-// httpClient returns a client for requests beside the run's own (the
-// model probe, metric scrapes) that reaches the same servers.
-func (t targets) httpClient(timeout time.Duration) *http.Client {
-	if t.dial == nil {
-		return &http.Client{Timeout: timeout}
-	}
-	return &http.Client{Timeout: timeout, Transport: &http.Transport{DialContext: t.dial}}
-}
-
 // servers resolves where the run's requests go: the --target URL, the
 // --target routes for the workload's models, or the built-in engines it
-// starts without --target (f.builtin is then set). It sets f.shown.
-func servers(w io.Writer, f *runFlags, in *workloadInput) (targets, error) {
+// starts without --target (f.builtin is then set). It sets f.shown and
+// returns the default base URL, the routes by model, and a function that
+// stops the engines it started.
+func servers(w io.Writer, f *runFlags, in *workloadInput) (string, map[string]string, func(), error) {
 	if f.target == "" {
 		e, err := startEmbedded(w, *f, in)
 		if err != nil {
-			return targets{}, err
+			return "", nil, nil, err
 		}
 		f.builtin, f.shown = true, targetName(e.base, e.routes)
-		return targets{base: e.base, routes: e.routes, dial: e.dial, stop: e.stop}, nil
+		return e.base, e.routes, e.stop, nil
 	}
 	t, err := parseTarget(f.target)
 	if err != nil {
-		return targets{}, usageError{err}
+		return "", nil, nil, usageError{err}
 	}
 	var routes map[string]string
 	if t.url == "" {
 		if routes, err = t.resolve(modelsOf(in, f.model)); err != nil {
-			return targets{}, usageError{err}
+			return "", nil, nil, usageError{err}
 		}
 	}
 	f.shown = targetName(t.url, routes)
-	return targets{base: t.url, routes: routes, stop: func() {}}, nil
+	return t.url, routes, func() {}, nil
 }
 
 // apiKey reads the API key from the named environment variable, so the key

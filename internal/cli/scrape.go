@@ -34,15 +34,15 @@ func (f *scrapeFlags) register(fs *pflag.FlagSet) {
 	fs.StringSliceVar(&f.keep, "keep-metrics", nil, "further metric names or name prefixes to keep when scraping")
 }
 
-// startScrape scrapes the metrics of the server at tg.base into
+// startScrape scrapes the metrics of the server at base into
 // DIR/server_metrics.jsonl from start until the returned function is
 // called, which waits for the last scrape and says on warn what went
 // wrong, if anything. Without a base URL (several targets) and no
 // --metrics-url, or with --no-scrape, it does nothing.
-func startScrape(ctx context.Context, warn io.Writer, f scrapeFlags, tg targets, dir string, start time.Time) (stop func(), err error) {
+func startScrape(ctx context.Context, warn io.Writer, f scrapeFlags, base, dir string, start time.Time) (stop func(), err error) {
 	url := f.url
-	if url == "" && tg.base != "" {
-		url = scrape.DefaultURL(tg.base)
+	if url == "" && base != "" {
+		url = scrape.DefaultURL(base)
 	}
 	if f.off || url == "" {
 		return func() {}, nil
@@ -55,7 +55,7 @@ func startScrape(ctx context.Context, warn io.Writer, f scrapeFlags, tg targets,
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		st, err := scrape.Run(ctx, scrape.Config{URL: url, Interval: f.interval, Keep: f.keep, Client: tg.httpClient(scrape.DefaultTimeout)}, start, file)
+		st, err := scrape.Run(ctx, scrape.Config{URL: url, Interval: f.interval, Keep: f.keep}, start, file)
 		switch {
 		case err != nil:
 			fmt.Fprintf(warn, "surge: scraping the server's metrics: %v\n", err)

@@ -102,20 +102,19 @@ func (p *pointRunner) connect(in *workloadInput, f *runFlags) error {
 	if p.client != nil {
 		return nil
 	}
-	tg, err := servers(p.c.ErrOrStderr(), f, in)
+	base, routes, stop, err := servers(p.c.ErrOrStderr(), f, in)
 	if err != nil {
 		return err
 	}
-	p.stop, p.target = tg.stop, f.shown
+	p.stop, p.target = stop, f.shown
 	key, err := apiKey(f.apiKeyEnv)
 	if err != nil {
 		return err
 	}
 	conns := max(maxConns(in, f.maxConc), p.f.probe+256)
 	p.client, err = client.NewRouter(client.RouterConfig{
-		Config: f.robust.client(client.Config{BaseURL: tg.base, APIKey: key, MaxConns: conns, HTTP2: f.http2,
-			Timeout: f.timeout, Dial: tg.dial}),
-		Routes: tg.routes,
+		Config: f.robust.client(client.Config{BaseURL: base, APIKey: key, MaxConns: conns, HTTP2: f.http2, Timeout: f.timeout}),
+		Routes: routes,
 	})
 	if err != nil {
 		return usageError{fmt.Errorf("--target: %w", err)}

@@ -135,7 +135,7 @@ func TestSweepSLOSearchLive(t *testing.T) {
 	if checkPassed != sr.CheckPass || (checkPassed && !strings.Contains(sr.Note, "noise")) {
 		t.Errorf("check at %g passed %v, search says %v: %s", sr.CheckLoad, checkPassed, sr.CheckPass, sr.Note)
 	}
-	if !strings.HasPrefix(res.Target, "http://builtin-engine-") {
+	if !strings.HasPrefix(res.Target, "http://127.0.0.1:") {
 		t.Errorf("target %q: want the built-in engine", res.Target)
 	}
 }
