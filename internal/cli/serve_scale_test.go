@@ -1,12 +1,19 @@
 package cli
 
 import (
-	"flag"
+	"bufio"
+	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"runtime"
 	"slices"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
+
+	"surge/trace"
 )
 
 // scaleSpec is one closed-loop client keeping 1,000 requests in flight
@@ -24,67 +31,71 @@ clients:
     sampling: {exact_output: true}
 `
 
-// strictScale turns on TestServeScale's 2 ms agreement bound, which a
-// 2-core machine does not meet at 1,000 streams (see the test's comment).
-var strictScale = flag.Bool("strict-scale", false, "TestServeScale: require client and engine within 2 ms at the median")
-
-// TestServeScale runs `surge run` with no --target at 1,000 concurrent
-// streams and compares, request by request, what the client measured
-// with what the engine server measured itself (surge_timings, carried
-// into the records). The client's clock starts when the request is
-// written and the server's when its handler starts; the server's TTFT
-// ends when its handler has flushed the first token and its E2E when it
-// has written the last bytes (see sim/server's package doc). So
+// TestServeScale drives the built-in engine at 1,000 concurrent streams
+// and compares, request by request, what the client measured with what
+// the engine measured itself (surge_timings, carried into the records).
+// The client's clock starts when the request is written and stops when it
+// reads a token; the engine's starts when the request's bytes reached its
+// socket (the kernel's receive time) and stops when its handler has
+// flushed the token (see sim/server's package doc). So client − engine is
+// the time the client took to read what the engine had sent: its
+// measurement error. Every request must succeed with 32 tokens and carry
+// the engine's timings, and the medians of the per-request differences of
+// TTFT, E2E and mean ITL must be at least −0.1 ms (the client cannot see
+// less time than the engine, beyond the order in which the two read the
+// clock) and at most 250 ms (a sanity bound: under the race detector and
+// other tests the in-process medians reach 10–20 ms).
 //
-//	client − server = (handler start − written) + (client read − server write)
-//
-// which is the loopback HTTP and SSE handling on both sides, and the wait
-// of each side's goroutines for one of the two cores they share. Every
-// request must succeed with 32 tokens and carry server timings, and the
-// medians of the per-request differences of TTFT, E2E and mean ITL must
-// be at least −0.1 ms (the client cannot see less time than the server,
-// beyond the order in which the two read the clock) and at most 50 ms;
-// with -strict-scale, at most 2 ms, which this machine does not meet.
-//
-// Observed on a quiet 2-core machine, medians per request: TTFT 10 ms
-// over all requests, 3.3–4.6 ms over those sent after the first second
-// (the first 1,000 are sent at once and their handlers wait their turn),
-// of which written → handler start 1.8–3.1 ms and first flush → client
-// read 1.1–1.3 ms; mean ITL within 1 µs. The engine runs 256 sequences a
-// step, so each step makes 256 handlers and then 256 readers ready;
-// goroutines the network poller makes ready are only picked up when a P
-// runs out of work, behind the rest of that batch. What was tried, with
-// the same measure: writer goroutines in place of handlers, coalesced
-// writes and the engine loop writing itself (no gain); in-memory
-// connections in place of TCP: synchronous pipes (net.Pipe) agree within
-// 0.05–1.1 ms over all requests but 7 ms after the first second, and
-// only because a write then returns when the client has read, so the
-// server's stamps move with the client's; buffered pipes 3.7 ms after the
-// first second. More Ps help: 1.7–3.2 ms with GOMAXPROCS=8, 1.4–2.1 ms
-// with 16; the engine in a separate process 3.1–3.3 ms.
+// "separate processes" runs `surge serve` and `surge run` as two
+// processes, each pinned to a core of its own when taskset is there, as
+// a client and a server on two machines would be; with
+// SURGE_STRICT_TIMING (.ci/run runs it alone) its TTFT and mean ITL
+// medians must also be within 2 ms. Observed on a quiet 2-core machine,
+// medians: TTFT 12–20 µs, mean ITL 8–16 µs and E2E 0.26–0.55 ms pinned
+// (E2E also waits for the final usage chunk, written after the engine's
+// clock stops); TTFT 0.5–1.4 ms unpinned. "in process" is `surge run`
+// with no --target, client and engine sharing two cores and one Go
+// scheduler: each engine step makes 256 handlers ready, and the client's
+// readers, made ready by the network poller, run only once those are
+// done, so TTFT differs by 1.6–2.3 ms, mean ITL by 16–37 µs and E2E by
+// 2.8–3.2 ms.
 func TestServeScale(t *testing.T) {
 	if testing.Short() {
 		t.Skip("2,000 requests at concurrency 1,000: skipped in -short")
 	}
 	t.Parallel()
-	dir := t.TempDir()
-	spec := filepath.Join(dir, "scale.yaml")
-	if err := os.WriteFile(spec, []byte(scaleSpec), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	out := filepath.Join(dir, "run")
-	began := time.Now()
-	code, stdout, stderr := run(t, "run", spec, "-o", out)
-	t.Logf("surge run took %v", time.Since(began).Round(time.Millisecond))
-	if code != exitOK {
-		t.Fatalf("exit %d\nstderr:\n%s\nstdout:\n%s", code, stderr, stdout)
-	}
-	rs := readRun(t, out)
-	if len(rs.Records) != 2000 {
-		t.Fatalf("%d records, want 2000", len(rs.Records))
+	t.Run("in process", func(t *testing.T) {
+		dir := t.TempDir()
+		spec := writeSpec(t, dir, "scale.yaml", scaleSpec)
+		out := filepath.Join(dir, "run")
+		if code, stdout, stderr := run(t, "run", spec, "-o", out); code != exitOK {
+			t.Fatalf("exit %d\nstderr:\n%s\nstdout:\n%s", code, stderr, stdout)
+		}
+		checkScale(t, readRun(t, out).Records, false)
+	})
+	t.Run("separate processes", func(t *testing.T) {
+		dir := t.TempDir()
+		spec := writeSpec(t, dir, "scale.yaml", scaleSpec)
+		out := filepath.Join(dir, "run")
+		bin := surgeBinary(t)
+		url := serveProcess(t, pinned(0, bin, "serve", "--model", "llama-3.1-8b", "--gpu", "h100", "--addr", "127.0.0.1:0"))
+		cmd := pinned(1, bin, "run", spec, "--target", url, "--no-scrape", "-o", out)
+		if b, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("surge run: %v\n%s", err, b)
+		}
+		checkScale(t, readRun(t, out).Records, os.Getenv("SURGE_STRICT_TIMING") != "")
+	})
+}
+
+// checkScale checks the records of a TestServeScale run; strict asks for
+// agreement within 2 ms.
+func checkScale(t *testing.T, rs []trace.Record, strict bool) {
+	t.Helper()
+	if len(rs) != 2000 {
+		t.Fatalf("%d records, want 2000", len(rs))
 	}
 	var dTTFT, dE2E, dITL []float64
-	for _, r := range rs.Records {
+	for _, r := range rs {
 		if !r.OK() || r.ServerOutputTokens != 32 || r.ServerTTFTUS <= 0 || r.ServerE2EUS < r.ServerTTFTUS {
 			t.Fatalf("record %+v", r)
 		}
@@ -92,26 +103,65 @@ func TestServeScale(t *testing.T) {
 		dE2E = append(dE2E, float64(r.E2EUS-r.ServerE2EUS))
 		dITL = append(dITL, float64((r.E2EUS-r.TTFTUS)-(r.ServerE2EUS-r.ServerTTFTUS))/31)
 	}
-	var late []float64
-	for i, r := range rs.Records {
-		if r.SentUS > 1_000_000 {
-			late = append(late, dTTFT[i])
-		}
-	}
-	t.Logf("TTFT of the %d requests sent after the first second: client − server median %.1f µs", len(late), median(late))
-	lo, hi := -100.0, 50_000.0 // µs
-	if *strictScale {
-		hi = 2000
-	}
 	for _, d := range []struct {
-		name string
-		v    []float64
-	}{{"TTFT", dTTFT}, {"E2E", dE2E}, {"mean ITL", dITL}} {
-		m := median(d.v)
-		t.Logf("%s: client − server median %.1f µs, p90 %.1f µs", d.name, m, quantile(d.v, 0.9))
-		if m < lo || m > hi {
-			t.Errorf("%s: median of client − server per request %.1f µs, want within [%g, %g] µs", d.name, m, lo, hi)
+		name   string
+		v      []float64
+		strict bool
+	}{{"TTFT", dTTFT, strict}, {"E2E", dE2E, false}, {"mean ITL", dITL, strict}} {
+		lo, hi := -100.0, 250_000.0 // µs
+		if d.strict {
+			hi = 2000
 		}
+		m := median(d.v)
+		t.Logf("%s: client − engine median %.1f µs, p90 %.1f µs", d.name, m, quantile(d.v, 0.9))
+		if m < lo || m > hi {
+			t.Errorf("%s: median of client − engine per request %.1f µs, want within [%g, %g] µs", d.name, m, lo, hi)
+		}
+	}
+}
+
+// pinned returns the command bin args, run on CPU cpu alone when taskset
+// is installed and the machine has two CPUs or more.
+func pinned(cpu int, bin string, args ...string) *exec.Cmd {
+	if ts, err := exec.LookPath("taskset"); err == nil && runtime.NumCPU() >= 2 {
+		return exec.Command(ts, append([]string{"-c", strconv.Itoa(cpu), bin}, args...)...)
+	}
+	return exec.Command(bin, args...)
+}
+
+// serveProcess starts cmd, a `surge serve` on an ephemeral port, stops it
+// when the test ends, and returns its URL.
+func serveProcess(t *testing.T, cmd *exec.Cmd) string {
+	t.Helper()
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd.Stderr = os.Stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		cmd.Process.Signal(os.Interrupt)
+		cmd.Wait()
+	})
+	found := make(chan string, 1)
+	go func() {
+		sc := bufio.NewScanner(stdout)
+		for sc.Scan() {
+			if url, ok := strings.CutPrefix(sc.Text(), "listening on "); ok {
+				found <- strings.Fields(url)[0]
+				break
+			}
+		}
+		io.Copy(io.Discard, stdout)
+	}()
+	select {
+	case url := <-found:
+		return url
+	case <-time.After(30 * time.Second):
+		t.Fatal("surge serve did not say where it listens within 30 s")
+		return ""
 	}
 }
 

@@ -44,12 +44,17 @@
 //	"surge_timings": {"queued_ms": q, "ttft_ms": t, "e2e_ms": e}
 //
 // measured by the server: queued_ms is the engine's queue time (arrival to
-// first admission), ttft_ms the real time from the request's arrival at
-// the handler to the handler's flush of its first token (for a whole,
-// non-streamed response, to the moment it is written), and e2e_ms the time
-// from arrival to the writing of its last bytes. Clients that do not know
-// the member ignore it. (The vllm:* latency histograms are observed when
-// the engine produces the tokens.)
+// first admission), ttft_ms the real time from the request's arrival to
+// the handler's flush of its first token (for a whole, non-streamed
+// response, to the moment it is written), and e2e_ms the time from arrival
+// to the writing of its last bytes. A request arrives when its first bytes
+// reach the server's socket: on Linux the kernel stamps every received
+// segment (SO_TIMESTAMPNS) and the server reads the stamp with the bytes,
+// so the wait of its HTTP layer to read a request counts as the server's,
+// as any other queue in it would; elsewhere, or for a read the kernel did
+// not stamp, a request arrives when its handler starts. Clients that do
+// not know the member ignore it. (The vllm:* latency histograms are
+// observed when the engine produces the tokens, from the same arrival.)
 //
 // # Faults
 //

@@ -19,14 +19,15 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("GET /v1/models", s.models)
 	mux.HandleFunc("GET /health", func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(http.StatusOK) })
 	mux.Handle("GET /metrics", s.metrics.handler())
-	return s.gate(mux)
+	return stampArrival(s.gate(mux))
 }
 
 // complete serves one chat (chat true) or completions request.
 func (s *Server) complete(w http.ResponseWriter, r *http.Request, chat bool) {
-	arrival := time.Now()
+	arrival := arrivedAt(r)
 	restarted := s.restartSignal()
 	req, aerr := s.readRequest(w, r, chat)
+	forgetReceived(r)
 	if aerr != nil {
 		writeError(w, aerr)
 		return

@@ -33,9 +33,9 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	loopDone := make(chan error, 1)
 	go func() { loopDone <- s.Run(loopCtx) }()
 	hs := &http.Server{Handler: s.Handler(), ReadHeaderTimeout: headerTimeout,
-		IdleTimeout: idleTimeout, MaxHeaderBytes: maxHeaderBytes}
+		IdleTimeout: idleTimeout, MaxHeaderBytes: maxHeaderBytes, ConnContext: withConn}
 	served := make(chan error, 1)
-	go func() { served <- hs.Serve(ln) }()
+	go func() { served <- hs.Serve(stampReceives(ln)) }()
 	var err error
 	select {
 	case err = <-served:
