@@ -5,7 +5,9 @@
 # a flush per event, which caps it near 2,400 req/s on one core). "measure" is the client's first-token instant
 # minus the server's own clock just before it wrote that token; lag is sent
 # − intended; all in µs. Cases: low load (100 req/s), high load (5,000
-# req/s), and 10 req/s with 1k- and 100k-token prompts. COUNT runs each;
+# req/s), and 10 req/s with 1k- and 100k-token prompts, then the same
+# measure by bench/minclient at the low load (the floor of any Go client
+# on this machine). COUNT runs each;
 # prints every run, then the medians over the runs.
 #
 #   bash bench/overhead.sh
@@ -19,6 +21,7 @@ srv=
 trap '[ -n "$srv" ] && kill $srv 2>/dev/null; rm -rf "$tmp"' EXIT
 go build -o "$tmp/zeroserver" ./bench/zeroserver
 go build -o "$tmp/overhead" ./bench/overhead
+go build -o "$tmp/minclient" ./bench/minclient
 taskset -c 0 "$tmp/zeroserver" -addr "127.0.0.1:$port" -stamp -flush "${FLUSH:-once}" & srv=$!
 sleep 0.5
 raw=$tmp/raw.txt
@@ -34,8 +37,16 @@ for c in $cases; do
     l=$(echo "$out" | awk '/lag_us/ {print $3, $5, $7}')
     t=$(echo "$out" | awk '/ttft_us/ {print $3, $5}')
     echo "$name $rep $m $l $t" | tee -a "$raw"
+    if [ "$name" = low ]; then
+      # The reference, alternating with surge's low-load runs: bench/minclient
+      # reading the same first token at the same rate, one request at a time.
+      out=$(taskset -c 1 "$tmp/minclient" -target "http://127.0.0.1:$port" -stamp-rate 100 -n 1000)
+      m=$(echo "$out" | awk '/measure_us/ {print $3, $5, $7}')
+      echo "minclient $rep $m 0 0 0 0 0" >> "$raw.ref"
+    fi
   done
 done
+cat "$raw.ref" | tee -a "$raw"
 echo "case      measure_p50 measure_p99 measure_max  lag_p50 lag_p99 lag_max  ttft_p50 ttft_p99   (µs, medians of $count)"
 awk '
   function med(a, n,   i, j, t) { for (i = 2; i <= n; i++) for (j = i; j > 1 && a[j-1] > a[j]; j--) { t = a[j]; a[j] = a[j-1]; a[j-1] = t } return a[int((n+1)/2)] }

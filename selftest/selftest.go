@@ -7,7 +7,8 @@
 //
 // The server shares the machine's cores with the client, so the ceiling is
 // what surge sustains while something else (here the server) also runs; a
-// target on another machine leaves surge more room.
+// target on another machine leaves surge more room. Serve runs the same
+// server on a listener, for a process of its own (Options.Target).
 package selftest
 
 import (
@@ -42,6 +43,10 @@ type Options struct {
 	// Version is recorded in the Result, to tell a cached figure of
 	// another build.
 	Version string
+	// Target is the base URL of a zero-delay server to measure against,
+	// one that Serve runs in another process; "" starts one in this
+	// process.
+	Target string
 }
 
 // withDefaults fills in the zero fields.
@@ -71,8 +76,9 @@ type Point struct {
 	TokenEventsPerS float64 `json:"token_events_per_s"`
 	// Failed counts requests that did not succeed (none on a sound machine).
 	Failed int `json:"failed,omitempty"`
-	// CPUSeconds is the process's CPU time (user and system, client and
-	// server together) over the whole point, warmup included.
+	// CPUSeconds is the process's CPU time (user and system; with the
+	// server in the process, the server's too) over the whole point,
+	// warmup included.
 	CPUSeconds float64 `json:"cpu_seconds"`
 }
 
@@ -83,7 +89,10 @@ type Result struct {
 	Procs   int       `json:"gomaxprocs"` // runtime.GOMAXPROCS
 	At      time.Time `json:"at"`
 	Tokens  int       `json:"tokens"` // token events per response
-	Points  []Point   `json:"points"`
+	// SeparateServer says the server ran in a process of its own
+	// (Options.Target), not in the client's.
+	SeparateServer bool    `json:"separate_server,omitempty"`
+	Points         []Point `json:"points"`
 }
 
 // Ceiling is the best point's streamed requests and token events per
@@ -97,9 +106,10 @@ func (r Result) Ceiling() (reqPerS, eventsPerS float64) {
 	return reqPerS, eventsPerS
 }
 
-// Run measures each of opts.Concurrencies in turn against a server of its
-// own on a loopback port, and returns the points. It fails when the server
-// cannot listen, a concurrency is not positive, or ctx ends first.
+// Run measures each of opts.Concurrencies in turn against opts.Target or
+// a server of its own on a loopback port, and returns the points. It
+// fails when the server cannot listen, a concurrency is not positive, or
+// ctx ends first.
 func Run(ctx context.Context, opts Options) (Result, error) {
 	opts = opts.withDefaults()
 	for _, c := range opts.Concurrencies {
@@ -107,17 +117,21 @@ func Run(ctx context.Context, opts Options) (Result, error) {
 			return Result{}, fmt.Errorf("selftest: concurrency %d: must be positive", c)
 		}
 	}
-	srv, err := startServer(opts.Tokens)
-	if err != nil {
-		return Result{}, fmt.Errorf("selftest: %w", err)
+	url := opts.Target
+	if url == "" {
+		srv, err := startServer(opts.Tokens)
+		if err != nil {
+			return Result{}, fmt.Errorf("selftest: %w", err)
+		}
+		defer srv.close()
+		url = srv.url
 	}
-	defer srv.close()
 	res := Result{
 		Version: opts.Version, CPUs: runtime.NumCPU(), Procs: runtime.GOMAXPROCS(0),
-		At: time.Now().UTC(), Tokens: opts.Tokens,
+		At: time.Now().UTC(), Tokens: opts.Tokens, SeparateServer: opts.Target != "",
 	}
 	for _, c := range opts.Concurrencies {
-		p, err := measure(ctx, srv.url, c, opts)
+		p, err := measure(ctx, url, c, opts)
 		if err != nil {
 			return res, fmt.Errorf("selftest: concurrency %d: %w", c, err)
 		}

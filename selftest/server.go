@@ -1,6 +1,8 @@
 package selftest
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -15,14 +17,42 @@ type server struct {
 	done chan struct{} // closed when Serve has returned
 }
 
-// startServer listens on a loopback port and answers every completions or
-// chat request, whatever it asks, with tokens one-token events, a usage
-// chunk and [DONE], all in one write.
+// startServer listens on a loopback port and serves zeroHandler.
 func startServer(tokens int) (*server, error) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return nil, fmt.Errorf("starting the zero-delay server: %w", err)
 	}
+	s := &server{url: "http://" + ln.Addr().String(), http: &http.Server{Handler: zeroHandler(tokens)}, done: make(chan struct{})}
+	go func() {
+		defer close(s.done)
+		// Serve fails only with a broken listener; the client's requests
+		// then fail, and Run with them.
+		_ = s.http.Serve(ln)
+	}()
+	return s, nil
+}
+
+// Serve serves the self-test's zero-delay server on ln until ctx ends:
+// the server Run starts in its own process when Options.Target is empty.
+// tokens is the events per response (0: DefaultTokens).
+func Serve(ctx context.Context, ln net.Listener, tokens int) error {
+	if tokens <= 0 {
+		tokens = DefaultTokens
+	}
+	hs := &http.Server{Handler: zeroHandler(tokens)}
+	stop := context.AfterFunc(ctx, func() { hs.Close() })
+	defer stop()
+	if err := hs.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return fmt.Errorf("zero-delay server: %w", err)
+	}
+	return nil
+}
+
+// zeroHandler answers every completions or chat request, whatever it
+// asks, with tokens one-token events, a usage chunk and [DONE], all in
+// one write.
+func zeroHandler(tokens int) http.Handler {
 	body := []byte(streamBody(tokens))
 	mux := http.NewServeMux()
 	h := func(w http.ResponseWriter, r *http.Request) {
@@ -32,14 +62,7 @@ func startServer(tokens int) (*server, error) {
 	}
 	mux.HandleFunc("/v1/completions", h)
 	mux.HandleFunc("/v1/chat/completions", h)
-	s := &server{url: "http://" + ln.Addr().String(), http: &http.Server{Handler: mux}, done: make(chan struct{})}
-	go func() {
-		defer close(s.done)
-		// Serve fails only with a broken listener; the client's requests
-		// then fail, and Run with them.
-		_ = s.http.Serve(ln)
-	}()
-	return s, nil
+	return mux
 }
 
 // close stops the server, dropping its connections, and waits for it.

@@ -6,6 +6,9 @@
 // requests and token events per second over -d, after -warmup.
 //
 //	go run ./bench/minclient -target http://127.0.0.1:18000 -c 64 -d 5s
+//
+// With -stamp-rate it is instead the reference for the measurement
+// overhead (see stamp.go).
 package main
 
 import (
@@ -27,10 +30,16 @@ func main() {
 	dur := flag.Duration("d", 5*time.Second, "measured duration")
 	warm := flag.Duration("warmup", 500*time.Millisecond, "unmeasured lead-in")
 	tokens := flag.Int("tokens", 64, "max_tokens of every request")
+	stampRate := flag.Float64("stamp-rate", 0, "instead: this many requests a second, one at a time, timing the first token against zeroserver -stamp")
+	stampN := flag.Int("n", 1000, "requests of -stamp-rate")
 	flag.Parse()
 	tr := &http.Transport{MaxIdleConns: *conc, MaxIdleConnsPerHost: *conc, DisableCompression: true}
 	url := *target + "/v1/completions"
 	body := fmt.Appendf(nil, `{"model":"m","prompt":"Hello there, how are you?","max_tokens":%d,"stream":true}`, *tokens)
+	if *stampRate > 0 {
+		stampRun(tr, url, body, *stampRate, *stampN)
+		return
+	}
 
 	var measuring atomic.Bool
 	var reqs, events atomic.Int64

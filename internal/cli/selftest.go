@@ -19,6 +19,8 @@ type selftestFlags struct {
 	duration    time.Duration
 	cache       string
 	noSave      bool
+	inProcess   bool // the zero-delay server in surge's own process
+	zeroServer  bool // be the zero-delay server of another selftest
 }
 
 func newSelftest() *cobra.Command {
@@ -27,9 +29,11 @@ func newSelftest() *cobra.Command {
 		Use:   "selftest",
 		Short: "Measure how many streamed requests per second surge itself sustains on this machine",
 		Long: `selftest drives surge's own client and driver, with per-token timing and
-records, against a zero-delay streaming server inside the same process
-(64-token responses, each written at once), at a couple of concurrencies,
-and prints the streamed requests and token events per second reached.
+records, against a zero-delay streaming server that it starts in a process
+of its own (64-token responses, each written at once; --in-process keeps it
+in surge's process), at a couple of concurrencies, and prints the streamed
+requests and token events per second reached: what surge run reaches
+against such a server.
 
 The best figure is this machine's ceiling. It is saved (by default in the
 user's cache directory, surge/selftest.json) with the CPU count and surge's
@@ -39,18 +43,27 @@ past that, surge's own work shows in the schedule lag and the latencies.
 The server shares the machine's cores with the client, so the ceiling is
 lower than against a server on another machine.`,
 		Args: exactArgs(0),
-		RunE: func(c *cobra.Command, _ []string) error { return runSelftest(c.Context(), c.OutOrStdout(), f) },
+		RunE: func(c *cobra.Command, _ []string) error {
+			if f.zeroServer {
+				return serveZero(c.Context(), c.OutOrStdout(), c.InOrStdin())
+			}
+			return runSelftest(c.Context(), c.OutOrStdout(), c.ErrOrStderr(), f)
+		},
 	}
 	fs := c.Flags()
 	fs.IntSliceVar(&f.concurrency, "concurrency", selftest.DefaultConcurrencies, "closed-loop concurrencies to measure")
 	fs.DurationVar(&f.duration, "duration", selftest.DefaultDuration, "how long to drive each concurrency (the first fifth is warmup)")
 	fs.StringVar(&f.cache, "cache", "", "file to save the result to (default: surge/selftest.json in the user's cache directory)")
 	fs.BoolVar(&f.noSave, "no-save", false, "do not save the result")
+	fs.BoolVar(&f.inProcess, "in-process", false, "run the zero-delay server inside surge's own process instead of a process of its own")
+	fs.BoolVar(&f.zeroServer, "zero-server", false, "serve as the zero-delay server of another surge selftest, until stdin closes")
+	fs.MarkHidden("zero-server")
 	return c
 }
 
-// runSelftest measures, prints and saves the ceiling.
-func runSelftest(ctx context.Context, w io.Writer, f selftestFlags) error {
+// runSelftest measures, prints and saves the ceiling; warn says why the
+// server runs in surge's own process when it could not start another.
+func runSelftest(ctx context.Context, w, warn io.Writer, f selftestFlags) error {
 	for _, n := range f.concurrency {
 		if n <= 0 {
 			return usageError{fmt.Errorf("--concurrency %d: must be positive", n)}
@@ -59,7 +72,17 @@ func runSelftest(ctx context.Context, w io.Writer, f selftestFlags) error {
 	if f.duration <= 0 {
 		return usageError{fmt.Errorf("--duration %s: must be positive", f.duration)}
 	}
-	r, err := selftest.Run(ctx, selftest.Options{Concurrencies: f.concurrency, Duration: f.duration, Version: versionString()})
+	var target string
+	if !f.inProcess {
+		url, stop, err := startZeroServer(ctx)
+		if err != nil {
+			fmt.Fprintf(warn, "surge: selftest: %v; the server runs in surge's own process instead\n", err)
+		} else {
+			defer stop()
+			target = url
+		}
+	}
+	r, err := selftest.Run(ctx, selftest.Options{Concurrencies: f.concurrency, Duration: f.duration, Version: versionString(), Target: target})
 	if err != nil {
 		return err
 	}
@@ -80,7 +103,11 @@ func runSelftest(ctx context.Context, w io.Writer, f selftestFlags) error {
 
 // printSelftest writes the points and the ceiling.
 func printSelftest(w io.Writer, r selftest.Result) {
-	fmt.Fprintf(w, "%s · %d CPUs (GOMAXPROCS %d) · %d-token streams · in-process zero-delay server sharing the cores\n\n", r.Version, r.CPUs, r.Procs, r.Tokens)
+	where := "in-process zero-delay server"
+	if r.SeparateServer {
+		where = "zero-delay server in a process of its own"
+	}
+	fmt.Fprintf(w, "%s · %d CPUs (GOMAXPROCS %d) · %d-token streams · %s, sharing the cores\n\n", r.Version, r.CPUs, r.Procs, r.Tokens, where)
 	fmt.Fprintf(w, "%11s %14s %16s %8s %7s\n", "concurrency", "streamed req/s", "token events/s", "CPU", "failed")
 	for _, p := range r.Points {
 		fmt.Fprintf(w, "%11d %14s %16s %7.2fs %7d\n", p.Concurrency, thousands(p.RequestsPerS), thousands(p.TokenEventsPerS), p.CPUSeconds, p.Failed)

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -19,11 +20,12 @@ func TestSelftestCommand(t *testing.T) {
 	var out bytes.Buffer
 	c.SetOut(&out)
 	c.SetErr(&out)
-	c.SetArgs([]string{"--concurrency", "2,8", "--duration", "200ms", "--cache", path})
+	// In process: a server process would be this test binary.
+	c.SetArgs([]string{"--concurrency", "2,8", "--duration", "200ms", "--cache", path, "--in-process"})
 	if err := c.ExecuteContext(t.Context()); err != nil {
 		t.Fatalf("%v\n%s", err, out.String())
 	}
-	for _, want := range []string{"concurrency", "ceiling", "saved to " + path} {
+	for _, want := range []string{"concurrency", "ceiling", "saved to " + path, "in-process zero-delay server"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("output lacks %q:\n%s", want, out.String())
 		}
@@ -34,6 +36,24 @@ func TestSelftestCommand(t *testing.T) {
 	}
 	if req, _ := r.Ceiling(); req <= 0 || len(r.Points) != 2 || !r.Current(versionString()) {
 		t.Errorf("cached %+v: want two points, a positive ceiling, this build and machine", r)
+	}
+}
+
+// TestSelftestServerProcess runs the built surge's selftest, whose
+// zero-delay server runs in a second surge process.
+func TestSelftestServerProcess(t *testing.T) {
+	t.Parallel()
+	out, err := exec.Command(surgeBinary(t), "selftest", "--concurrency", "4", "--duration", "300ms", "--no-save").CombinedOutput()
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	for _, want := range []string{"zero-delay server in a process of its own", "ceiling"} {
+		if !strings.Contains(string(out), want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(string(out), "instead") {
+		t.Errorf("the server process did not start:\n%s", out)
 	}
 }
 
