@@ -1,14 +1,16 @@
 // Package selftest measures how fast surge itself can stream on this
 // machine: the real client and driver, with per-token timing and records
-// encoded, against an in-process server that answers every request at once
+// encoded, against a zero-delay server that answers every request at once
 // with a 64-token stream written in one write. The best rate it reaches is
 // the machine's ceiling; Warn compares a run's requested rate and
 // concurrency with it, and Load and Save keep it between runs.
 //
-// The server shares the machine's cores with the client, so the ceiling is
-// what surge sustains while something else (here the server) also runs; a
-// target on another machine leaves surge more room. Serve runs the same
-// server on a listener, for a process of its own (Options.Target).
+// The server runs where Options.Target says: in a process of its own
+// (Serve, which `surge selftest` starts as a second surge process), as a
+// real target would, or else in this one, which reads higher: one Go
+// scheduler then serves client and server without the kernel's between
+// them. Either way it shares the machine's cores with the client, so a
+// target on another machine leaves surge more room.
 package selftest
 
 import (
