@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
-	"net"
 	"net/http"
 	"slices"
 	"strings"
@@ -156,7 +155,8 @@ func resetConn(w http.ResponseWriter) {
 	if err != nil {
 		panic(http.ErrAbortHandler)
 	}
-	if tc, ok := conn.(*net.TCPConn); ok {
+	// *net.TCPConn, or the receive-stamping connection that embeds one.
+	if tc, ok := conn.(interface{ SetLinger(sec int) error }); ok {
 		tc.SetLinger(0)
 	}
 	conn.Close()

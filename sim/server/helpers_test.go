@@ -32,7 +32,8 @@ func (c *prefillCost) StepTime(b sim.Batch) time.Duration {
 }
 
 // newTestServer starts a server with a 1 ms-per-step coster (cfg fields
-// left zero take test defaults) behind httptest; both stop with the test.
+// left zero take test defaults) behind httptest, its connections as
+// Serve's; both stop with the test.
 func newTestServer(t *testing.T, cfg Config) (*Server, *httptest.Server) {
 	t.Helper()
 	if cfg.Coster == nil {
@@ -51,7 +52,11 @@ func newTestServer(t *testing.T, cfg Config) (*Server, *httptest.Server) {
 		defer close(done)
 		s.Run(ctx)
 	}()
-	ts := httptest.NewServer(s.Handler())
+	// As Serve does: receive times stamped, the connection in the context.
+	ts := httptest.NewUnstartedServer(s.Handler())
+	ts.Listener = stampReceives(ts.Listener)
+	ts.Config.ConnContext = withConn
+	ts.Start()
 	t.Cleanup(func() {
 		ts.Close()
 		<-done
