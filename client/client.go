@@ -69,10 +69,24 @@ const DefaultMaxConns = 256
 
 // readBufSize is the size of the buffer each response is read with. Every
 // stream in flight holds one while it waits for its next read, so it sets
-// the client's memory at high concurrency (10,000 streams: 160 MiB); SSE
-// events are far smaller, and larger buffers gained no throughput in
-// BenchmarkDoStream.
-const readBufSize = 16 << 10
+// the client's memory at high concurrency (10,000 streams: 40 MiB). SSE
+// events are far smaller (an event longer than the buffer is carried over
+// by the parser, whatever its length), and 16 KiB gained no throughput
+// over 4 KiB in BenchmarkDoStream.
+//
+// The buffer is not returned to a pool between reads: a Read blocks with
+// it until the next bytes arrive, so a stream waiting for its next token
+// holds it anyway.
+const readBufSize = 4 << 10
+
+// connBufSize is the size of net/http's read and write buffers on each
+// connection (4 KiB each by default); every stream in flight holds both.
+// They need not be large: a request longer than the write buffer goes out
+// in two writes (the buffer, then the rest straight to the connection, as
+// with 4 KiB past 4 KiB), header lines longer than the read buffer are read
+// in pieces, and response bodies mostly go straight into the read buffer
+// above.
+const connBufSize = 1 << 10
 
 // Client sends requests to one OpenAI-compatible server and times their
 // responses. It is safe for concurrent use; every Do is independent.
@@ -96,6 +110,8 @@ type reader struct {
 	parser openai.Parser
 	// answer and reasoning are reused to collect text (Request.KeepText).
 	answer, reasoning []byte
+	ticks             []time.Duration // reused to collect token times
+	st                stream          // the stream being read, if any
 }
 
 // New returns a Client for cfg.
@@ -111,7 +127,9 @@ func New(cfg Config) (*Client, error) {
 		limits:  limitsOf(cfg),
 		epoch:   time.Now(),
 	}
-	c.reads.New = func() any { return &reader{buf: make([]byte, readBufSize)} }
+	c.reads.New = func() any {
+		return &reader{buf: make([]byte, readBufSize), ticks: make([]time.Duration, 0, firstTicks)}
+	}
 	for _, api := range []string{openai.APIChat, openai.APICompletions} {
 		path, _ := openai.Path(api)
 		u := *base
@@ -195,6 +213,8 @@ func newTransport(cfg Config) *http.Transport {
 		TLSHandshakeTimeout: 10 * time.Second,
 		TLSClientConfig:     &tls.Config{InsecureSkipVerify: cfg.Insecure},
 		DisableCompression:  true,
+		ReadBufferSize:      connBufSize,
+		WriteBufferSize:     connBufSize,
 		ForceAttemptHTTP2:   cfg.HTTP2,
 		Protocols:           &protos,
 	}

@@ -9,7 +9,6 @@ import (
 	"net/http/httptrace"
 	"net/url"
 	"strings"
-	"time"
 
 	"surge/openai"
 )
@@ -56,13 +55,8 @@ import (
 // Retries, never as an error.
 func (c *Client) Do(ctx context.Context, req *Request) *Result {
 	res := &Result{}
-	u, ok := c.urls[req.API]
-	if !ok {
-		res.fail(errHTTP, CauseInvalid, fmt.Sprintf("unknown api %q: want %q or %q", req.API, openai.APIChat, openai.APICompletions))
-		return res
-	}
-	if req.API == openai.APICompletions && len(req.Messages) > 0 {
-		res.fail(errHTTP, CauseInvalid, fmt.Sprintf("api %q takes a prompt, not messages (%d given): send them to the %q api", req.API, len(req.Messages), openai.APIChat))
+	u := c.endpoint(req, res)
+	if u == nil {
 		return res
 	}
 	caller := ctx
@@ -73,6 +67,48 @@ func (c *Client) Do(ctx context.Context, req *Request) *Result {
 	}
 	ctx, w := newWatch(ctx, c.limits)
 	defer w.stop()
+	// Sending is a call of its own: Do's frame stays on the stack all the
+	// time a stream is read, so it is kept small (see readStream).
+	resp, p := c.send(caller, ctx, w, u, req, res)
+	if resp != nil {
+		defer resp.Body.Close()
+		res.Status = resp.StatusCode
+		r := c.reads.Get().(*reader)
+		defer c.reads.Put(r)
+		in := w.body(resp.Body)
+		switch {
+		case resp.StatusCode < 200 || resp.StatusCode > 299:
+			readFailure(in, resp.Header, r, res)
+		case isStream(resp, req.Stream):
+			readStream(caller, ctx, in, r, res, req, c.limits.maxBytes)
+		default:
+			readWhole(caller, ctx, in, r, res, req.KeepText, c.limits.maxBytes)
+		}
+	}
+	res.Sent = p.sent()
+	res.Err = c.redact(res.Err)
+	return res
+}
+
+// endpoint returns the URL req is sent to, or nil when it cannot be sent,
+// with the reason recorded in res.
+func (c *Client) endpoint(req *Request, res *Result) *url.URL {
+	u, ok := c.urls[req.API]
+	if !ok {
+		res.fail(errHTTP, CauseInvalid, fmt.Sprintf("unknown api %q: want %q or %q", req.API, openai.APIChat, openai.APICompletions))
+		return nil
+	}
+	if req.API == openai.APICompletions && len(req.Messages) > 0 {
+		res.fail(errHTTP, CauseInvalid, fmt.Sprintf("api %q takes a prompt, not messages (%d given): send them to the %q api", req.API, len(req.Messages), openai.APIChat))
+		return nil
+	}
+	return u
+}
+
+// send sends req to u, once more on a fresh connection if a pooled one
+// turns out dead, and returns the response and the probe that timed it. On
+// failure it records the error in res and returns no response.
+func (c *Client) send(caller, ctx context.Context, w *watch, u *url.URL, req *Request, res *Result) (*http.Response, *probe) {
 	body := buildBody(req)
 	if req.Malformed {
 		body = body[:len(body)/2]
@@ -95,7 +131,6 @@ func (c *Client) Do(ctx context.Context, req *Request) *Result {
 		resp, err = c.fresh.RoundTrip(newHTTPRequest(ctx, u, c.header, body))
 	}
 	if err != nil {
-		res.Sent = p.sent()
 		class, cause := classify(caller, ctx, err)
 		// Once the last attempt's request was fully written, the error
 		// came while awaiting the response (a timeout, a reset).
@@ -103,29 +138,10 @@ func (c *Client) Do(ctx context.Context, req *Request) *Result {
 		if wr := p.wrote.Load(); wr != 0 && wr != before {
 			stage = "awaiting response: "
 		}
-		res.fail(class, cause, c.redact(stage+reason(ctx, err).Error()))
-		return res
+		res.fail(class, cause, stage+reason(ctx, err).Error())
+		return nil, p
 	}
-	defer resp.Body.Close()
-	res.Status = resp.StatusCode
-	r := c.reads.Get().(*reader)
-	defer c.reads.Put(r)
-	in := w.body(resp.Body)
-	switch {
-	case resp.StatusCode < 200 || resp.StatusCode > 299:
-		res.RetryAfter = retryAfter(resp.Header.Get("Retry-After"), time.Now())
-		readFailure(in, r, res)
-	case isStream(resp, req.Stream):
-		if req.MaxTokens > 0 {
-			res.TokenTimes = make([]time.Time, 0, min(req.MaxTokens, 1<<13))
-		}
-		readStream(caller, ctx, in, r, res, req, c.limits.maxBytes)
-	default:
-		readWhole(caller, ctx, in, r, res, req.KeepText, c.limits.maxBytes)
-	}
-	res.Sent = p.sent()
-	res.Err = c.redact(res.Err)
-	return res
+	return resp, p
 }
 
 // buildBody encodes req as a JSON body in one pass, into a buffer sized for

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/http"
 	"time"
 
 	"surge/openai"
@@ -17,8 +18,8 @@ const (
 	dataExcerpt = 96       // bytes of malformed data quoted in Result.Err
 )
 
-// maxKeptBuf is the capacity above which a text buffer is not kept in the
-// pool for the next request.
+// maxKeptBuf is the capacity in bytes above which a read or text buffer is
+// not kept in the pool for the next request.
 const maxKeptBuf = 4 * readBufSize
 
 // stream is the state of one event stream being read.
@@ -30,68 +31,121 @@ type stream struct {
 
 	keep              bool   // collect the text (Request.KeepText)
 	answer, reasoning []byte // the text so far, when keep
+	ticks             ticks  // the token times so far
 
 	cancelAfter int // give up after this many token events (0: never)
+
+	pace  pacer // how fast to read
+	total int64 // bytes read so far
 }
 
 // readStream reads an event stream with r's buffer, stamping each read with
 // the time it returned and every event the read completed with that time.
-// With keep, the text is collected in r's text buffers and stored in res
-// when reading ends, however it ends. Past limit bytes (0: no limit) it
-// stops with class "too_large", so neither the parser's pending event nor
-// the token times can grow without bound.
+// The token times are collected in r's tick buffer and stored in res when
+// reading ends, however it ends; so is the text, in r's text buffers, with
+// keep. Past limit bytes (0: no limit) it stops with class "too_large", so
+// neither the parser's pending event nor the token times can grow without
+// bound.
+//
+// Its frame is on the stack, under the read, all the time a stream waits
+// for its next bytes, so it is kept small: the stream's state is in r, and
+// the work between reads is done in calls of their own. The garbage
+// collector halves a goroutine's stack only while less than a quarter of
+// it is in use, so the frames under a waiting read decide the stack of
+// the goroutine that called Do (see BENCHMARKS.md, "Memory per stream in
+// flight").
 func readStream(caller, ctx context.Context, body io.Reader, r *reader, res *Result, req *Request, limit int64) {
-	st := stream{res: res, keep: req.KeepText, cancelAfter: req.CancelAfterTokens}
-	if st.keep {
-		st.answer, st.reasoning = r.answer[:0], r.reasoning[:0]
-		defer func() { r.keepText(res, st.answer, st.reasoning) }()
-	}
-	r.parser.Reset()
-	pace := newPacer(req, len(r.buf))
-	var total int64
+	st := r.start(res, req)
+	defer st.end(r)
 	for {
-		n, err := body.Read(r.buf[:pace.size])
+		n, err := body.Read(r.buf[:st.pace.size])
 		now := time.Now()
-		if total += int64(n); limit > 0 && total > limit {
-			res.fail(errBig, CauseTooLarge, tooLarge(limit).Error())
+		if st.total += int64(n); limit > 0 && st.total > limit {
+			st.tooLarge(limit)
 			return
 		}
-		if n > 0 && !st.done {
-			if res.FirstByte.IsZero() {
-				res.FirstByte = now
-			}
-			res.Last = now
-			r.parser.Feed(r.buf[:n])
-			for ev, ok := r.parser.Next(); ok; ev, ok = r.parser.Next() {
-				if st.event(ev, now); st.failed {
-					return
-				}
-			}
+		if n > 0 && !st.done && !st.feed(r, n, now) {
+			return
 		}
-		if err == nil && !pace.wait(ctx, n, !res.FirstToken.IsZero()) {
+		if err == nil && !st.pace.wait(ctx, n, !res.FirstToken.IsZero()) {
 			err = ctx.Err()
 		}
-		if err == nil {
-			continue
-		}
-		if st.done {
-			return // the response was complete; what follows does not matter
-		}
-		if err != io.EOF {
-			class, cause := classify(caller, ctx, err)
-			res.fail(class, cause, "reading response stream: "+reason(ctx, err).Error())
+		if err != nil {
+			st.stop(caller, ctx, r, err)
 			return
 		}
-		if ev, ok := r.parser.Finish(); ok {
-			if st.event(ev, res.Last); st.failed {
-				return
-			}
+	}
+}
+
+// start readies r to read a stream for req into res: its stream state,
+// its parser, and its tick and text buffers.
+func (r *reader) start(res *Result, req *Request) *stream {
+	r.st = stream{res: res, keep: req.KeepText, cancelAfter: req.CancelAfterTokens, pace: newPacer(req, len(r.buf))}
+	st := &r.st
+	st.ticks.after = r.ticks[:0]
+	if st.keep {
+		st.answer, st.reasoning = r.answer[:0], r.reasoning[:0]
+	}
+	r.parser.Reset()
+	return st
+}
+
+// end stores the token times and the text in the result, hands their
+// buffers back to r and clears the stream state, so that the pooled
+// reader keeps no reference to the result.
+func (st *stream) end(r *reader) {
+	st.res.TokenTimes = st.ticks.times()
+	st.ticks.release(r)
+	if st.keep {
+		r.keepText(st.res, st.answer, st.reasoning)
+	}
+	*st = stream{}
+}
+
+// feed handles the n bytes at the start of r's buffer, read at now: it
+// stamps them and handles every event they complete. It reports false
+// once the stream failed.
+func (st *stream) feed(r *reader, n int, now time.Time) bool {
+	res := st.res
+	if res.FirstByte.IsZero() {
+		res.FirstByte = now
+	}
+	res.Last = now
+	r.parser.Feed(r.buf[:n])
+	for ev, ok := r.parser.Next(); ok; ev, ok = r.parser.Next() {
+		if st.event(ev, now); st.failed {
+			return false
 		}
-		if !st.done && !st.finished {
-			res.fail(errStream, CauseTruncated, "stream ended without [DONE] or finish_reason")
-		}
+	}
+	return true
+}
+
+// stop ends the stream on the read error err (io.EOF at a clean end): a
+// stream already complete ignores it; otherwise the error, or a stream
+// cut short, is recorded.
+func (st *stream) stop(caller, ctx context.Context, r *reader, err error) {
+	res := st.res
+	switch {
+	case st.done:
+		return // the response was complete; what follows does not matter
+	case err != io.EOF:
+		class, cause := classify(caller, ctx, err)
+		res.fail(class, cause, "reading response stream: "+reason(ctx, err).Error())
 		return
 	}
+	if ev, ok := r.parser.Finish(); ok {
+		if st.event(ev, res.Last); st.failed {
+			return
+		}
+	}
+	if !st.done && !st.finished {
+		res.fail(errStream, CauseTruncated, "stream ended without [DONE] or finish_reason")
+	}
+}
+
+// tooLarge records a stream over limit bytes.
+func (st *stream) tooLarge(limit int64) {
+	st.res.fail(errBig, CauseTooLarge, tooLarge(limit).Error())
 }
 
 // event handles one event that arrived at now.
@@ -126,7 +180,7 @@ func (st *stream) event(ev openai.Event, now time.Time) {
 	}
 	if in.Token() {
 		res.Chunks++
-		res.TokenTimes = append(res.TokenTimes, now)
+		st.ticks.add(now)
 		if res.FirstToken.IsZero() {
 			res.FirstToken = now
 		}
@@ -172,7 +226,7 @@ func tooLarge(limit int64) error { return errTooLarge(limit) }
 func readAll(body io.Reader, r *reader, limit int64, res *Result) ([]byte, error) {
 	b := r.buf[:0]
 	defer func() {
-		if cap(b) > cap(r.buf) && cap(b) <= 4*readBufSize {
+		if cap(b) > cap(r.buf) && cap(b) <= maxKeptBuf {
 			r.buf = b[:cap(b)] // keep a moderately grown buffer in the pool
 		}
 	}()
@@ -257,8 +311,10 @@ func (r *reader) keepText(res *Result, answer, reasoning []byte) {
 	}
 }
 
-// readFailure reads the start of a non-2xx body for its message.
-func readFailure(body io.Reader, r *reader, res *Result) {
+// readFailure reads the start of a non-2xx body for its message, and the
+// wait asked for in the header h.
+func readFailure(body io.Reader, h http.Header, r *reader, res *Result) {
+	res.RetryAfter = retryAfter(h.Get("Retry-After"), time.Now())
 	b, _ := readAll(body, r, maxErrBody, res)
 	msg := fmt.Sprintf("HTTP %d", res.Status)
 	if text := openai.ErrorText(b, errExcerpt); text != "" {

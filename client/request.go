@@ -49,13 +49,17 @@ type Request struct {
 // Result is what happened to one request. Times are monotonic clock
 // readings (time.Now); a zero time means the event did not happen.
 type Result struct {
-	Sent        time.Time   // request fully written to the connection
-	FirstByte   time.Time   // first byte of the response body
-	FirstToken  time.Time   // first token-bearing event (reasoning or content)
-	FirstAnswer time.Time   // first content (answer) token, after any reasoning
-	Last        time.Time   // last byte of the response
-	TokenTimes  []time.Time // arrival of each token-bearing event, in order
-	Chunks      int         // token-bearing events
+	Sent        time.Time // request fully written to the connection
+	FirstByte   time.Time // first byte of the response body
+	FirstToken  time.Time // first token-bearing event (reasoning or content)
+	FirstAnswer time.Time // first content (answer) token, after any reasoning
+	Last        time.Time // last byte of the response
+	// TokenTimes is the arrival of each token-bearing event, in order;
+	// nil if none. Each carries its arrival's exact monotonic reading, so
+	// Sub and Equal on them are exact; after the first, the wall clock is
+	// derived from the first's, so compare them with Equal, not ==.
+	TokenTimes []time.Time
+	Chunks     int // token-bearing events
 
 	Status           int // HTTP status; 0 if no response
 	PromptTokens     int // usage.prompt_tokens, 0 if absent

@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -63,7 +64,9 @@ func TestStreamTimes(t *testing.T) {
 			t.Errorf("%s: %v then %v", o.what, o.earlier, o.later)
 		}
 	}
-	if res.TokenTimes[0] != res.FirstToken || res.TokenTimes[2] != res.FirstAnswer || !slices.IsSortedFunc(res.TokenTimes, time.Time.Compare) {
+	// Equal, not ==: token times after the first carry the instant's
+	// monotonic reading but a derived wall clock (see ticks.times).
+	if !res.TokenTimes[0].Equal(res.FirstToken) || !res.TokenTimes[2].Equal(res.FirstAnswer) || !slices.IsSortedFunc(res.TokenTimes, time.Time.Compare) {
 		t.Errorf("token times %v: must be ordered, start at FirstToken and reach FirstAnswer at the third", res.TokenTimes)
 	}
 	if res.FinishReason != "stop" || res.PromptTokens != 7 || res.CompletionTokens != 4 {
@@ -242,5 +245,63 @@ func TestStreamSplitAnywhere(t *testing.T) {
 			!res.FirstToken.Before(res.Last.Add(1)) || !slices.IsSortedFunc(res.TokenTimes, time.Time.Compare) {
 			t.Errorf("%s: chunks %d finish %q usage %d/%d", tt.reason, res.Chunks, res.FinishReason, res.PromptTokens, res.CompletionTokens)
 		}
+	}
+}
+
+// TestStreamLongEvent sends an event far longer than the read buffer, one
+// data line of 100 KB of text, in pieces of several sizes: the parser
+// carries the line over between reads, whatever its length, and the
+// events around it are read as usual.
+func TestStreamLongEvent(t *testing.T) {
+	t.Parallel()
+	long := strings.Repeat("0123456789", 10_000)
+	body := "data: " + roleChunk() + "\n\ndata: " + contentChunk(long) + "\n\ndata: " + contentChunk("!") + "\n\n" +
+		"data: " + finishChunk("length") + "\n\ndata: [DONE]\n\n"
+	tests := []struct {
+		piece  int
+		reason string
+	}{
+		{len(body), "one write: the line spans many reads"},
+		{readBufSize - 1, "pieces just under the read buffer: line ends fall anywhere"},
+		{readBufSize + 1, "pieces just over it"},
+		{1000, "pieces of 1000 bytes"},
+		{7, "pieces of 7 bytes"},
+	}
+	for _, tt := range tests {
+		c, _ := serve(t, Config{}, func(w http.ResponseWriter, r *http.Request) {
+			s := startSSE(w)
+			for b := body; len(b) > 0; {
+				n := min(tt.piece, len(b))
+				s.raw(b[:n])
+				b = b[n:]
+			}
+		})
+		req := chatReq()
+		req.KeepText = true
+		res := c.Do(context.Background(), req)
+		checkOK(t, res)
+		if res.Chunks != 2 || len(res.TokenTimes) != 2 || res.FinishReason != "length" || res.Text != long+"!" {
+			t.Errorf("%s: chunks %d, %d token times, finish %q, %d bytes of text; want 2, 2, length, %d",
+				tt.reason, res.Chunks, len(res.TokenTimes), res.FinishReason, len(res.Text), len(long)+1)
+		}
+	}
+}
+
+// TestLongResponseHeader reads a response whose header line is several
+// times net/http's per-connection read buffer (connBufSize).
+func TestLongResponseHeader(t *testing.T) {
+	t.Parallel()
+	long := strings.Repeat("h", 8*connBufSize)
+	c, _ := serve(t, Config{}, func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("X-Long", long)
+		s := startSSE(w)
+		s.send(contentChunk("a"))
+		s.send(finishChunk("stop"))
+		s.send("[DONE]")
+	})
+	res := c.Do(context.Background(), chatReq())
+	checkOK(t, res)
+	if res.Chunks != 1 || res.FinishReason != "stop" {
+		t.Errorf("chunks %d finish %q, want 1 stop", res.Chunks, res.FinishReason)
 	}
 }
