@@ -105,7 +105,7 @@ func (f *runFlags) register(fs *pflag.FlagSet) {
 	fs.BoolVar(&f.drop, "drop", false, "at the cap, drop and count requests instead of queueing them")
 	fs.DurationVar(&f.timeout, "timeout", 10*time.Minute, "per-request deadline")
 	fs.DurationVar(&f.drain, "drain", time.Minute, "how long to wait for requests in flight after the schedule ends")
-	fs.DurationVar(&f.spin, "spin", 0, "stop sleeping this long before each open-loop send and spin until it is due: schedule lag of tens of µs instead of up to a millisecond, at the cost of up to a core (e.g. 1.5ms)")
+	fs.DurationVar(&f.spin, "spin", 0, "stop sleeping this long before each open-loop send and spin until it is due: schedule lag of tens of µs instead of hundreds, at the cost of up to a core (e.g. 1.5ms)")
 	f.robust.register(fs)
 	fs.StringVar(&f.salt, "salt", "", "nonce put before every conversation so no earlier run's prefix cache is hit: none, or a nonce to repeat (default: a new one per run, unless the spec says salt: none)")
 	fs.StringVar(&f.engineModel, "engine-model", "", "without --target: model every built-in engine simulates (default: each engine's model of the workload, if in the catalog, else "+defaultEngineModel+")")
