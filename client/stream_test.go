@@ -231,14 +231,7 @@ func TestStreamSplitAnywhere(t *testing.T) {
 		{150, "pieces of 150 bytes"},
 	}
 	for _, tt := range tests {
-		c, _ := serve(t, Config{}, func(w http.ResponseWriter, r *http.Request) {
-			s := startSSE(w)
-			for b := body; len(b) > 0; {
-				n := min(tt.piece, len(b))
-				s.raw(b[:n])
-				b = b[n:]
-			}
-		})
+		c, _ := serve(t, Config{}, inPieces(body, tt.piece))
 		res := c.Do(context.Background(), chatReq())
 		checkOK(t, res)
 		if res.Chunks != 6 || res.FinishReason != "length" || res.PromptTokens != 9 || res.CompletionTokens != 6 ||
@@ -268,14 +261,7 @@ func TestStreamLongEvent(t *testing.T) {
 		{7, "pieces of 7 bytes"},
 	}
 	for _, tt := range tests {
-		c, _ := serve(t, Config{}, func(w http.ResponseWriter, r *http.Request) {
-			s := startSSE(w)
-			for b := body; len(b) > 0; {
-				n := min(tt.piece, len(b))
-				s.raw(b[:n])
-				b = b[n:]
-			}
-		})
+		c, _ := serve(t, Config{}, inPieces(body, tt.piece))
 		req := chatReq()
 		req.KeepText = true
 		res := c.Do(context.Background(), req)
@@ -303,5 +289,18 @@ func TestLongResponseHeader(t *testing.T) {
 	checkOK(t, res)
 	if res.Chunks != 1 || res.FinishReason != "stop" {
 		t.Errorf("chunks %d finish %q, want 1 stop", res.Chunks, res.FinishReason)
+	}
+}
+
+// inPieces is a handler that streams body in writes of piece bytes, each
+// flushed.
+func inPieces(body string, piece int) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		s := startSSE(w)
+		for b := body; len(b) > 0; {
+			n := min(piece, len(b))
+			s.raw(b[:n])
+			b = b[n:]
+		}
 	}
 }

@@ -79,12 +79,7 @@ func main() {
 
 // stream sends one request and returns the number of events in its body.
 func stream(ctx context.Context, tr *http.Transport, url string, body, buf []byte) (int, error) {
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
-	if err != nil {
-		return 0, err
-	}
-	req.Header.Set("Content-Type", "application/json")
-	resp, err := tr.RoundTrip(req)
+	resp, err := post(ctx, tr, url, body)
 	if err != nil {
 		return 0, err
 	}
@@ -106,4 +101,14 @@ func stream(ctx context.Context, tr *http.Transport, url string, body, buf []byt
 			return n, err
 		}
 	}
+}
+
+// post sends body as JSON to url and returns the response.
+func post(ctx context.Context, tr *http.Transport, url string, body []byte) (*http.Response, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	return tr.RoundTrip(req)
 }

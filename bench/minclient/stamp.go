@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"io"
 	"log"
@@ -38,12 +39,7 @@ func stampRun(tr *http.Transport, url string, body []byte, rate float64, n int) 
 // firstStamp sends one request, reads its body to the end, and returns
 // the µs from the stamp to the read that brought it.
 func firstStamp(tr *http.Transport, url string, body, buf []byte) (int64, error) {
-	req, err := http.NewRequest(http.MethodPost, url, bytes.NewReader(body))
-	if err != nil {
-		return 0, err
-	}
-	req.Header.Set("Content-Type", "application/json")
-	resp, err := tr.RoundTrip(req)
+	resp, err := post(context.Background(), tr, url, body)
 	if err != nil {
 		return 0, err
 	}
