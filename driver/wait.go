@@ -27,8 +27,9 @@ const minKernelSleep = 250 * time.Microsecond
 // rates above 1000/s go out in millisecond batches. So the dispatcher
 // waits on its timer only until preciseWindow before the instant, then
 // sleeps the rest in the kernel (preciseSleep: nanosleep on Linux, whose
-// timers have microsecond resolution), holding an OS thread but no
-// processor. With Config.Spin it instead sleeps until Spin before the
+// timers have microsecond resolution); the runtime hands the sleeping
+// thread's processor to other goroutines within about 20 µs when they
+// need it. With Config.Spin it instead sleeps until Spin before the
 // instant and then yields the processor in a loop until it arrives,
 // trading CPU for precision.
 func (r *run) waitUntil(t *time.Timer, at time.Time) bool {

@@ -67,7 +67,7 @@ func MinPassing(k int, q, alpha float64) int {
 	lo, hi := k, max(2*k, 16)
 	for binomialAtMost(k, hi, q) > alpha {
 		lo, hi = hi, 2*hi
-		if hi > 1<<40 {
+		if hi > 1<<30 { // a billion requests: past any run, and int on 32 bits
 			return hi
 		}
 	}

@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"strings"
+	"testing"
 	"time"
 
 	"surge/selftest"
@@ -24,14 +25,21 @@ const zeroServerWait = 10 * time.Second
 // it. The server stops when its stdin closes, so it ends with this
 // process however that ends.
 func startZeroServer(ctx context.Context) (string, func(), error) {
+	if testing.Testing() {
+		// The executable is a test binary, which would run its tests.
+		return "", nil, errors.New("no surge executable under go test")
+	}
 	exe, err := os.Executable()
 	if err != nil {
 		return "", nil, fmt.Errorf("finding surge's executable to start the server: %w", err)
 	}
 	cmd := exec.Command(exe, "selftest", "--zero-server")
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	cmd.WaitDelay = zeroServerWait
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
-		return "", nil, err
+		return "", nil, fmt.Errorf("starting the server process: %w", err)
 	}
 	// Through a pipe of our own rather than StdoutPipe, so that Wait may
 	// run while the output is still being read.
@@ -58,6 +66,9 @@ func startZeroServer(ctx context.Context) (string, func(), error) {
 	url, err := listeningOn(ctx, stdout)
 	if err != nil {
 		stop()
+		if msg := strings.TrimSpace(stderr.String()); msg != "" {
+			err = fmt.Errorf("%w: %s", err, msg)
+		}
 		return "", nil, fmt.Errorf("the server process: %w", err)
 	}
 	return url, stop, nil

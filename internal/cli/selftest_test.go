@@ -20,8 +20,8 @@ func TestSelftestCommand(t *testing.T) {
 	var out bytes.Buffer
 	c.SetOut(&out)
 	c.SetErr(&out)
-	// In process: a server process would be this test binary.
-	c.SetArgs([]string{"--concurrency", "2,8", "--duration", "200ms", "--cache", path, "--in-process"})
+	// In process: under go test there is no surge executable to start.
+	c.SetArgs([]string{"--concurrency", "2,8", "--duration", "200ms", "--cache", path})
 	if err := c.ExecuteContext(t.Context()); err != nil {
 		t.Fatalf("%v\n%s", err, out.String())
 	}

@@ -6,9 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -41,10 +39,13 @@ clients:
 // the time the client took to read what the engine had sent: its
 // measurement error. Every request must succeed with 32 tokens and carry
 // the engine's timings, and the medians of the per-request differences of
-// TTFT, E2E and mean ITL must be at least −0.1 ms (the client cannot see
-// less time than the engine, beyond the order in which the two read the
-// clock) and at most 250 ms (a sanity bound: under the race detector and
-// other tests the in-process medians reach 10–20 ms).
+// TTFT, E2E and mean ITL must be at least −1 ms (the client's clock
+// starts before its write, when the kernel stamps the request, and ends
+// after its read of a token, which follows the engine's write; only the
+// engine reading its clock late after that write, when it waits for a
+// core, puts the client behind) and at most 250 ms (a sanity bound:
+// under the race detector and other tests the in-process medians reach
+// 10–20 ms).
 //
 // "separate processes" runs `surge serve` and `surge run` as two
 // processes, each pinned to a core of its own when taskset is there, as
@@ -108,7 +109,7 @@ func checkScale(t *testing.T, rs []trace.Record, strict bool) {
 		v      []float64
 		strict bool
 	}{{"TTFT", dTTFT, strict}, {"E2E", dE2E, false}, {"mean ITL", dITL, strict}} {
-		lo, hi := -100.0, 250_000.0 // µs
+		lo, hi := -1000.0, 250_000.0 // µs
 		if d.strict {
 			hi = 2000
 		}
@@ -118,15 +119,6 @@ func checkScale(t *testing.T, rs []trace.Record, strict bool) {
 			t.Errorf("%s: median of client − engine per request %.1f µs, want within [%g, %g] µs", d.name, m, lo, hi)
 		}
 	}
-}
-
-// pinned returns the command bin args, run on CPU cpu alone when taskset
-// is installed and the machine has two CPUs or more.
-func pinned(cpu int, bin string, args ...string) *exec.Cmd {
-	if ts, err := exec.LookPath("taskset"); err == nil && runtime.NumCPU() >= 2 {
-		return exec.Command(ts, append([]string{"-c", strconv.Itoa(cpu), bin}, args...)...)
-	}
-	return exec.Command(bin, args...)
 }
 
 // serveProcess starts cmd, a `surge serve` on an ephemeral port, stops it
@@ -141,8 +133,10 @@ func serveProcess(t *testing.T, cmd *exec.Cmd) string {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
+	cmd.WaitDelay = 5 * time.Second
 	t.Cleanup(func() {
 		cmd.Process.Signal(os.Interrupt)
+		time.AfterFunc(10*time.Second, func() { cmd.Process.Kill() })
 		cmd.Wait()
 	})
 	found := make(chan string, 1)
@@ -154,10 +148,14 @@ func serveProcess(t *testing.T, cmd *exec.Cmd) string {
 				break
 			}
 		}
+		close(found)
 		io.Copy(io.Discard, stdout)
 	}()
 	select {
-	case url := <-found:
+	case url, ok := <-found:
+		if !ok {
+			t.Fatal("surge serve ended without saying where it listens")
+		}
 		return url
 	case <-time.After(30 * time.Second):
 		t.Fatal("surge serve did not say where it listens within 30 s")

@@ -13,8 +13,8 @@ import (
 const maxReceiveWait = time.Minute
 
 // receiver is a connection that knows when its bytes arrived: received
-// returns the wall-clock time (Unix nanoseconds) of the earliest read since
-// the last call that returned data with a receive time, and 0 if none did.
+// returns the wall-clock time (Unix nanoseconds) at which the data of its
+// latest read reached the socket, or 0 if that read carried no time.
 type receiver interface {
 	received() int64
 }
@@ -32,8 +32,7 @@ func withConn(ctx context.Context, c net.Conn) context.Context {
 type arrivalKey struct{}
 
 // stampArrival wraps next so that every request carries its arrival
-// time (see arrivalOf), taken before anything else reads the connection's
-// receive times.
+// time (see arrivalOf).
 func stampArrival(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		at := arrivalOf(r, time.Now())
@@ -49,15 +48,21 @@ func arrivedAt(r *http.Request) time.Time {
 	return time.Now()
 }
 
-// arrivalOf returns when r arrived: when its first bytes reached the
-// server's socket, if the connection records receive times (Linux: the
-// kernel's timestamp), else now, the handler's start. Over loopback the
-// kernel stamps a request's bytes as the client writes them, so the
-// server's own latencies include the wait of its HTTP layer to read the
-// request, as they would include any other queue in the server.
+// arrivalOf returns when r arrived, given that its handler starts now:
+// when the bytes of the connection's latest read reached the server's
+// socket, if the connection records receive times (Linux: the kernel's
+// timestamp), else now. An HTTP/1 handler starts once its request's head
+// is read, and no byte of the next request is read before it ends, so the
+// latest read holds the end of this request's head (or of all of it, for
+// a request written at once, as clients write theirs): the moment the
+// client's request was at the server, as the client's clock starts when
+// it has written it. Over loopback the kernel stamps the bytes as the
+// client writes them, so the server's own latencies include the wait of
+// its HTTP layer to read the request, as they would any other queue in
+// it. HTTP/2 requests, which share connections, arrive at now.
 func arrivalOf(r *http.Request, now time.Time) time.Time {
 	c, ok := r.Context().Value(connKey{}).(receiver)
-	if !ok {
+	if !ok || r.ProtoMajor != 1 {
 		return now
 	}
 	at := c.received()
@@ -69,12 +74,4 @@ func arrivalOf(r *http.Request, now time.Time) time.Time {
 		return now
 	}
 	return now.Add(-wait) // keeps now's monotonic reading
-}
-
-// forgetReceived drops the receive times of r's body, so that the next
-// request on the connection starts from its own first bytes.
-func forgetReceived(r *http.Request) {
-	if c, ok := r.Context().Value(connKey{}).(receiver); ok {
-		c.received()
-	}
 }

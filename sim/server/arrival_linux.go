@@ -55,15 +55,17 @@ func (l *stampListener) Accept() (net.Conn, error) {
 	if err != nil || serr != nil {
 		return c, nil
 	}
-	return &stampConn{TCPConn: c, raw: raw}, nil
+	return &stampConn{TCPConn: c, raw: raw, oob: make([]byte, unix.CmsgSpace(timespecSize))}, nil
 }
 
 // stampConn is a TCP connection whose reads keep the receive time of
-// their data. Reads must not run concurrently (net/http's do not).
+// their data. Reads must not run concurrently (net/http's do not): they
+// share oob.
 type stampConn struct {
 	*net.TCPConn
-	raw   syscall.RawConn
-	first atomic.Int64 // Unix ns of the earliest stamped read since received; 0: none
+	raw  syscall.RawConn
+	oob  []byte       // control messages of a read
+	last atomic.Int64 // Unix ns of the latest read's data; 0: none stamped
 }
 
 // timespecSize is the size of the kernel's struct timespec.
@@ -72,12 +74,14 @@ const timespecSize = int(unsafe.Sizeof(unix.Timespec{}))
 // Read reads like the TCP connection, with recvmsg, and records the
 // receive time the kernel returns beside the data.
 func (c *stampConn) Read(b []byte) (int, error) {
+	if len(b) == 0 {
+		return 0, nil // recvmsg would read a byte into a buffer of its own
+	}
 	var n, oobn int
 	var rerr error
-	oob := make([]byte, unix.CmsgSpace(timespecSize))
 	err := c.raw.Read(func(fd uintptr) bool {
 		for {
-			n, oobn, _, _, rerr = unix.Recvmsg(int(fd), b, oob, 0)
+			n, oobn, _, _, rerr = unix.Recvmsg(int(fd), b, c.oob, 0)
 			if rerr != unix.EINTR {
 				return rerr != unix.EAGAIN
 			}
@@ -89,12 +93,10 @@ func (c *stampConn) Read(b []byte) (int, error) {
 	if err != nil {
 		return 0, &net.OpError{Op: "read", Net: "tcp", Source: c.LocalAddr(), Addr: c.RemoteAddr(), Err: err}
 	}
-	if n == 0 && len(b) > 0 {
+	if n == 0 {
 		return 0, io.EOF
 	}
-	if at := receiveTime(oob[:oobn]); at != 0 {
-		c.first.CompareAndSwap(0, at)
-	}
+	c.last.Store(receiveTime(c.oob[:oobn]))
 	return n, nil
 }
 
@@ -104,8 +106,8 @@ func (c *stampConn) WriteTo(w io.Writer) (int64, error) {
 	return io.Copy(w, struct{ io.Reader }{c})
 }
 
-// received returns and clears the earliest receive time since the last call.
-func (c *stampConn) received() int64 { return c.first.Swap(0) }
+// received returns the receive time of the latest read's data.
+func (c *stampConn) received() int64 { return c.last.Load() }
 
 // receiveTime returns the SCM_TIMESTAMPNS time in control messages oob
 // as Unix nanoseconds, or 0 if there is none.

@@ -10,11 +10,7 @@ import (
 // fixedReceiver is a connection that received its bytes at a set time.
 type fixedReceiver struct{ at int64 }
 
-func (f *fixedReceiver) received() int64 {
-	at := f.at
-	f.at = 0
-	return at
-}
+func (f *fixedReceiver) received() int64 { return f.at }
 
 func TestArrivalOf(t *testing.T) {
 	now := time.Now()
@@ -24,7 +20,7 @@ func TestArrivalOf(t *testing.T) {
 		want time.Duration // before now
 	}{
 		{"a connection that records no receive times: the handler's start", nil, 0},
-		{"no stamped read since the last request: the handler's start", &fixedReceiver{}, 0},
+		{"a latest read without a receive time: the handler's start", &fixedReceiver{}, 0},
 		{"bytes received 5 ms before the handler started", &fixedReceiver{now.UnixNano() - 5e6}, 5 * time.Millisecond},
 		{"a receive time after now (the wall clock stepped back): ignored", &fixedReceiver{now.UnixNano() + 5e6}, 0},
 		{"a receive time over a minute old (the wall clock stepped): ignored", &fixedReceiver{now.UnixNano() - 2*time.Minute.Nanoseconds()}, 0},

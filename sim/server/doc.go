@@ -47,11 +47,13 @@
 // first admission), ttft_ms the real time from the request's arrival to
 // the handler's flush of its first token (for a whole, non-streamed
 // response, to the moment it is written), and e2e_ms the time from arrival
-// to the writing of its last bytes. A request arrives when its first bytes
-// reach the server's socket: on Linux the kernel stamps every received
-// segment (SO_TIMESTAMPNS) and the server reads the stamp with the bytes,
-// so the wait of its HTTP layer to read a request counts as the server's,
-// as any other queue in it would; elsewhere, or for a read the kernel did
+// to the writing of its last bytes. A request arrives when it reached the
+// server's socket: on Linux the kernel stamps every received segment
+// (SO_TIMESTAMPNS) and the server reads the stamp with the bytes, taking
+// that of the latest read before the handler starts (the end of the
+// request's head, or all of it when written at once), so the wait of its
+// HTTP layer to read a request counts as the server's, as any other
+// queue in it would; elsewhere, for HTTP/2, or for a read the kernel did
 // not stamp, a request arrives when its handler starts. Clients that do
 // not know the member ignore it. (The vllm:* latency histograms are
 // observed when the engine produces the tokens, from the same arrival.)

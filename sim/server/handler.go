@@ -27,7 +27,6 @@ func (s *Server) complete(w http.ResponseWriter, r *http.Request, chat bool) {
 	arrival := arrivedAt(r)
 	restarted := s.restartSignal()
 	req, aerr := s.readRequest(w, r, chat)
-	forgetReceived(r)
 	if aerr != nil {
 		writeError(w, aerr)
 		return
