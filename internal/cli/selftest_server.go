@@ -74,15 +74,16 @@ func startZeroServer(ctx context.Context) (string, func(), error) {
 	return url, stop, nil
 }
 
-// listeningOn reads r until a line "listening on URL" and returns URL,
-// then discards the rest of r.
+// listeningOn reads r until a line "listening on URL ..." (as selftest
+// --zero-server and serve print) and returns URL, then discards the rest
+// of r.
 func listeningOn(ctx context.Context, r io.Reader) (string, error) {
 	found := make(chan string, 1)
 	go func() {
 		sc := bufio.NewScanner(r)
 		for sc.Scan() {
-			if url, ok := strings.CutPrefix(sc.Text(), "listening on "); ok {
-				found <- url
+			if rest, ok := strings.CutPrefix(sc.Text(), "listening on "); ok && rest != "" {
+				found <- strings.Fields(rest)[0]
 				break
 			}
 		}

@@ -1,13 +1,10 @@
 package cli
 
 import (
-	"bufio"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
-	"strings"
 	"testing"
 	"time"
 
@@ -139,28 +136,11 @@ func serveProcess(t *testing.T, cmd *exec.Cmd) string {
 		time.AfterFunc(10*time.Second, func() { cmd.Process.Kill() })
 		cmd.Wait()
 	})
-	found := make(chan string, 1)
-	go func() {
-		sc := bufio.NewScanner(stdout)
-		for sc.Scan() {
-			if url, ok := strings.CutPrefix(sc.Text(), "listening on "); ok {
-				found <- strings.Fields(url)[0]
-				break
-			}
-		}
-		close(found)
-		io.Copy(io.Discard, stdout)
-	}()
-	select {
-	case url, ok := <-found:
-		if !ok {
-			t.Fatal("surge serve ended without saying where it listens")
-		}
-		return url
-	case <-time.After(30 * time.Second):
-		t.Fatal("surge serve did not say where it listens within 30 s")
-		return ""
+	url, err := listeningOn(t.Context(), stdout)
+	if err != nil {
+		t.Fatalf("surge serve: %v", err)
 	}
+	return url
 }
 
 // median returns the middle value of v (the upper one of an even count).
