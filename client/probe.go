@@ -52,12 +52,17 @@ func (p *probe) at(ns int64) time.Time {
 	return p.epoch.Add(time.Duration(ns))
 }
 
-// sent returns when the request was fully written. If the response began
-// before the write completed (a server answering early), the write time is
-// unknown and the first response byte stands in for it.
+// sent returns when the request was fully written: the earlier of the
+// write hook's stamp and the first response byte's, since a request cannot
+// be answered before it was sent. The write hook runs on the transport's
+// writing goroutine, which a loaded machine may run only after the
+// response began, so its stamp alone can come after the first byte (and
+// make first-byte and TTFT negative). Without a write stamp (a server
+// answering early) the first response byte stands in for it.
 func (p *probe) sent() time.Time {
-	if w := p.wrote.Load(); w != 0 {
-		return p.at(w)
+	w, r := p.wrote.Load(), p.response.Load()
+	if w == 0 || (r != 0 && r < w) {
+		w = r
 	}
-	return p.at(p.response.Load())
+	return p.at(w)
 }
