@@ -149,6 +149,33 @@ func rejectsLogprobs(err error) bool {
 		strings.Contains(strings.ToLower(h.msg), "logprob")
 }
 
+// tooLongPrefix starts the error of an answer the server refused as
+// longer than its context.
+const tooLongPrefix = "too long for the server's context: "
+
+// contextPhrases are what servers say when a request exceeds their
+// context: llama-server's exceed_context_size_error ("exceeds the
+// available context size"), vLLM's "maximum context length", OpenAI's
+// context_length_exceeded, SGLang's "longer than the model's context
+// length".
+var contextPhrases = []string{"context size", "context_size", "context length", "context_length", "context window"}
+
+// refusedForLength reports whether err is a 400 or 413 whose body says
+// the request is longer than the server's context.
+func refusedForLength(err error) bool {
+	var h *httpError
+	if !errors.As(err, &h) || (h.status != http.StatusBadRequest && h.status != http.StatusRequestEntityTooLarge) {
+		return false
+	}
+	msg := strings.ToLower(h.msg)
+	for _, p := range contextPhrases {
+		if strings.Contains(msg, p) {
+			return true
+		}
+	}
+	return false
+}
+
 // ask sends one prompt and decodes the answer.
 func (e endpoint) ask(ctx context.Context, model, prompt string, maxTokens int, logprobs bool) (Answer, error) {
 	body, err := json.Marshal(chatRequest{Model: model, Messages: []message{{"user", prompt}},

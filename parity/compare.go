@@ -11,9 +11,11 @@ import (
 type PromptDiff struct {
 	Prompt int `json:"prompt"` // 0-based index
 	// Error is set when either side failed; the prompt is then not
-	// compared and the fields below are zero.
-	Error string `json:"error,omitempty"`
-	Exact bool   `json:"exact"`
+	// compared and the fields below are zero. BothFailed says both sides
+	// failed: the servers agree in failing, so it is no difference.
+	Error      string `json:"error,omitempty"`
+	BothFailed bool   `json:"both_failed,omitempty"`
+	Exact      bool   `json:"exact"`
 	// PrefixChars is the common prefix of the texts in characters.
 	PrefixChars int `json:"prefix_chars"`
 	// HasTokens reports whether both answers carried logprobs; only then
@@ -32,10 +34,14 @@ type PromptDiff struct {
 
 // LengthDiffers reports whether the lengths differ by more than 10%,
 // |c − b| > 0.10·max(b, 1), tested in integers as 10·|c − b| > max(b, 1),
-// or the prompt could not be compared.
+// or only one side answered. A prompt both sides failed has no lengths
+// to differ.
 func (d PromptDiff) LengthDiffers() bool {
+	if d.Error != "" {
+		return !d.BothFailed
+	}
 	gap := d.CandTokens - d.BaseTokens
-	return d.Error != "" || 10*max(gap, -gap) > max(d.BaseTokens, 1)
+	return 10*max(gap, -gap) > max(d.BaseTokens, 1)
 }
 
 // Comparison is one candidate against the base.
@@ -61,7 +67,7 @@ func Compare(base, cand TargetResult) Comparison {
 	}
 	c.Summary = summarize(c.Prompts)
 	c.Verdict = judge(c.Summary)
-	c.Explanation = explain(c.Base, c.Candidate, c.Verdict, c.Summary)
+	c.Explanation = explain(c.Base, c.Candidate, c.Verdict, c.Summary, c.Prompts)
 	return c
 }
 
@@ -70,7 +76,11 @@ func diff(i int, b, c Answer) PromptDiff {
 	d := PromptDiff{Prompt: i}
 	switch {
 	case b.Error != "" && c.Error != "":
-		d.Error = "both failed: " + c.Error
+		d.BothFailed = true
+		d.Error = "both failed: " + b.Error
+		if c.Error != b.Error {
+			d.Error = "both failed: base " + b.Error + "; candidate " + c.Error
+		}
 		return d
 	case b.Error != "":
 		d.Error = "base failed: " + b.Error

@@ -45,6 +45,11 @@ func TestDiff(t *testing.T) {
 			Answer{}, Answer{}, PromptDiff{Exact: true, Ratio: 1, SameFinish: true}},
 		{"candidate failure is not compared",
 			Answer{Text: "a"}, Answer{Error: "HTTP 500: boom"}, PromptDiff{Error: "candidate failed: HTTP 500: boom"}},
+		{"the same failure on both sides is both failed, with the error",
+			Answer{Error: "HTTP 400: bad"}, Answer{Error: "HTTP 400: bad"}, PromptDiff{Error: "both failed: HTTP 400: bad", BothFailed: true}},
+		{"different failures on both sides give both errors",
+			Answer{Error: "HTTP 400: bad"}, Answer{Error: "HTTP 500: boom"},
+			PromptDiff{Error: "both failed: base HTTP 400: bad; candidate HTTP 500: boom", BothFailed: true}},
 	}
 	for _, tt := range tests {
 		got := diff(0, tt.b, tt.c)
@@ -73,6 +78,14 @@ func diffs(n, k int, r float64, exact bool, e int) []PromptDiff {
 	return ds
 }
 
+// bothFailed marks the last k of ds as failed on both sides with err.
+func bothFailed(ds []PromptDiff, k int, err string) []PromptDiff {
+	for i := len(ds) - k; i < len(ds); i++ {
+		ds[i] = PromptDiff{Prompt: i, Error: "both failed: " + err, BothFailed: true}
+	}
+	return ds
+}
+
 func TestJudge(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
@@ -82,7 +95,9 @@ func TestJudge(t *testing.T) {
 		say    string // in the explanation
 	}{
 		{"all identical", diffs(32, 0, 1, true, 0), Same, "like for like"},
-		{"texts differ, lengths equal", diffs(32, 32, 1, false, 0), Minor, "not identical"},
+		{"no text identical, lengths equal: another model", diffs(32, 32, 1, false, 0), Differs, "only 0 of 32"},
+		{"half the texts identical, lengths equal", diffs(32, 16, 1, false, 0), Minor, "not identical"},
+		{"15 of 32 texts identical, lengths equal", diffs(32, 17, 1, false, 0), Differs, "only 15 of 32"},
 		{"3 of 30 lengths 20% off: exactly 90% agree, mean 1.02", diffs(30, 3, 1.2, false, 0), Minor, "90% within 10%"},
 		{"4 of 30 lengths 20% off: under 90% agree", diffs(30, 4, 1.2, false, 0), Differs, "by more than 10% on 4 of 30"},
 		{"lengths within 10% everywhere but mean ratio 1.08", diffs(20, 20, 1.08, false, 0), Differs, "1.08× the output tokens"},
@@ -92,11 +107,15 @@ func TestJudge(t *testing.T) {
 		{"1 failure in 10, rest identical: still 90%", diffs(10, 0, 1, true, 1), Minor, "1 of 10 prompts failed"},
 		{"2 failures in 10, rest identical", diffs(10, 0, 1, true, 2), Differs, "2 of 10 prompts failed"},
 		{"nothing compared", diffs(4, 0, 1, true, 4), Differs, "no prompt was answered by both"},
+		{"every prompt failed alike on both sides", bothFailed(diffs(4, 0, 1, true, 0), 4, "HTTP 400: bad"), BothFailed, "failed on both A and B (prompt 0: both failed: HTTP 400: bad)"},
+		{"refused for length on both sides", bothFailed(diffs(4, 0, 1, true, 0), 4, tooLongPrefix+"HTTP 400: x"), BothFailed, "4 answers were refused as longer than the server's context"},
+		{"2 of 10 failed on both sides, the rest identical", bothFailed(diffs(10, 0, 1, true, 0), 2, "HTTP 400: bad"), Same, "2 of 10 prompts failed on both sides"},
+		{"both failures are not length differences", bothFailed(diffs(20, 1, 1.2, false, 0), 2, "HTTP 400: bad"), Minor, "94% within 10%"},
 	}
 	for _, tt := range tests {
 		s := summarize(tt.ds)
 		v := judge(s)
-		msg := explain("A", "B", v, s)
+		msg := explain("A", "B", v, s, tt.ds)
 		if v != tt.want || !strings.Contains(msg, tt.say) {
 			t.Errorf("%s: verdict %s (%q), want %s saying %q", tt.reason, v, msg, tt.want, tt.say)
 		}
@@ -110,9 +129,10 @@ func TestSummarize(t *testing.T) {
 		{BaseTokens: 10, CandTokens: 30, Ratio: 3, PrefixTokens: 2, MeanAbsDLogprob: 0.7},
 		{BaseTokens: 20, CandTokens: 10, Ratio: 0.5, SameFinish: true},
 		{Error: "base failed: x"},
+		{Error: "both failed: " + tooLongPrefix + "HTTP 400: x", BothFailed: true},
 	}
 	s := summarize(ds)
-	want := Summary{Prompts: 4, Compared: 3, Errors: 1, Exact: 1, ExactShare: 0.25,
+	want := Summary{Prompts: 5, Compared: 3, Errors: 1, BothFailed: 1, TooLong: 1, Exact: 1, ExactShare: 0.25,
 		MedianRatio: 1, MeanRatio: 1.5, TokenRatio: 50.0 / 40, LengthDiffers: 3, LengthDiffShare: 0.75,
 		FinishAgreeShare: 2.0 / 3, LogprobTokens: 12, MeanAbsDLogprob: (10*0.1 + 2*0.7) / 12}
 	if math.Abs(s.MeanAbsDLogprob-want.MeanAbsDLogprob) < 1e-12 {

@@ -183,9 +183,13 @@ func probe(ctx context.Context, cfg Config, t Target) TargetResult {
 	return tr
 }
 
-// answerOf folds a request's error into its answer.
+// answerOf folds a request's error into its answer; a refusal for
+// length says so.
 func answerOf(a Answer, err error) Answer {
-	if err != nil {
+	switch {
+	case refusedForLength(err):
+		return Answer{Error: tooLongPrefix + err.Error()}
+	case err != nil:
 		return Answer{Error: err.Error()}
 	}
 	return a
