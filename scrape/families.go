@@ -46,7 +46,14 @@ var Known = []string{
 	"llamacpp:requests_deferred",
 	"llamacpp:kv_cache_usage_ratio",
 	"llamacpp:prompt_tokens",
+	"llamacpp:prompt_seconds",
 	"llamacpp:tokens_predicted",
+	"llamacpp:tokens_predicted_seconds",
+	"llamacpp:prompt_tokens_seconds",
+	"llamacpp:predicted_tokens_seconds",
+	"llamacpp:n_decode",
+	"llamacpp:n_busy_slots_per_decode",
+	"llamacpp:n_tokens_max",
 }
 
 // filter decides which families a scrape keeps: the Known ones plus the

@@ -15,7 +15,33 @@ type Quantiles struct {
 	FromUS, ToUS int64
 	Count, Sum   float64   // observations in the window and their total
 	Values       []float64 // one per asked quantile; NaN when Count is 0
+	// Buckets holds, one per asked quantile, the bucket its rank fell
+	// in: all the histogram knows of the quantile is that it lies there.
+	// Zero when its value is NaN.
+	Buckets []Bucket
 }
+
+// Mean is Sum/Count: the window's exact mean, which needs no
+// interpolation; NaN when the window has no observations.
+func (q Quantiles) Mean() float64 {
+	if !(q.Count > 0) {
+		return math.NaN()
+	}
+	return q.Sum / q.Count
+}
+
+// Bucket is the histogram bucket (Lo, Hi] holding a quantile's rank.
+type Bucket struct {
+	Lo, Hi float64 // Hi is +Inf for the overflow bucket
+	// Top is set when no bucket above this one has observations: an
+	// estimate in it interpolates toward a bound that no observation
+	// need have come near.
+	Top bool
+}
+
+// Width is Hi − Lo: the finest difference the histogram can tell for a
+// quantile in the bucket; +Inf for the overflow bucket.
+func (b Bucket) Width() float64 { return b.Hi - b.Lo }
 
 // HistogramQuantiles estimates quantiles qs (each in 0..1) of the
 // histogram family over a window of the run, as Prometheus'
@@ -66,6 +92,8 @@ func (s *Series) HistogramQuantiles(family string, fromUS, toUS int64, qs ...flo
 	}
 	for _, q := range qs {
 		out.Values = append(out.Values, BucketQuantile(q, le, cum))
+		b, _ := BucketOf(q, le, cum)
+		out.Buckets = append(out.Buckets, b)
 	}
 	return out, nil
 }
@@ -147,29 +175,14 @@ func BucketQuantile(q float64, le, cum []float64) float64 {
 	case q > 1:
 		return math.Inf(1)
 	}
+	c, b, rank, ok := locate(q, le, cum)
 	n := len(le)
-	if n < 2 || len(cum) != n || !math.IsInf(le[n-1], 1) {
+	switch {
+	case !ok:
 		return math.NaN()
-	}
-	c := slices.Clone(cum)
-	for i := 1; i < n; i++ {
-		c[i] = max(c[i], c[i-1])
-	}
-	total := c[n-1]
-	if !(total > 0) {
-		return math.NaN()
-	}
-	rank := q * total
-	// The first finite bucket whose cumulative count reaches the rank;
-	// for rank 0, the first non-empty one.
-	b := 0
-	for b < n-1 && (c[b] < rank || c[b] == 0) {
-		b++
-	}
-	if b == n-1 {
+	case b == n-1:
 		return le[n-2]
-	}
-	if b == 0 && le[0] <= 0 {
+	case b == 0 && le[0] <= 0:
 		return le[0]
 	}
 	lo, below := 0.0, 0.0
@@ -177,4 +190,57 @@ func BucketQuantile(q float64, le, cum []float64) float64 {
 		lo, below = le[b-1], c[b-1]
 	}
 	return lo + (le[b]-lo)*(rank-below)/(c[b]-below)
+}
+
+// BucketOf returns the bucket of the histogram (le, cum), as
+// BucketQuantile takes it, that holds the rank of the q-quantile; false
+// when BucketQuantile would return NaN or an infinity. The first bucket's
+// lower bound is 0, or its own bound when that is ≤ 0.
+func BucketOf(q float64, le, cum []float64) (Bucket, bool) {
+	if !(q >= 0 && q <= 1) {
+		return Bucket{}, false
+	}
+	c, b, _, ok := locate(q, le, cum)
+	if !ok {
+		return Bucket{}, false
+	}
+	top := 0
+	for i := range c {
+		if i == 0 && c[0] > 0 || i > 0 && c[i] > c[i-1] {
+			top = i
+		}
+	}
+	out := Bucket{Hi: le[b], Top: b == top}
+	switch {
+	case b > 0:
+		out.Lo = le[b-1]
+	case le[0] <= 0:
+		out.Lo = le[0]
+	}
+	return out, true
+}
+
+// locate returns the monotonic cumulative counts of (le, cum), the index
+// of the bucket holding rank q·N (the first finite one whose count
+// reaches it; for rank 0, the first non-empty one; else the +Inf bucket)
+// and the rank; false when the histogram is empty, not finite, or has no
+// +Inf bucket.
+func locate(q float64, le, cum []float64) (c []float64, b int, rank float64, ok bool) {
+	n := len(le)
+	if n < 2 || len(cum) != n || !math.IsInf(le[n-1], 1) {
+		return nil, 0, 0, false
+	}
+	c = slices.Clone(cum)
+	for i := 1; i < n; i++ {
+		c[i] = max(c[i], c[i-1])
+	}
+	total := c[n-1]
+	if !(total > 0) || math.IsInf(total, 1) {
+		return nil, 0, 0, false
+	}
+	rank = q * total
+	for b < n-1 && (c[b] < rank || c[b] == 0) {
+		b++
+	}
+	return c, b, rank, true
 }

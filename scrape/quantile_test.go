@@ -148,3 +148,55 @@ func ExampleBucketQuantile() {
 	fmt.Println(BucketQuantile(0.5, []float64{1, 2, 4, math.Inf(1)}, []float64{2, 8, 10, 10}))
 	// Output: 1.5
 }
+
+func TestBucketOf(t *testing.T) {
+	t.Parallel()
+	// 10 observations: 2 in (0,1], 6 in (1,2], 2 in (2,4]; none above 4.
+	le := []float64{1, 2, 4, 8, inf}
+	cum := []float64{2, 8, 10, 10, 10}
+	tests := []struct {
+		q       float64
+		le, cum []float64
+		want    Bucket
+		ok      bool
+		reason  string
+	}{
+		{0.5, le, cum, Bucket{Lo: 1, Hi: 2}, true, "rank 5 in (1,2]"},
+		{0.1, le, cum, Bucket{Lo: 0, Hi: 1}, true, "the first bucket's lower bound is 0"},
+		{0.99, le, cum, Bucket{Lo: 2, Hi: 4, Top: true}, true, "(2,4] is the highest bucket with observations, though (4,8] exists"},
+		{0.5, []float64{0.01, 0.025, inf}, []float64{7, 7, 7}, Bucket{Lo: 0, Hi: 0.01, Top: true}, true, "every observation in the first bucket: it is the top one"},
+		{0.99, []float64{1, 2, inf}, []float64{1, 2, 10}, Bucket{Lo: 2, Hi: inf, Top: true}, true, "rank in the +Inf bucket"},
+		{0.5, []float64{1, 2, inf}, []float64{0, 0, 0}, Bucket{}, false, "no observations"},
+		{0.5, []float64{1, 2, inf}, []float64{1, math.NaN(), 3}, Bucket{}, false, "a NaN count"},
+		{1.5, le, cum, Bucket{}, false, "q > 1"},
+	}
+	for _, tt := range tests {
+		got, ok := BucketOf(tt.q, tt.le, tt.cum)
+		if got != tt.want || ok != tt.ok {
+			t.Errorf("BucketOf(%v, %v, %v) = %+v, %v; want %+v, %v (%s)", tt.q, tt.le, tt.cum, got, ok, tt.want, tt.ok, tt.reason)
+		}
+	}
+}
+
+// TestHistogramMean: the mean is the window's sum over its count, exact
+// where the interpolated median is not (10 ms observations in vLLM's
+// first ITL bucket (0, 10 ms] interpolate to 5 ms).
+func TestHistogramMean(t *testing.T) {
+	t.Parallel()
+	const f = "vllm:inter_token_latency_seconds"
+	le := []float64{0.01, 0.025}
+	s := &Series{Scrapes: []Scrape{
+		{AtUS: 0, Samples: []Sample{hist(f, nil, le, []float64{0, 0, 0}, 0)}},
+		{AtUS: 1e6, Samples: []Sample{hist(f, nil, le, []float64{100, 100, 100}, 1.0)}},
+	}}
+	q, err := s.HistogramQuantiles(f, 0, 1e6, 0.5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if math.Abs(q.Mean()-0.01) > 1e-12 || math.Abs(q.Values[0]-0.005) > 1e-12 || q.Buckets[0] != (Bucket{Lo: 0, Hi: 0.01, Top: true}) {
+		t.Errorf("mean %v, median %v in %+v; want mean 0.01, median 0.005 in the top bucket (0, 0.01]", q.Mean(), q.Values[0], q.Buckets[0])
+	}
+	if m := (Quantiles{}).Mean(); !math.IsNaN(m) {
+		t.Errorf("mean of no observations = %v, want NaN", m)
+	}
+}

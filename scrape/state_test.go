@@ -33,6 +33,8 @@ func TestStateFixtures(t *testing.T) {
 			"two DP engines: 14+11 running, 3+0 waiting, KV (0.4375+0.3125)/2; hit rate needs two scrapes"},
 		{"sglang.txt", 37, 5, 0.62, math.NaN(),
 			"SGLang names; cached_tokens and prompt_tokens counters win over the cache_hit_rate gauge"},
+		{"llamacpp.txt", 2, 1, math.NaN(), math.NaN(),
+			"llama-server: requests_processing and requests_deferred; no KV-cache gauge, no prefix-cache counters"},
 	}
 	for _, tt := range tests {
 		s := &Series{Scrapes: []Scrape{{AtUS: 7, Samples: fixture(t, tt.file)}}}
@@ -96,5 +98,15 @@ func TestStateHitGauge(t *testing.T) {
 	}}}}
 	if st := s.State(); len(st) != 1 || !same(st[0].PrefixHitRate, 0.3) {
 		t.Errorf("State = %+v, want the hit-rate gauge averaged, 0.3, without counters", st)
+	}
+}
+
+// TestStateKeepsLlamaCpp: every series of llama-server's /metrics is
+// kept by the default filter.
+func TestStateKeepsLlamaCpp(t *testing.T) {
+	t.Parallel()
+	got := familyNames(fixture(t, "llamacpp.txt"))
+	if len(got) != 11 {
+		t.Errorf("kept %d llama.cpp families %v, want all 11", len(got), got)
 	}
 }
