@@ -24,9 +24,9 @@ var latencyMetrics = []latencyMetric{
 	{"itl", metrics.UnitUS, meanITL},
 	{"tpot", metrics.UnitUSToken, metrics.TPOT},
 	{"e2e", metrics.UnitUS, func(r *trace.Record) (float64, bool) { return float64(r.E2EUS), true }},
-	{"ttft+lag", metrics.UnitUS, func(r *trace.Record) (float64, bool) { return float64(r.TTFTUS + metrics.Lag(r)), r.TTFTUS > 0 }},
-	{"ttfo+lag", metrics.UnitUS, func(r *trace.Record) (float64, bool) { return float64(r.TTFOUS + metrics.Lag(r)), r.TTFOUS > 0 }},
-	{"e2e+lag", metrics.UnitUS, func(r *trace.Record) (float64, bool) { return float64(r.E2EUS + metrics.Lag(r)), true }},
+	{"ttft+lag", metrics.UnitUS, func(r *trace.Record) (float64, bool) { return float64(metrics.FromIntended(r, r.TTFTUS)), r.TTFTUS > 0 }},
+	{"ttfo+lag", metrics.UnitUS, func(r *trace.Record) (float64, bool) { return float64(metrics.FromIntended(r, r.TTFOUS)), r.TTFOUS > 0 }},
+	{"e2e+lag", metrics.UnitUS, func(r *trace.Record) (float64, bool) { return float64(metrics.FromIntended(r, r.E2EUS)), true }},
 }
 
 // meanITL is r's mean gap between token-bearing events, Σ ITLUS / count;
@@ -92,6 +92,6 @@ func values(rs *trace.Records, f func(*trace.Record) (float64, bool)) []float64 
 	return v
 }
 
-// succeeded reports whether r is measured (not warmup), healthy (carried
-// no injected fault) and succeeded.
-func succeeded(r *trace.Record) bool { return !r.Warmup && metrics.Healthy(r) && r.OK() }
+// succeeded reports whether r is in the population every latency figure
+// is computed over, metrics.Succeeded.
+func succeeded(r *trace.Record) bool { return metrics.Succeeded.Has(r) }

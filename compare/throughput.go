@@ -67,10 +67,9 @@ func failures(rs *trace.Records) []float64 {
 	for i := range rs.Records {
 		r := &rs.Records[i]
 		switch {
-		case r.Warmup || r.ErrorClass == trace.ErrDropped || !metrics.Healthy(r):
-		case r.OK():
+		case metrics.Succeeded.Has(r):
 			v = append(v, 0)
-		default:
+		case metrics.Failed.Has(r):
 			v = append(v, 1)
 		}
 	}

@@ -8,6 +8,12 @@
 //
 //	surge_requests_total{outcome}            requests finished: outcome "ok", the error class, or "fault" for
 //	                                         one that carried an injected fault (counted nowhere else)
+//
+// The histograms and token counts take the report's populations
+// (metrics.Population): schedule lag over the measured sent requests,
+// latencies and tokens over the measured successful ones, so warmup,
+// faulted and dropped requests count under their outcome only.
+//
 //	surge_requests_in_flight                 requests sent and not finished (no client label)
 //	surge_schedule_lag_seconds               histogram of send time − intended time
 //	surge_time_to_first_token_seconds        histogram of TTFT of successful requests
@@ -77,22 +83,22 @@ func New(inFlight func() float64, shard string) *Metrics {
 }
 
 // Write observes a finished request; it implements the driver's Sink and
-// never fails. Dropped requests count under their outcome and nowhere
-// else.
+// never fails. Warmup, faulted and dropped requests count under their
+// outcome and nowhere else.
 func (m *Metrics) Write(r *trace.Record) error {
 	outcome := r.ErrorClass
 	switch {
-	case !metrics.Healthy(r):
+	case !metrics.Healthy.Has(r):
 		outcome = "fault"
 	case outcome == "":
 		outcome = "ok"
 	}
 	m.requests.WithLabelValues(r.Client, r.Model, outcome).Inc()
-	if r.ErrorClass == trace.ErrDropped || outcome == "fault" {
+	if !metrics.Sent.Has(r) {
 		return nil
 	}
 	m.lag.WithLabelValues(r.Client, r.Model).Observe(seconds(max(metrics.Lag(r), 0)))
-	if !r.OK() {
+	if !metrics.Succeeded.Has(r) {
 		return nil
 	}
 	if r.TTFTUS > 0 {

@@ -21,6 +21,10 @@ func TestMetrics(t *testing.T) {
 		{Client: "a", Model: "m", SentUS: 0, TTFTUS: 30_000, E2EUS: 90_000, ITLUS: []int64{3000}, ClientInputTokens: 40, Chunks: 2},
 		{Client: "a", Model: "m", ErrorClass: trace.ErrHTTP, Status: 503},
 		{Client: "b", Model: "m", ErrorClass: trace.ErrDropped},
+		// Warmup and faulted requests count under their outcome only, as
+		// the report leaves them out of every latency.
+		{Client: "c", Model: "m", Warmup: true, SentUS: 5, TTFTUS: 10_000, E2EUS: 20_000, ITLUS: []int64{500}, Chunks: 2},
+		{Client: "c", Model: "m", Fault: "empty", SentUS: 5, TTFTUS: 10_000, E2EUS: 20_000, Chunks: 1},
 	}
 	for i := range recs {
 		if err := m.Write(&recs[i]); err != nil {
@@ -72,6 +76,10 @@ func TestMetrics(t *testing.T) {
 		{"surge_schedule_lag_seconds", map[string]string{"client": "a"}, 3},
 		{"surge_prompt_tokens_total", map[string]string{"client": "a"}, 90},
 		{"surge_generation_tokens_total", map[string]string{"client": "a"}, 5},
+		{"surge_requests_total", map[string]string{"client": "c", "outcome": "ok"}, 1},
+		{"surge_requests_total", map[string]string{"client": "c", "outcome": "fault"}, 1},
+		{"surge_time_to_first_token_seconds", map[string]string{"client": "c"}, -1},
+		{"surge_schedule_lag_seconds", map[string]string{"client": "c"}, -1},
 	} {
 		if got := value(tt.name, tt.labels); got != tt.want {
 			t.Errorf("%s%v = %g, want %g", tt.name, tt.labels, got, tt.want)

@@ -66,14 +66,11 @@ type FaultImpact struct {
 // TTFT within 10% of the baseline for TTFT to count as recovered.
 const recoverySpan = 20
 
-// Healthy reports whether r carried no injected fault: a request every
-// figure but the fault report counts.
-func Healthy(r *trace.Record) bool { return r.Fault == "" }
-
-// split separates the records that carry a fault from the healthy ones.
+// split separates the records that carry a fault from the healthy ones,
+// warmup included in both.
 func split(recs []*trace.Record) (healthy, faulted []*trace.Record) {
 	for _, r := range recs {
-		if Healthy(r) {
+		if Healthy.Has(r) {
 			healthy = append(healthy, r)
 		} else {
 			faulted = append(faulted, r)
@@ -91,7 +88,7 @@ func faults(healthy, faulted []*trace.Record, windows []trace.FaultWindow) *Faul
 	f := &Faults{}
 	byKind := map[string][]*trace.Record{}
 	for _, r := range faulted {
-		if measured(r) {
+		if Faulted.Has(r) {
 			byKind[r.Fault] = append(byKind[r.Fault], r)
 		}
 	}
@@ -149,10 +146,10 @@ func impact(w trace.FaultWindow, sp span, all []span, windows []trace.FaultWindo
 	var before, during, outside []float64
 	var after []obs
 	for _, r := range healthy {
-		if !succeeded(r) || r.TTFTUS == 0 {
+		if !Succeeded.Has(r) || r.TTFTUS == 0 {
 			continue
 		}
-		at, lat := r.IntendedUS, float64(r.TTFTUS+max(Lag(r), 0))
+		at, lat := r.IntendedUS, float64(FromIntended(r, r.TTFTUS))
 		switch {
 		case at >= from && at < to:
 			during = append(during, lat)
@@ -200,7 +197,7 @@ func impact(w trace.FaultWindow, sp span, all []span, windows []trace.FaultWindo
 func stormed(w trace.FaultWindow, windows []trace.FaultWindow, faulted []*trace.Record) int {
 	n := 0
 	for _, r := range faulted {
-		if !measured(r) || r.Fault != trace.FaultStorm || r.Client != w.Client || r.SentUS > w.AtUS {
+		if !Faulted.Has(r) || r.Fault != trace.FaultStorm || r.Client != w.Client || r.SentUS > w.AtUS {
 			continue
 		}
 		first := w.AtUS

@@ -141,11 +141,11 @@ func meets(r *trace.Record, slo trace.SLO, gaps []float64) (bool, []float64) {
 	bound := float64(slo.BoundUS)
 	switch slo.Metric {
 	case "ttft":
-		return r.TTFTUS > 0 && float64(r.TTFTUS+Lag(r)) <= bound, gaps
+		return r.TTFTUS > 0 && float64(FromIntended(r, r.TTFTUS)) <= bound, gaps
 	case "ttfo":
-		return r.TTFOUS > 0 && float64(r.TTFOUS+Lag(r)) <= bound, gaps
+		return r.TTFOUS > 0 && float64(FromIntended(r, r.TTFOUS)) <= bound, gaps
 	case "e2e":
-		return float64(r.E2EUS+Lag(r)) <= bound, gaps
+		return float64(FromIntended(r, r.E2EUS)) <= bound, gaps
 	case "tpot":
 		v, ok := TPOT(r)
 		return !ok || v <= bound, gaps

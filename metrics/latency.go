@@ -83,13 +83,13 @@ func (c *calc) latency(recs []*trace.Record) Latency {
 		return float64(r.E2EUS), true
 	})
 	l.TTFTLag = c.metric("ttft+lag", UnitUS, recs, succeeded, func(r *trace.Record) (float64, bool) {
-		return float64(r.TTFTUS + Lag(r)), r.TTFTUS > 0
+		return float64(FromIntended(r, r.TTFTUS)), r.TTFTUS > 0
 	})
 	l.TTFOLag = c.metric("ttfo+lag", UnitUS, recs, succeeded, func(r *trace.Record) (float64, bool) {
-		return float64(r.TTFOUS + Lag(r)), r.TTFOUS > 0
+		return float64(FromIntended(r, r.TTFOUS)), r.TTFOUS > 0
 	})
 	l.E2ELag = c.metric("e2e+lag", UnitUS, recs, succeeded, func(r *trace.Record) (float64, bool) {
-		return float64(r.E2EUS + Lag(r)), true
+		return float64(FromIntended(r, r.E2EUS)), true
 	})
 	l.Lag = c.metric("lag", UnitUS, recs, sent, func(r *trace.Record) (float64, bool) {
 		return float64(Lag(r)), true

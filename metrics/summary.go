@@ -79,10 +79,14 @@ type Summary struct {
 	Faults *Faults `json:"faults,omitempty"`
 	// Warnings are caveats on the figures, footnotes for a reader.
 	Warnings []Warning `json:"warnings,omitempty"`
+	// Measurement is the verdict on the measurement itself: whether the
+	// figures can be trusted (see Measurement).
+	Measurement *Measurement `json:"measurement,omitempty"`
 }
 
 // Scope summarises the measured records of one client, or of all clients
-// (Client empty). Measured means not marked Warmup.
+// (Client empty). Measured means neither warmup nor faulted (see
+// Population).
 type Scope struct {
 	Client   string `json:"client"`
 	Requests int    `json:"requests"` // measured records: sent or dropped
@@ -151,6 +155,7 @@ func Summarize(rs *trace.Records, opts Options) *Summary {
 		}
 	}
 	s.Warnings = append(runWarnings(s, every, o.LagWarnUS), c.warnings...)
+	s.Measurement = assess(s, o)
 	return s
 }
 
@@ -240,13 +245,12 @@ func (c *calc) scope(client string, recs []*trace.Record) Scope {
 	sc := Scope{Client: client}
 	for _, r := range recs {
 		switch {
-		case r.Warmup:
-		case r.ErrorClass == trace.ErrDropped:
+		case Dropped.Has(r):
 			sc.Requests++
-		default:
+		case Sent.Has(r):
 			sc.Requests++
 			sc.Sent++
-			if r.OK() {
+			if Succeeded.Has(r) {
 				sc.OK++
 			}
 			if r.Retries > 0 {
@@ -270,14 +274,11 @@ func (c *calc) warn(kind, client string, p float64, format string, args ...any) 
 	c.warnings = append(c.warnings, Warning{Kind: kind, Client: client, P: p, Text: fmt.Sprintf(format, args...)})
 }
 
-// measured reports whether r counts toward the measurement: not warmup.
-func measured(r *trace.Record) bool { return !r.Warmup }
-
-// succeeded reports whether r is a measured successful request.
-func succeeded(r *trace.Record) bool { return !r.Warmup && r.OK() }
-
-// sent reports whether r is a measured request that was actually sent.
-func sent(r *trace.Record) bool { return !r.Warmup && r.ErrorClass != trace.ErrDropped }
+// measured, succeeded and sent are shorthands for the populations
+// Measured, Succeeded and Sent (see Population).
+func measured(r *trace.Record) bool  { return Measured.Has(r) }
+func succeeded(r *trace.Record) bool { return Succeeded.Has(r) }
+func sent(r *trace.Record) bool      { return Sent.Has(r) }
 
 // completion is the offset at which r finished: sent plus E2E.
 func completion(r *trace.Record) int64 { return r.SentUS + r.E2EUS }

@@ -87,7 +87,7 @@ func Series(rs *trace.Records, bucket time.Duration) []Bucket {
 	tokens := make([]float64, n)
 	for i := range rs.Records {
 		r := &rs.Records[i]
-		if !Healthy(r) {
+		if !Healthy.Has(r) {
 			continue
 		}
 		bs[in(r.IntendedUS)].Scheduled++

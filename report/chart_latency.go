@@ -18,8 +18,9 @@ import (
 const cdfPoints = 400
 
 // latencies are the raw latencies of a run's measured successful
-// requests, in milliseconds, each sorted: the populations of the
-// summary's TTFT, TTFO, ITL (every gap, pooled) and E2E.
+// requests (metrics.Succeeded), in milliseconds, each sorted: the
+// populations of the summary's TTFT, TTFO, ITL (every gap, pooled) and
+// E2E.
 type latencies struct {
 	TTFT, TTFO, ITL, E2E []float64
 }
@@ -27,11 +28,7 @@ type latencies struct {
 // collectLatencies gathers the latencies of rs.
 func collectLatencies(rs *trace.Records) latencies {
 	var l latencies
-	for i := range rs.Records {
-		r := &rs.Records[i]
-		if r.Warmup || !r.OK() {
-			continue
-		}
+	for _, r := range metrics.Succeeded.Records(rs) {
 		if r.TTFTUS > 0 {
 			l.TTFT = append(l.TTFT, float64(r.TTFTUS)/1000)
 		}

@@ -7,6 +7,9 @@ import (
 	"testing"
 
 	"gonum.org/v1/plot/plotter"
+
+	"surge/metrics"
+	"surge/trace"
 )
 
 // varied reports whether img has more than one colour: a chart, not a
@@ -186,5 +189,44 @@ func TestLinearTicks(t *testing.T) {
 		if strings.Join(got, " ") != strings.Join(tt.want, " ") {
 			t.Errorf("%s: ticks of [%v, %v] = %v, want %v", tt.reason, tt.lo, tt.hi, got, tt.want)
 		}
+	}
+}
+
+// TestCollectLatenciesPopulation checks that the charts draw the
+// summary's population: warmup, failed and faulted requests left out.
+func TestCollectLatenciesPopulation(t *testing.T) {
+	t.Parallel()
+	ok := trace.Record{SentUS: 10, TTFTUS: 1000, TTFOUS: 1000, E2EUS: 4000, ITLUS: []int64{1000}}
+	warm, faulted, failed := ok, ok, ok
+	warm.Warmup = true
+	faulted.Fault = "empty"
+	failed.ErrorClass = trace.ErrHTTP
+	rs := &trace.Records{Records: []trace.Record{ok, warm, faulted, failed}}
+	l := collectLatencies(rs)
+	s := metrics.Summarize(rs, metrics.Options{})
+	for _, c := range []struct {
+		name string
+		v    []float64
+		m    *metrics.Metric
+	}{
+		{"TTFT", l.TTFT, &s.All.Latency.TTFT}, {"ITL", l.ITL, &s.All.Latency.ITL}, {"E2E", l.E2E, &s.All.Latency.E2E},
+	} {
+		if len(c.v) != c.m.N {
+			t.Errorf("%s: chart draws %d values, the summary counts %d", c.name, len(c.v), c.m.N)
+		}
+	}
+}
+
+// TestSlowestPopulation checks that the slowest-requests table leaves
+// out faulted requests, as the summary does.
+func TestSlowestPopulation(t *testing.T) {
+	t.Parallel()
+	rs := &trace.Records{Records: []trace.Record{
+		{Client: "healthy", SentUS: 10, TTFTUS: 1000, E2EUS: 4000},
+		{Client: "faulted", Fault: "empty", SentUS: 10, E2EUS: 9000, ErrorClass: trace.ErrHTTP, Status: 400},
+	}}
+	g := slowestGrid(rs, nil)
+	if g == nil || len(g.Rows) != 1 || g.Rows[0][0].Text != "healthy" {
+		t.Errorf("slowest rows = %v, want only the healthy request", g)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"surge/metrics"
 	"surge/trace"
 )
 
@@ -16,16 +17,11 @@ const (
 	promptExcerpt = 160
 )
 
-// slowestGrid lists the measured requests that took longest, failed ones
-// first, each with its prompt's opening when prompt knows it; nil when
-// no request was measured.
+// slowestGrid lists the measured sent requests (metrics.Sent) that took
+// longest, failed ones first, each with its prompt's opening when prompt
+// knows it; nil when no request was measured.
 func slowestGrid(rs *trace.Records, prompt func(client string, session, turn int) string) *grid {
-	var recs []*trace.Record
-	for i := range rs.Records {
-		if r := &rs.Records[i]; !r.Warmup && r.ErrorClass != trace.ErrDropped {
-			recs = append(recs, r)
-		}
-	}
+	recs := metrics.Sent.Records(rs)
 	if len(recs) == 0 {
 		return nil
 	}
@@ -57,7 +53,7 @@ func okRank(r *trace.Record) int {
 }
 
 // e2eLag is r's E2E counted from its intended send time, in µs.
-func e2eLag(r *trace.Record) int64 { return r.E2EUS + max(r.SentUS-r.IntendedUS, 0) }
+func e2eLag(r *trace.Record) int64 { return metrics.FromIntended(r, r.E2EUS) }
 
 // excerpt is the opening of a prompt on one line: whitespace runs become
 // one space, and text past promptExcerpt runes is cut with an ellipsis.

@@ -38,7 +38,7 @@ func SteadyOf(recs []trace.Record) Steady {
 	var from, to int64 = -1, -1
 	for i := range recs {
 		r := &recs[i]
-		if r.Warmup || r.ErrorClass == trace.ErrDropped || !metrics.Healthy(r) {
+		if !metrics.Sent.Has(r) {
 			continue
 		}
 		if from < 0 || r.IntendedUS < from {
@@ -53,10 +53,10 @@ func SteadyOf(recs []trace.Record) Steady {
 	var tokens, e2e float64
 	for i := range recs {
 		r := &recs[i]
-		if !metrics.Healthy(r) {
+		if !metrics.Healthy.Has(r) {
 			continue // faulted on purpose: reported apart
 		}
-		if !r.Warmup && r.ErrorClass != trace.ErrDropped {
+		if metrics.Sent.Has(r) {
 			st.Sent++
 		}
 		done := r.SentUS + r.E2EUS

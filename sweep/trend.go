@@ -60,12 +60,12 @@ type sample struct{ at, lat float64 }
 // sampleOf returns r's sample, or false for a warmup, dropped or faulted
 // record.
 func sampleOf(r *trace.Record) (sample, bool) {
-	if r.Warmup || r.ErrorClass == trace.ErrDropped || !metrics.Healthy(r) {
+	if !metrics.Sent.Has(r) {
 		return sample{}, false
 	}
 	lat := math.Inf(1)
 	if r.TTFTUS > 0 {
-		lat = float64(r.TTFTUS + max(metrics.Lag(r), 0))
+		lat = float64(metrics.FromIntended(r, r.TTFTUS))
 	}
 	return sample{float64(r.IntendedUS), lat}, true
 }
