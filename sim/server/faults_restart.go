@@ -65,14 +65,21 @@ func (c *restartClock) stop() {
 // cache freed), whose counters continue from the old one's; and handlers
 // waiting on the restart signal are woken. The gate refuses new requests
 // for r.Down, by the clock.
+//
+// The restart is counted and logged first, before its signal fires and
+// before any request fails or the new state is published, so whoever sees
+// an effect of the restart (a cut stream, a drained engine) also finds it
+// in /metrics and the log.
 func (s *Server) restart(live map[uint64]*stream, r Restart) {
 	s.mu.Lock()
 	inbox := s.inbox
 	s.inbox, s.aborts = nil, nil // the aborts name requests dropped below
+	dropped := len(inbox) + len(live)
+	s.faults.record("restart", fmt.Sprintf("down=%v dropped=%d", r.Down, dropped))
+	s.faults.count.WithLabelValues("restart_cut").Add(float64(dropped))
 	close(s.restarted)
 	s.restarted = make(chan struct{})
 	s.mu.Unlock()
-	dropped := len(inbox) + len(live)
 	for _, st := range inbox {
 		st.fail(errRestart)
 	}
@@ -86,8 +93,6 @@ func (s *Server) restart(live map[uint64]*stream, r Restart) {
 		s.eng = eng
 	}
 	s.publish()
-	s.faults.record("restart", fmt.Sprintf("down=%v dropped=%d", r.Down, dropped))
-	s.faults.count.WithLabelValues("restart_cut").Add(float64(dropped))
 }
 
 // addCounters returns cur with base's cumulative counters added, so the
