@@ -7,17 +7,8 @@ import (
 	"net"
 	"strings"
 	"syscall"
-)
 
-// Error classes of Result.ErrClass: the strings of trace.Err*, which this
-// package does not import.
-const (
-	errHTTP       = "http"       // non-2xx status, or a request that could not be built
-	errStream     = "stream"     // error or malformed data inside a 2xx response
-	errTimeout    = "timeout"    // a deadline or a phase timeout passed
-	errConnection = "connection" // could not connect, or the connection broke
-	errCancelled  = "cancelled"  // ctx cancelled by the caller
-	errBig        = "too_large"  // the body passed Config.MaxResponseBytes
+	"surge/trace"
 )
 
 // Causes of Result.Cause: what exactly went wrong, finer than the class
@@ -49,25 +40,25 @@ const (
 // under Config.Timeout and the watch.
 func classify(caller, ctx context.Context, err error) (class, cause string) {
 	if errors.Is(caller.Err(), context.Canceled) {
-		return errCancelled, CauseCancelled
+		return trace.ErrCancelled, CauseCancelled
 	}
 	var pt *phaseTimeout
 	if errors.As(context.Cause(ctx), &pt) || errors.As(err, &pt) {
-		return errTimeout, pt.cause
+		return trace.ErrTimeout, pt.cause
 	}
 	var ne net.Error
 	switch {
 	case ctx.Err() != nil || errors.Is(err, context.DeadlineExceeded):
-		return errTimeout, CauseDeadline
+		return trace.ErrTimeout, CauseDeadline
 	case errors.As(err, &ne) && ne.Timeout():
 		if dialling(err) {
-			return errTimeout, CauseConnectTimeout
+			return trace.ErrTimeout, CauseConnectTimeout
 		}
-		return errTimeout, CauseDeadline
+		return trace.ErrTimeout, CauseDeadline
 	case errors.Is(err, context.Canceled):
-		return errCancelled, CauseCancelled
+		return trace.ErrCancelled, CauseCancelled
 	}
-	return errConnection, brokenCause(err)
+	return trace.ErrConnection, brokenCause(err)
 }
 
 // reason is what to tell people about err: the phase timeout that caused
@@ -112,7 +103,7 @@ func closedText(err error) bool {
 func (res *Result) fail(class, cause, msg string) {
 	res.ErrClass, res.Cause = class, cause
 	switch class {
-	case errTimeout, errConnection, errBig:
+	case trace.ErrTimeout, trace.ErrConnection, trace.ErrTooLarge:
 		msg = cause + ": " + msg
 	}
 	res.Err = msg

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"surge/openai"
+	"surge/trace"
 )
 
 // Do sends req and returns what happened; it never returns a Go error: a
@@ -95,11 +96,11 @@ func (c *Client) Do(ctx context.Context, req *Request) *Result {
 func (c *Client) endpoint(req *Request, res *Result) *url.URL {
 	u, ok := c.urls[req.API]
 	if !ok {
-		res.fail(errHTTP, CauseInvalid, fmt.Sprintf("unknown api %q: want %q or %q", req.API, openai.APIChat, openai.APICompletions))
+		res.fail(trace.ErrHTTP, CauseInvalid, fmt.Sprintf("unknown api %q: want %q or %q", req.API, openai.APIChat, openai.APICompletions))
 		return nil
 	}
 	if req.API == openai.APICompletions && len(req.Messages) > 0 {
-		res.fail(errHTTP, CauseInvalid, fmt.Sprintf("api %q takes a prompt, not messages (%d given): send them to the %q api", req.API, len(req.Messages), openai.APIChat))
+		res.fail(trace.ErrHTTP, CauseInvalid, fmt.Sprintf("api %q takes a prompt, not messages (%d given): send them to the %q api", req.API, len(req.Messages), openai.APIChat))
 		return nil
 	}
 	return u

@@ -10,6 +10,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"surge/trace"
 )
 
 // streamTokens answers with n content chunks of pad bytes each, gap
@@ -41,7 +43,7 @@ func TestInjectedFaults(t *testing.T) {
 		req := chatReq()
 		req.Malformed = true
 		res := c.Do(context.Background(), req)
-		if valid || res.Status != 400 || res.ErrClass != errHTTP {
+		if valid || res.Status != 400 || res.ErrClass != trace.ErrHTTP {
 			t.Errorf("server saw valid JSON %v; result %+v", valid, res)
 		}
 	})
@@ -70,7 +72,7 @@ func TestInjectedFaults(t *testing.T) {
 		req := chatReq()
 		req.CancelAfterTokens = 7
 		res := c.Do(context.Background(), req)
-		if res.ErrClass != errCancelled || res.Cause != CauseCancelled || res.Chunks != 7 || !strings.Contains(res.Err, "after 7 tokens") {
+		if res.ErrClass != trace.ErrCancelled || res.Cause != CauseCancelled || res.Chunks != 7 || !strings.Contains(res.Err, "after 7 tokens") {
 			t.Errorf("result %+v: want cancelled after 7 tokens", res)
 		}
 	})
@@ -109,7 +111,7 @@ func TestInjectedFaults(t *testing.T) {
 		ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
 		defer cancel()
 		res := c.Do(ctx, req)
-		if res.ErrClass != errTimeout && res.ErrClass != errCancelled {
+		if res.ErrClass != trace.ErrTimeout && res.ErrClass != trace.ErrCancelled {
 			t.Errorf("result %+v: want the stall cut short by the deadline", res)
 		}
 	})

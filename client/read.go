@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"surge/openai"
+	"surge/trace"
 )
 
 // Limits on what is kept of a response.
@@ -139,13 +140,13 @@ func (st *stream) stop(caller, ctx context.Context, r *reader, err error) {
 		}
 	}
 	if !st.done && !st.finished {
-		res.fail(errStream, CauseTruncated, "stream ended without [DONE] or finish_reason")
+		res.fail(trace.ErrStream, CauseTruncated, "stream ended without [DONE] or finish_reason")
 	}
 }
 
 // tooLarge records a stream over limit bytes.
 func (st *stream) tooLarge(limit int64) {
-	st.res.fail(errBig, CauseTooLarge, tooLarge(limit).Error())
+	st.res.fail(trace.ErrTooLarge, CauseTooLarge, tooLarge(limit).Error())
 }
 
 // event handles one event that arrived at now.
@@ -189,7 +190,7 @@ func (st *stream) event(ev openai.Event, now time.Time) {
 		}
 		if st.cancelAfter > 0 && res.Chunks >= st.cancelAfter {
 			st.failed = true
-			res.fail(errCancelled, CauseCancelled, fmt.Sprintf("gave up after %d tokens (an injected cancellation)", res.Chunks))
+			res.fail(trace.ErrCancelled, CauseCancelled, fmt.Sprintf("gave up after %d tokens (an injected cancellation)", res.Chunks))
 			return
 		}
 	}
@@ -207,7 +208,7 @@ func (st *stream) event(ev openai.Event, now time.Time) {
 // fail records an error found in the stream.
 func (st *stream) fail(cause, msg string) {
 	st.failed = true
-	st.res.fail(errStream, cause, msg)
+	st.res.fail(trace.ErrStream, cause, msg)
 }
 
 // errTooLarge is a body over its limit.
@@ -262,7 +263,7 @@ func readWhole(caller, ctx context.Context, body io.Reader, r *reader, res *Resu
 	var big errTooLarge
 	switch {
 	case errors.As(err, &big):
-		res.fail(errBig, CauseTooLarge, err.Error())
+		res.fail(trace.ErrTooLarge, CauseTooLarge, err.Error())
 		return
 	case err != nil:
 		class, cause := classify(caller, ctx, err)
@@ -279,10 +280,10 @@ func readWhole(caller, ctx context.Context, body io.Reader, r *reader, res *Resu
 	}
 	switch {
 	case err != nil:
-		res.fail(errStream, CauseMalformed, fmt.Sprintf("malformed response body %q: %v", openai.Clip(string(b), dataExcerpt), err))
+		res.fail(trace.ErrStream, CauseMalformed, fmt.Sprintf("malformed response body %q: %v", openai.Clip(string(b), dataExcerpt), err))
 		return
 	case in.IsError:
-		res.fail(errStream, CauseErrorEvent, "error in response: "+openai.ErrorText(b, errExcerpt))
+		res.fail(trace.ErrStream, CauseErrorEvent, "error in response: "+openai.ErrorText(b, errExcerpt))
 		return
 	}
 	if in.Token() {
@@ -320,5 +321,5 @@ func readFailure(body io.Reader, h http.Header, r *reader, res *Result) {
 	if text := openai.ErrorText(b, errExcerpt); text != "" {
 		msg += ": " + text
 	}
-	res.fail(errHTTP, CauseStatus, msg)
+	res.fail(trace.ErrHTTP, CauseStatus, msg)
 }

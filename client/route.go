@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"surge/trace"
 )
 
 // RouterConfig configures a Router.
@@ -104,7 +106,7 @@ func (r *Router) Do(ctx context.Context, req *Request) *Result {
 		c = r.fallback
 	}
 	if c == nil {
-		return &Result{ErrClass: errHTTP, Err: fmt.Sprintf("no server for model %q: the routes serve only %s",
+		return &Result{ErrClass: trace.ErrHTTP, Err: fmt.Sprintf("no server for model %q: the routes serve only %s",
 			req.Model, strings.Join(r.models, ", "))}
 	}
 	return c.Do(ctx, req)

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"surge/trace"
 )
 
 // modelServer answers every chat request with a short non-streamed reply
@@ -96,7 +98,7 @@ func TestRouterWithoutRoute(t *testing.T) {
 	}
 	defer r.Close()
 	res := r.Do(context.Background(), &Request{API: "chat", Model: "mistral", Prompt: "x"})
-	if res.ErrClass != errHTTP || res.Status != 0 || !res.Sent.IsZero() ||
+	if res.ErrClass != trace.ErrHTTP || res.Status != 0 || !res.Sent.IsZero() ||
 		!strings.Contains(res.Err, `"mistral"`) || !strings.Contains(res.Err, "llama, qwen") {
 		t.Errorf("result %+v; want an http error naming the model and the routed ones", res)
 	}
