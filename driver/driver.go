@@ -27,13 +27,9 @@ type Doer interface {
 
 var _ Doer = (*client.Client)(nil)
 
-// Sink receives the records of a run; *trace.RecordWriter implements it.
+// Sink is trace.Sink, the one interface that receives a run's records;
 // Run calls Write from one goroutine at a time, as requests finish.
-type Sink interface {
-	Write(r *trace.Record) error
-}
-
-var _ Sink = (*trace.RecordWriter)(nil)
+type Sink = trace.Sink
 
 // Config configures a Driver. Its zero value, with a Client, replays the
 // trace as written: no concurrency cap, non-streaming requests, the trace's

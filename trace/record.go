@@ -124,5 +124,15 @@ const (
 	ErrTooLarge   = "too_large"  // the response passed the per-request byte cap; reading stopped there
 )
 
+// Sink receives the records of a run, one Write per request as it
+// finishes (a live run's driver and a simulation alike); *RecordWriter is
+// one. Writers call Write from one goroutine at a time and reuse nothing
+// they pass, so a sink may keep the records.
+type Sink interface {
+	Write(r *Record) error
+}
+
+var _ Sink = (*RecordWriter)(nil)
+
 // OK reports whether the request succeeded.
 func (r *Record) OK() bool { return r.ErrorClass == "" }

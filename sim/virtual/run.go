@@ -12,11 +12,9 @@ import (
 	"surge/trace"
 )
 
-// Sink receives each record as its request finishes; trace.RecordWriter is
-// one. Run reuses nothing it passes, so a sink may keep the records.
-type Sink interface {
-	Write(rec *trace.Record) error
-}
+// Sink is trace.Sink, the one interface that receives a run's records, as
+// for a live run; Run reuses nothing it passes, so a sink may keep them.
+type Sink = trace.Sink
 
 // runner is the state of one Run.
 type runner struct {
