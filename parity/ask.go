@@ -68,28 +68,80 @@ func (e endpoint) do(req *http.Request) (int, []byte, error) {
 	return resp.StatusCode, body, nil
 }
 
-// model returns the first model id of GET /v1/models.
-func (e endpoint) model(ctx context.Context) (string, error) {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, e.base+"/v1/models", nil)
+// info asks GET /v1/models for the model to send, want or else the first
+// listed, and the context of one request to it: vLLM's max_model_len,
+// else llama-server's meta.n_ctx (the context of one slot), else the
+// n_ctx of llama-server's GET /props default_generation_settings, else
+// meta.n_ctx_train; 0 when the server says none of them.
+func (e endpoint) info(ctx context.Context, want string) (string, int, error) {
+	status, body, err := e.get(ctx, "/v1/models")
 	if err != nil {
-		return "", err
-	}
-	status, body, err := e.do(req)
-	if err != nil {
-		return "", fmt.Errorf("listing models: %w", err)
+		return "", 0, fmt.Errorf("listing models: %w", err)
 	}
 	if status != http.StatusOK {
-		return "", fmt.Errorf("listing models: %w", statusError(status, body))
+		return "", 0, fmt.Errorf("listing models: %w", statusError(status, body))
 	}
 	var list struct {
 		Data []struct {
-			ID string `json:"id"`
+			ID          string `json:"id"`
+			MaxModelLen int    `json:"max_model_len"`
+			Meta        *struct {
+				NCtx      int `json:"n_ctx"`
+				NCtxTrain int `json:"n_ctx_train"`
+			} `json:"meta"`
 		} `json:"data"`
 	}
 	if err := json.Unmarshal(body, &list); err != nil || len(list.Data) == 0 || list.Data[0].ID == "" {
-		return "", errors.New("listing models: no model id in the answer (pass a model)")
+		return "", 0, errors.New("listing models: no model id in the answer (pass a model)")
 	}
-	return list.Data[0].ID, nil
+	m := list.Data[0]
+	for _, d := range list.Data {
+		if d.ID == want {
+			m = d
+		}
+	}
+	model := want
+	if model == "" {
+		model = m.ID
+	}
+	switch {
+	case m.MaxModelLen > 0:
+		return model, m.MaxModelLen, nil
+	case m.Meta == nil:
+		return model, 0, nil
+	case m.Meta.NCtx > 0:
+		return model, m.Meta.NCtx, nil
+	}
+	if n := e.slotContext(ctx); n > 0 {
+		return model, n, nil
+	}
+	return model, m.Meta.NCtxTrain, nil
+}
+
+// slotContext is llama-server's context per slot from GET /props, or 0.
+func (e endpoint) slotContext(ctx context.Context) int {
+	status, body, err := e.get(ctx, "/props")
+	if err != nil || status != http.StatusOK {
+		return 0
+	}
+	var props struct {
+		Settings struct {
+			NCtx int `json:"n_ctx"`
+		} `json:"default_generation_settings"`
+	}
+	if json.Unmarshal(body, &props) != nil {
+		return 0
+	}
+	return props.Settings.NCtx
+}
+
+// get sends GET path with the endpoint's credentials.
+func (e endpoint) get(ctx context.Context, path string) (int, []byte, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, e.base+path, nil)
+	if err != nil {
+		return 0, nil, err
+	}
+	return e.do(req)
 }
 
 // chatRequest is the probe's request body. Logprobs is omitted, never

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"surge/content"
 )
 
 // fake is a deterministic chat server: its answer to a prompt is
@@ -21,6 +23,13 @@ type fake struct {
 	fail           bool    // answer 500 to everything
 	model          string  // the only model accepted; "" accepts any
 	key            string  // the bearer token or basic-auth password required
+	badRequest     bool    // answer 400 to everything, as to a malformed body
+	// maxModelLen, when set, is listed as vLLM lists it; slotCtx as
+	// llama-server does, in GET /props (meta.n_ctx_train 8192 in the
+	// list). Either refuses a prompt (counted in o200k_base) that leaves
+	// no room for max_tokens, with vLLM's or llama-server's error.
+	maxModelLen int
+	slotCtx     int
 
 	mu       sync.Mutex // guards the fields below
 	requests []chatRequest
@@ -32,7 +41,21 @@ func (f *fake) start(t *testing.T) string {
 	t.Helper()
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /v1/models", func(w http.ResponseWriter, r *http.Request) {
-		fmt.Fprintf(w, `{"object":"list","data":[{"id":%q},{"id":"other"}]}`, f.model)
+		switch {
+		case f.maxModelLen > 0:
+			fmt.Fprintf(w, `{"object":"list","data":[{"id":%q,"owned_by":"vllm","max_model_len":%d},{"id":"other"}]}`, f.model, f.maxModelLen)
+		case f.slotCtx > 0:
+			fmt.Fprintf(w, `{"object":"list","data":[{"id":%q,"owned_by":"llamacpp","meta":{"n_vocab":128256,"n_ctx_train":8192}}]}`, f.model)
+		default:
+			fmt.Fprintf(w, `{"object":"list","data":[{"id":%q},{"id":"other"}]}`, f.model)
+		}
+	})
+	mux.HandleFunc("GET /props", func(w http.ResponseWriter, r *http.Request) {
+		if f.slotCtx == 0 {
+			http.NotFound(w, r)
+			return
+		}
+		fmt.Fprintf(w, `{"default_generation_settings":{"n_ctx":%d},"total_slots":8}`, f.slotCtx)
 	})
 	mux.HandleFunc("POST /v1/chat/completions", f.chat)
 	s := httptest.NewServer(mux)
@@ -64,12 +87,32 @@ func (f *fake) chat(w http.ResponseWriter, r *http.Request) {
 	case f.model != "" && req.Model != f.model:
 		http.Error(w, `{"error":{"message":"no such model"}}`, http.StatusNotFound)
 		return
+	case f.badRequest:
+		http.Error(w, `{"error":{"code":400,"message":"bad request","type":"invalid_request_error"}}`, http.StatusBadRequest)
+		return
+	case f.slotCtx > 0 && f.tokens(req)+req.MaxTokens > f.slotCtx:
+		http.Error(w, fmt.Sprintf(`{"error":{"code":400,"message":"request (%d tokens) exceeds the available context size (%d tokens), try increasing it","type":"exceed_context_size_error"}}`,
+			f.tokens(req)+req.MaxTokens, f.slotCtx), http.StatusBadRequest)
+		return
+	case f.maxModelLen > 0 && f.tokens(req)+req.MaxTokens > f.maxModelLen:
+		http.Error(w, fmt.Sprintf(`{"error":{"message":"This model's maximum context length is %d tokens. However, you requested %d tokens","type":"BadRequestError","code":400}}`,
+			f.maxModelLen, f.tokens(req)+req.MaxTokens), http.StatusBadRequest)
+		return
 	case f.rejectLogprobs && req.Logprobs:
 		http.Error(w, `{"error":{"code":400,"message":"logprobs is not supported","type":"invalid_request_error"}}`, http.StatusBadRequest)
 		return
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.Write(f.answer(req))
+}
+
+// tokens counts req's prompt in o200k_base.
+func (f *fake) tokens(req chatRequest) int {
+	tok, err := content.Builtin("o200k_base")
+	if err != nil {
+		panic(err)
+	}
+	return len(tok.Encode(req.Messages[0].Content))
 }
 
 // authorized accepts a bearer key or a basic-auth password equal to key.

@@ -29,10 +29,19 @@ type Target struct {
 }
 
 // Config configures Run. Targets needs at least two entries, the first
-// being the base; Prompts at least one.
+// being the base.
 type Config struct {
 	Targets []Target
+	// Prompts are the prompts to send. When nil, Run sends NumPrompts of
+	// the fixed prompts (Prompts), the longest PromptTokens long, made
+	// shorter to fit the smallest context a target reports (FitPromptTokens).
 	Prompts []string
+	// NumPrompts is how many fixed prompts to send; ≤ 0 means
+	// DefaultPrompts.
+	NumPrompts int
+	// PromptTokens is the length of the longest fixed prompt; ≤ 0 means
+	// DefaultPromptTokens.
+	PromptTokens int
 	// MaxTokens caps each answer; ≤ 0 means DefaultMaxTokens.
 	MaxTokens int
 	// Concurrency is the requests in flight per target (targets are
@@ -64,6 +73,9 @@ type TargetResult struct {
 	Name  string `json:"name"`
 	URL   string `json:"url"`
 	Model string `json:"model"`
+	// Context is the most tokens, prompt and output, the target said one
+	// request may hold (see the package doc); 0 when it did not say.
+	Context int `json:"context,omitempty"`
 	// Logprobs reports whether logprobs were asked for (after any retry).
 	Logprobs bool     `json:"logprobs"`
 	Notes    []string `json:"notes,omitempty"`
@@ -74,8 +86,13 @@ type TargetResult struct {
 // Result is a whole probe: each target's answers and each candidate's
 // comparison with the base, Targets[0].
 type Result struct {
-	Prompts    int            `json:"prompts"`
-	MaxTokens  int            `json:"max_tokens"`
+	Prompts   int `json:"prompts"`
+	MaxTokens int `json:"max_tokens"`
+	// PromptTokens is the length of the longest fixed prompt sent, 0 when
+	// the caller gave the prompts.
+	PromptTokens int `json:"prompt_tokens,omitempty"`
+	// Notes say how the prompts were fitted to the targets.
+	Notes      []string       `json:"notes,omitempty"`
 	Targets    []TargetResult `json:"targets"`
 	Candidates []Comparison   `json:"candidates"`
 }
@@ -87,19 +104,28 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	if err := cfg.validate(); err != nil {
 		return nil, err
 	}
-	if cfg.MaxTokens <= 0 {
-		cfg.MaxTokens = DefaultMaxTokens
-	}
-	if cfg.Concurrency <= 0 {
-		cfg.Concurrency = DefaultConcurrency
-	}
-	if cfg.Client == nil {
-		cfg.Client = http.DefaultClient
-	}
-	res := &Result{Prompts: len(cfg.Prompts), MaxTokens: cfg.MaxTokens, Targets: make([]TargetResult, len(cfg.Targets))}
+	cfg = cfg.withDefaults()
+	res := &Result{MaxTokens: cfg.MaxTokens, Targets: make([]TargetResult, len(cfg.Targets))}
+	eps := make([]endpoint, len(cfg.Targets))
 	var wg sync.WaitGroup
 	for i, t := range cfg.Targets {
-		wg.Go(func() { res.Targets[i] = probe(ctx, cfg, t) })
+		eps[i], _ = newEndpoint(cfg.Client, t) // validated
+		wg.Go(func() { res.Targets[i] = discover(ctx, eps[i], t) })
+	}
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("parity probe: %w", err)
+	}
+	prompts := cfg.Prompts
+	if prompts == nil {
+		var err error
+		if prompts, err = fixedPrompts(cfg, res); err != nil {
+			return nil, err
+		}
+	}
+	res.Prompts = len(prompts)
+	for i := range res.Targets {
+		wg.Go(func() { probe(ctx, cfg, eps[i], &res.Targets[i], prompts) })
 	}
 	wg.Wait()
 	if err := ctx.Err(); err != nil {
@@ -111,13 +137,33 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	return res, nil
 }
 
+// withDefaults fills the zero fields of cfg.
+func (cfg Config) withDefaults() Config {
+	if cfg.MaxTokens <= 0 {
+		cfg.MaxTokens = DefaultMaxTokens
+	}
+	if cfg.Concurrency <= 0 {
+		cfg.Concurrency = DefaultConcurrency
+	}
+	if cfg.NumPrompts <= 0 {
+		cfg.NumPrompts = DefaultPrompts
+	}
+	if cfg.PromptTokens <= 0 {
+		cfg.PromptTokens = DefaultPromptTokens
+	}
+	if cfg.Client == nil {
+		cfg.Client = http.DefaultClient
+	}
+	return cfg
+}
+
 // validate reports every problem of cfg.
 func (cfg Config) validate() error {
 	var errs []error
 	if len(cfg.Targets) < 2 {
 		errs = append(errs, fmt.Errorf("parity: need at least 2 targets, got %d", len(cfg.Targets)))
 	}
-	if len(cfg.Prompts) == 0 {
+	if cfg.Prompts != nil && len(cfg.Prompts) == 0 {
 		errs = append(errs, errors.New("parity: no prompts"))
 	}
 	for _, t := range cfg.Targets {
@@ -128,32 +174,60 @@ func (cfg Config) validate() error {
 	return errors.Join(errs...)
 }
 
-// probe asks one target every prompt. The first prompt goes alone, so
-// that a target rejecting logprobs is found once and asked without them
-// from then on; the rest go Concurrency at a time.
-func probe(ctx context.Context, cfg Config, t Target) TargetResult {
-	e, _ := newEndpoint(cfg.Client, t) // validated
-	tr := TargetResult{Name: t.Name, URL: redact(t.BaseURL), Model: t.Model, Logprobs: true,
-		Answers: make([]Answer, len(cfg.Prompts))}
+// fixedPrompts builds cfg.NumPrompts fixed prompts, the longest
+// cfg.PromptTokens long or shorter, to fit the smallest context of the
+// targets, and notes in res when they were made shorter.
+func fixedPrompts(cfg Config, res *Result) ([]string, error) {
+	longest := cfg.PromptTokens
+	for _, t := range res.Targets {
+		if t.Context == 0 {
+			continue
+		}
+		if fit := FitPromptTokens(t.Context, cfg.MaxTokens); fit < longest {
+			longest = fit
+			res.Notes = append(res.Notes[:0], fmt.Sprintf("prompts shortened to at most %d tokens (from %d) to fit %s's context of %d tokens with --max-tokens %d",
+				fit, cfg.PromptTokens, t.Name, t.Context, cfg.MaxTokens))
+		}
+	}
+	res.PromptTokens = longest
+	return Prompts(cfg.NumPrompts, longest)
+}
+
+// discover names target t and asks it for its model (when t has none)
+// and its context. A target whose model cannot be learned has every
+// answer failed by probe.
+func discover(ctx context.Context, e endpoint, t Target) TargetResult {
+	tr := TargetResult{Name: t.Name, URL: redact(t.BaseURL), Model: t.Model, Logprobs: true}
 	if tr.Name == "" {
 		tr.Name = tr.URL
 	}
-	if tr.Model == "" {
-		m, err := e.model(ctx)
-		if err != nil {
-			for i := range tr.Answers {
-				tr.Answers[i].Error = err.Error()
-			}
-			tr.Notes = append(tr.Notes, err.Error())
-			return tr
-		}
-		tr.Model = m
+	m, n, err := e.info(ctx, t.Model)
+	switch {
+	case err != nil && t.Model == "":
+		tr.Notes = append(tr.Notes, err.Error())
+	case err == nil:
+		tr.Model, tr.Context = m, n
 	}
-	a, err := e.ask(ctx, tr.Model, cfg.Prompts[0], cfg.MaxTokens, true)
+	return tr
+}
+
+// probe asks tr's target every prompt. The first prompt goes alone, so
+// that a target rejecting logprobs is found once and asked without them
+// from then on; the rest go Concurrency at a time. A target without a
+// model fails every prompt with the reason discover noted.
+func probe(ctx context.Context, cfg Config, e endpoint, tr *TargetResult, prompts []string) {
+	tr.Answers = make([]Answer, len(prompts))
+	if tr.Model == "" {
+		for i := range tr.Answers {
+			tr.Answers[i].Error = tr.Notes[0]
+		}
+		return
+	}
+	a, err := e.ask(ctx, tr.Model, prompts[0], cfg.MaxTokens, true)
 	if rejectsLogprobs(err) {
 		tr.Logprobs = false
 		tr.Notes = append(tr.Notes, "rejected logprobs ("+err.Error()+"); asked without them")
-		a, err = e.ask(ctx, tr.Model, cfg.Prompts[0], cfg.MaxTokens, false)
+		a, err = e.ask(ctx, tr.Model, prompts[0], cfg.MaxTokens, false)
 	}
 	tr.Answers[0] = answerOf(a, err)
 	// A later rejection (the first prompt failed otherwise) is retried
@@ -161,14 +235,14 @@ func probe(ctx context.Context, cfg Config, t Target) TargetResult {
 	var retried atomic.Int64
 	sem := make(chan struct{}, cfg.Concurrency)
 	var wg sync.WaitGroup
-	for i := 1; i < len(cfg.Prompts); i++ {
+	for i := 1; i < len(prompts); i++ {
 		sem <- struct{}{}
 		wg.Go(func() {
 			defer func() { <-sem }()
-			a, err := e.ask(ctx, tr.Model, cfg.Prompts[i], cfg.MaxTokens, tr.Logprobs)
+			a, err := e.ask(ctx, tr.Model, prompts[i], cfg.MaxTokens, tr.Logprobs)
 			if tr.Logprobs && rejectsLogprobs(err) {
 				retried.Add(1)
-				a, err = e.ask(ctx, tr.Model, cfg.Prompts[i], cfg.MaxTokens, false)
+				a, err = e.ask(ctx, tr.Model, prompts[i], cfg.MaxTokens, false)
 			}
 			tr.Answers[i] = answerOf(a, err)
 		})
@@ -180,7 +254,6 @@ func probe(ctx context.Context, cfg Config, t Target) TargetResult {
 	if tr.Logprobs && retried.Load() == 0 && !anyTokens(tr.Answers) {
 		tr.Notes = append(tr.Notes, "logprobs asked for but not returned")
 	}
-	return tr
 }
 
 // answerOf folds a request's error into its answer; a refusal for

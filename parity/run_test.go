@@ -169,7 +169,7 @@ func TestRunConfigErrors(t *testing.T) {
 		want   string
 	}{
 		{"one target has nothing to compare with", Config{Targets: []Target{{BaseURL: "http://h"}}, Prompts: []string{"x"}}, "at least 2 targets"},
-		{"no prompts", Config{Targets: []Target{{BaseURL: "http://a"}, {BaseURL: "http://b"}}}, "no prompts"},
+		{"no prompts", Config{Targets: []Target{{BaseURL: "http://a"}, {BaseURL: "http://b"}}, Prompts: []string{}}, "no prompts"},
 		{"not a URL", Config{Targets: []Target{{Name: "x", BaseURL: "h:1"}, {BaseURL: "http://b"}}, Prompts: []string{"x"}}, "not an http(s) URL"},
 	}
 	for _, tt := range tests {
@@ -215,5 +215,67 @@ func TestRunRetriesLaterLogprobRejections(t *testing.T) {
 	}
 	if len(tr.Notes) != 1 || !strings.Contains(tr.Notes[0], "on 4 prompts") {
 		t.Errorf("notes %q; want the 4 retries noted", tr.Notes)
+	}
+}
+
+// TestRunFitsPromptsToContext: without prompts of its own, Run sends the
+// fixed prompts shortened to fit the smallest context a target reports:
+// llama-server's slot (GET /props) here, under vLLM's max_model_len.
+func TestRunFitsPromptsToContext(t *testing.T) {
+	t.Parallel()
+	llama, vllm := &fake{model: "m", slotCtx: 512}, &fake{model: "m", maxModelLen: 2048}
+	res, err := Run(context.Background(), Config{
+		Targets:    []Target{{Name: "llama", BaseURL: llama.start(t)}, {Name: "vllm", BaseURL: vllm.start(t)}},
+		NumPrompts: 10,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Targets[0].Context != 512 || res.Targets[1].Context != 2048 {
+		t.Errorf("contexts %d and %d, want 512 (from /props) and 2048 (max_model_len)", res.Targets[0].Context, res.Targets[1].Context)
+	}
+	if want := FitPromptTokens(512, DefaultMaxTokens); res.PromptTokens != want || res.Prompts != 10 {
+		t.Errorf("%d prompts, the longest %d tokens; want 10, the longest %d", res.Prompts, res.PromptTokens, want)
+	}
+	if len(res.Notes) != 1 || !strings.Contains(res.Notes[0], "llama's context of 512 tokens") {
+		t.Errorf("notes %q; want the shortening explained", res.Notes)
+	}
+	c := res.Candidates[0]
+	if c.Verdict != Same || c.Summary.Errors+c.Summary.BothFailed != 0 {
+		t.Errorf("verdict %s, summary %+v; want every prompt answered alike", c.Verdict, c.Summary)
+	}
+}
+
+// TestRunBothFailAlike: two servers refusing every prompt alike are not
+// a difference, and a refusal for length is reported as such.
+func TestRunBothFailAlike(t *testing.T) {
+	t.Parallel()
+	long, err := Prompts(5, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		reason string
+		a, b   *fake
+		say    string
+	}{
+		{"both answer 400", &fake{badRequest: true}, &fake{badRequest: true}, "HTTP 400"},
+		{"both refuse for length", &fake{slotCtx: 150}, &fake{slotCtx: 150}, "too long for the server's context: HTTP 400"},
+	}
+	for _, tt := range tests {
+		res, err := Run(context.Background(), Config{
+			Targets: []Target{{Name: "a", BaseURL: tt.a.start(t), Model: "m"}, {Name: "b", BaseURL: tt.b.start(t), Model: "m"}},
+			Prompts: long[3:],
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := res.Candidates[0]
+		if c.Verdict != BothFailed || c.Summary.BothFailed != 2 || c.Summary.LengthDiffers != 0 {
+			t.Errorf("%s: verdict %s, summary %+v; want both failed on both prompts", tt.reason, c.Verdict, c.Summary)
+		}
+		if !c.Prompts[0].BothFailed || !strings.Contains(c.Prompts[0].Error, "both failed: "+tt.say) || !strings.Contains(c.Explanation, tt.say) {
+			t.Errorf("%s: prompt error %q, explanation %q; want both failed saying %q", tt.reason, c.Prompts[0].Error, c.Explanation, tt.say)
+		}
 	}
 }

@@ -25,6 +25,7 @@ type parityFlags struct {
 	targets     []string
 	model       string
 	prompts     int
+	promptToks  int
 	maxTokens   int
 	concurrency int
 	apiKeyEnv   string
@@ -42,10 +43,18 @@ lengths) to every target at temperature 0 and seed 0, with logprobs when
 the server accepts them, and compares each later target's answers with the
 first's: exact matches, common prefixes, output lengths, finish reasons and
 logprob drift. The verdict per candidate is same (identical texts), minor
-(texts differ but lengths agree within 10% on at least 90% of prompts and
-on average within 5%) or differs. An engine or precision change that makes
-a model say more is flagged before its speed is compared: a candidate that
-generates 2x the tokens needs a 2x token rate just to break even.
+(at least half the texts identical, and lengths agree within 10% on at
+least 90% of prompts and on average within 5%), differs, or both failed
+(every prompt failed on both sides: they fail alike, but nothing could be
+compared). A prompt both sides failed is not a difference; one side
+failing is. An engine or precision change that makes a model say more is
+flagged before its speed is compared: a candidate that generates 2x the
+tokens needs a 2x token rate just to break even.
+
+The prompts' lengths vary up to --prompt-tokens (640 tokens of o200k_base
+by default), shortened to fit the smallest context a target reports
+(vLLM's max_model_len, llama-server's context per slot) with --max-tokens
+to spare; a prompt a server refuses as too long is reported as such.
 
 --target is a base URL (without /v1) or NAME=URL; credentials in a URL are
 sent but never printed. Without --model each target's first model of
@@ -58,6 +67,7 @@ candidate differs.`,
 	fs.StringArrayVar(&f.targets, "target", nil, "a server, URL or NAME=URL; the first is the base (repeat, at least twice)")
 	fs.StringVar(&f.model, "model", "", "model name to send to every target (default: each target's first listed model)")
 	fs.IntVar(&f.prompts, "prompts", parity.DefaultPrompts, "number of fixed prompts to send")
+	fs.IntVar(&f.promptToks, "prompt-tokens", parity.DefaultPromptTokens, "length of the longest prompt (o200k_base tokens); shortened to fit the targets' context")
 	fs.IntVar(&f.maxTokens, "max-tokens", parity.DefaultMaxTokens, "output token cap of each answer")
 	fs.IntVar(&f.concurrency, "concurrency", parity.DefaultConcurrency, "requests in flight per target")
 	fs.StringVar(&f.apiKeyEnv, "api-key-env", "", "name of the environment variable holding the API key")
@@ -72,14 +82,10 @@ func runParity(c *cobra.Command, f parityFlags) error {
 	if err != nil {
 		return err
 	}
-	if f.prompts < 1 || f.maxTokens < 1 || f.concurrency < 1 {
-		return usageError{errors.New("--prompts, --max-tokens and --concurrency must be at least 1")}
+	if f.prompts < 1 || f.promptToks < 1 || f.maxTokens < 1 || f.concurrency < 1 {
+		return usageError{errors.New("--prompts, --prompt-tokens, --max-tokens and --concurrency must be at least 1")}
 	}
-	prompts, err := parity.Prompts(f.prompts)
-	if err != nil {
-		return err
-	}
-	res, err := parity.Run(c.Context(), parity.Config{Targets: targets, Prompts: prompts,
+	res, err := parity.Run(c.Context(), parity.Config{Targets: targets, NumPrompts: f.prompts, PromptTokens: f.promptToks,
 		MaxTokens: f.maxTokens, Concurrency: f.concurrency, Client: &http.Client{Timeout: parityTimeout}})
 	if err != nil {
 		return err
@@ -162,7 +168,11 @@ func writeParity(w io.Writer, res *parity.Result) error {
 		if !t.Logprobs {
 			lp = "no logprobs"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\tmodel %s\t%s\n", role, t.Name, t.URL, t.Model, lp)
+		ctx := "context unknown"
+		if t.Context > 0 {
+			ctx = fmt.Sprintf("context %d", t.Context)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\tmodel %s\t%s\t%s\n", role, t.Name, t.URL, t.Model, ctx, lp)
 		for _, n := range t.Notes {
 			fmt.Fprintf(tw, "\t\tnote: %s\n", n)
 		}
@@ -170,15 +180,18 @@ func writeParity(w io.Writer, res *parity.Result) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
+	for _, n := range res.Notes {
+		fmt.Fprintf(w, "note: %s\n", n)
+	}
 	for i, c := range res.Candidates {
-		fmt.Fprintf(w, "\n%s vs %s (%d prompts, at most %d tokens)\n", c.Candidate, c.Base, res.Prompts, res.MaxTokens)
+		fmt.Fprintf(w, "\n%s vs %s (%d prompts of up to %d tokens, answers of at most %d)\n", c.Candidate, c.Base, res.Prompts, res.PromptTokens, res.MaxTokens)
 		if err := writeParityTable(w, c, res.Targets[0], res.Targets[i+1]); err != nil {
 			return err
 		}
 		s := c.Summary
-		fmt.Fprintf(w, "exact %d/%d (%.0f%%)  length ratio median %.2f× mean %.2f× total %.2f×  lengths >10%% apart %d/%d  finish agree %.0f%%  errors %d\n",
-			s.Exact, s.Prompts, 100*s.ExactShare, s.MedianRatio, s.MeanRatio, s.TokenRatio,
-			s.LengthDiffers, s.Prompts, 100*s.FinishAgreeShare, s.Errors)
+		fmt.Fprintf(w, "exact %d/%d (%.0f%%)  length ratio median %.2f× mean %.2f× total %.2f×  lengths >10%% apart %d/%d  finish agree %.0f%%  one side failed %d  both failed %d\n",
+			s.Exact, s.Prompts-s.BothFailed, 100*s.ExactShare, s.MedianRatio, s.MeanRatio, s.TokenRatio,
+			s.LengthDiffers, s.Prompts-s.BothFailed, 100*s.FinishAgreeShare, s.Errors, s.BothFailed)
 		if s.LogprobTokens > 0 {
 			fmt.Fprintf(w, "mean |Δlogprob| %.4f over %d common tokens\n", s.MeanAbsDLogprob, s.LogprobTokens)
 		}

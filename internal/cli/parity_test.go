@@ -5,6 +5,9 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 
@@ -114,6 +117,34 @@ func TestParityUsage(t *testing.T) {
 		code, out, errOut := runParityCmd(t, tt.args...)
 		if code != exitUsage || !strings.Contains(errOut, tt.want) || strings.Contains(errOut, "pw") {
 			t.Errorf("%s: exit %d, stderr %q, stdout %q; want usage error saying %q", tt.reason, code, errOut, out, tt.want)
+		}
+	}
+}
+
+// TestParityBothRefuse: two servers that refuse every prompt alike are
+// "both failed", not a difference, so --fail-on-diff exits 0; the answer's
+// error is shown.
+func TestParityBothRefuse(t *testing.T) {
+	t.Parallel()
+	refuse := func() string {
+		s := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.URL.Path == "/v1/models" {
+				fmt.Fprint(w, `{"object":"list","data":[{"id":"m","max_model_len":4096}]}`)
+				return
+			}
+			http.Error(w, `{"error":{"message":"unsupported field"}}`, http.StatusBadRequest)
+		}))
+		t.Cleanup(s.Close)
+		return s.URL
+	}
+	code, out, errOut := runParityCmd(t, "--target", "a="+refuse(), "--target", "b="+refuse(),
+		"--prompts", "4", "--fail-on-diff")
+	if code != exitOK {
+		t.Fatalf("exit %d\nstderr:\n%s\nstdout:\n%s", code, errOut, out)
+	}
+	for _, want := range []string{"verdict: both failed", "unsupported field", "both failed 4", "context 4096"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
 		}
 	}
 }
