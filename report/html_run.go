@@ -226,6 +226,10 @@ func latencyGrid(sc *metrics.Scope) grid {
 	g := grid{Head: []string{"ms", "n", "mean"}}
 	for _, q := range htmlPercentiles {
 		g.Head = append(g.Head, metrics.PercentileName(q))
+		if m.NotApplicable != "" {
+			g.add(rowNames[m.Name], "n/a", m.NotApplicable)
+			continue
+		}
 	}
 	g.Head = append(g.Head, "max")
 	for _, m := range sc.Latency.Metrics() {
@@ -254,7 +258,10 @@ func sloGrid(sc *metrics.Scope) *grid {
 			observed = ms(c.Observed) + " ms"
 		}
 		stop := "mean: no early stopping"
-		if c.Percentile > 0 {
+		switch {
+		case c.Verdict == metrics.VerdictNotJudged:
+			observed, stop = "not judged", c.Note
+		case c.Percentile > 0:
 			stop = fmt.Sprintf("%s of %s over the bound", count(c.Exceeded), count(c.Requests))
 			switch c.Verdict {
 			case metrics.VerdictShort:

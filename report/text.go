@@ -120,6 +120,10 @@ func (p *printer) latency(s *metrics.Summary) {
 		if m.N == 0 || m.Name == "queue" && m.Max == 0 {
 			continue // nothing measured, or no request ever queued
 		}
+		if m.NotApplicable != "" {
+			t.add(rowNames[m.Name]+p.notes.ref(m.NotApplicable), "n/a")
+			continue
+		}
 		name := rowNames[m.Name]
 		if m.Note != "" {
 			name += p.notes.ref(m.Note)

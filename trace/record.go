@@ -99,6 +99,9 @@ type Record struct {
 
 	// The server's own timings, when it reports them (surge's engine
 	// server: surge_timings; llama-server: timings), in µs. They count from
+	// NotStreamed is true when the response came whole, not as an event
+	// stream (--no-stream): TTFT, TTFO, ITL and TPOT do not exist for it.
+	NotStreamed bool `json:"not_streamed,omitempty"`
 	// the request's arrival at the server, not from SentUS; see
 	// docs/records.md for what each server measures.
 	ServerQueueUS int64 `json:"server_queue_us,omitempty"`
