@@ -136,7 +136,7 @@ func Summarize(rs *trace.Records, opts Options) *Summary {
 	}
 	all, faulted := split(every)
 	s.Faults = faults(all, faulted, rs.Header.FaultWindows)
-	s.Window = window(all)
+	s.Window = ThroughputWindow(all)
 	s.DurationUS = duration(rs.End, all)
 	c := newCalc(o, rs.Header.SLO, s.Window)
 	c.sessionNote = sessionNote(rs.End)

@@ -25,8 +25,22 @@ func (w Window) Seconds() float64 {
 	return float64(w.EndUS-w.StartUS) / 1e6
 }
 
-// window finds the measurement window of recs.
-func window(recs []*trace.Record) Window {
+// ThroughputWindow is the window every throughput of a run divides by,
+// open or closed loop: from the earliest intended or sent time of a
+// measured record to the latest completion of a measured sent record (see
+// Window). The run report, its JSON and CSV, compare and each point of a
+// sweep take their rates over it, so a sweep point's throughput is its
+// own report's.
+//
+// An open-loop run's window holds the drain after the last send, when the
+// last requests finish with nothing arriving: a server that keeps up is
+// credited with its requests over the time it took to serve them, and one
+// that fell behind with what it completed while it worked through its
+// queue. A closed-loop run has no schedule to end the load: the window
+// runs to the last completion, and never collapses to nothing when the
+// measured requests were all sent at one instant (every slot filled at
+// once).
+func ThroughputWindow(recs []*trace.Record) Window {
 	w := Window{StartUS: math.MaxInt64, EndUS: math.MinInt64}
 	for _, r := range recs {
 		if !measured(r) {

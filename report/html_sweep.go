@@ -38,7 +38,7 @@ func newSweepView(r *sweep.Result) (*sweepView, error) {
 		}
 		v.Sections = append(v.Sections, pointSection{
 			ID:      pointID(i),
-			Title:   fmt.Sprintf("Point %d: %s %s", i+1, loadName(r.Mode, p.Load), dirNote(p.Dir)),
+			Title:   fmt.Sprintf("Point %d: %s %s", i+1, pointLoad(r.Mode, p), dirNote(p.Dir)),
 			Figures: keyFigures(p.Summary),
 			Latency: latencyGrid(&p.Summary.All),
 		})
@@ -55,6 +55,15 @@ func loadName(m sweep.Mode, load float64) string {
 		return "concurrency " + loadNum(load)
 	}
 	return loadNum(load) + " req/s"
+}
+
+// pointLoad words the load a point asked for and what it achieved:
+// "12 req/s offered, 11.8/s sent" or "concurrency 8, 7.6 in flight".
+func pointLoad(m sweep.Mode, p *sweep.Point) string {
+	if m == sweep.Concurrency {
+		return fmt.Sprintf("%s, %s in flight", loadName(m, p.Load), num(p.MeanInFlight))
+	}
+	return fmt.Sprintf("%s offered, %s/s sent", loadName(m, p.Load), num(p.SendRate))
 }
 
 // dirNote names where a point's records are.
@@ -101,7 +110,8 @@ func sweepFields(r *sweep.Result) []field {
 
 // pointGrid is the table of a sweep's points with their SLO verdicts.
 func pointGrid(r *sweep.Result) grid {
-	g := grid{Head: []string{"#", "load", "req/s", "out tok/s", "TTFT p50 ms", "TTFT p99 ms", "TPOT p50 ms", "TPOT p99 ms", "E2E p50 ms", "E2E p99 ms", "state", "SLO verdict"}}
+	asked, got := loadHeaders(r.Mode)
+	g := grid{Head: []string{"#", asked, got, "req/s", "out tok/s", "TTFT p50 ms", "TTFT p99 ms", "TPOT p50 ms", "TPOT p99 ms", "E2E p50 ms", "E2E p99 ms", "state", "verdict"}}
 	for i := range r.Points {
 		p := &r.Points[i]
 		n := cell{Text: fmt.Sprint(i + 1)}
@@ -115,26 +125,30 @@ func pointGrid(r *sweep.Result) grid {
 		if p.Stopped != "" {
 			state.Text += ": " + p.Stopped
 		}
-		g.Rows = append(g.Rows, []cell{
-			n, {Text: loadName(r.Mode, p.Load)}, {Text: num(p.Throughput)}, {Text: num(p.OutputTokS)},
-			{Text: ms(p.TTFT.P50)}, {Text: ms(p.TTFT.P99)}, {Text: ms(p.TPOT.P50)}, {Text: ms(p.TPOT.P99)},
-			{Text: ms(p.E2E.P50)}, {Text: ms(p.E2E.P99)}, state, verdictCell(p.SLO),
-		})
+		figures := unmeasured(*p, []string{num(p.Load), num(achieved(r.Mode, *p)), num(p.Throughput), num(p.OutputTokS),
+			ms(p.TTFT.P50), ms(p.TTFT.P99), ms(p.TPOT.P50), ms(p.TPOT.P99), ms(p.E2E.P50), ms(p.E2E.P99)})
+		row := []cell{n}
+		for _, f := range figures {
+			row = append(row, cell{Text: f})
+		}
+		g.Rows = append(g.Rows, append(row, state, verdictCell(p)))
 	}
 	return g
 }
 
-// verdictCell words a point's SLO verdict with each check's outcome.
-func verdictCell(v *sweep.Verdict) cell {
-	if v == nil {
-		return cell{Text: "no SLO"}
+// verdictCell shows a point's verdict word (sweep.Point.Decide) with its
+// reason and each check's outcome.
+func verdictCell(p *sweep.Point) cell {
+	class := map[sweep.Word]string{sweep.WordPass: "pass", sweep.WordFail: "fail", sweep.WordSaturated: "fail", sweep.WordInconclusive: "unsure"}
+	c := cell{Text: verdictWord(*p), Class: class[p.Verdict]}
+	if p.Reason != "" {
+		c.Text += ": " + p.Reason
 	}
-	c := cell{Text: "fail", Class: "fail"}
-	if v.Pass {
-		c = cell{Text: "pass", Class: "pass"}
+	if p.SLO == nil {
+		return c
 	}
 	var checks []string
-	for _, ch := range v.Checks {
+	for _, ch := range p.SLO.Checks {
 		s := fmt.Sprintf("%s: %s (%s ms, %d of %d over)", sloName(ch.Metric, ch.Percentile, float64(ch.BoundUS)), ch.Outcome, ms(ch.ObservedUS), ch.Exceeded, ch.N)
 		if ch.NeedMore > 0 {
 			s += fmt.Sprintf(", %d more needed", ch.NeedMore)
@@ -144,23 +158,5 @@ func verdictCell(v *sweep.Verdict) cell {
 	if len(checks) > 0 {
 		c.Text += " — " + strings.Join(checks, "; ")
 	}
-	if !v.Pass && hasInconclusive(v) {
-		c.Class = "unsure"
-	}
 	return c
-}
-
-// hasInconclusive reports whether some check of v lacked samples and none
-// failed outright.
-func hasInconclusive(v *sweep.Verdict) bool {
-	some := false
-	for _, ch := range v.Checks {
-		switch ch.Outcome {
-		case sweep.Fail:
-			return false
-		case sweep.Inconclusive:
-			some = true
-		}
-	}
-	return some
 }

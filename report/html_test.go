@@ -86,7 +86,7 @@ func syntheticSweep() *sweep.Result {
 	ttft := []float64{60_000, 70_000, 90_000, 150_000, 900_000, 4_000_000}
 	for i, l := range loads {
 		p := sweep.Point{
-			Load: l, Throughput: min(l*0.99, 10.5), OutputTokS: 150 * l,
+			Load: l, SendRate: l * 1.02, Throughput: min(l*0.99, 10.5), OutputTokS: 150 * l, Measured: 600,
 			TTFT: sweep.Quantiles{P50: ttft[i] / 3, P99: ttft[i]},
 			TPOT: sweep.Quantiles{P50: 20_000, P99: 35_000 + 5_000*float64(i)},
 			E2E:  sweep.Quantiles{P50: 2_000_000 + ttft[i], P99: 4_000_000 + 2*ttft[i]},
@@ -101,6 +101,7 @@ func syntheticSweep() *sweep.Result {
 		if i == 5 {
 			p.Saturated, p.Stopped = true, "queue grew for 20 s"
 		}
+		p.Decide()
 		r.Points = append(r.Points, p)
 	}
 	r.Points[0].Summary = metrics.Summarize(syntheticRun(), metrics.Options{})

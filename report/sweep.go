@@ -17,15 +17,18 @@ func SweepText(w io.Writer, r *sweep.Result) error {
 		fmt.Fprintf(&b, "saturation  %s req/s closed loop (the probe)\n", num(r.Saturation))
 	}
 	b.WriteString("\n")
-	t := table{left: map[int]bool{7: true, 8: true}}
-	t.add(loadHeader(r.Mode), "req/s", "out tok/s", "TTFT p50", "TTFT p99", "TPOT p99", "E2E p99", "SLO", "")
+	t := table{left: map[int]bool{8: true, 9: true}}
+	asked, got := loadHeaders(r.Mode)
+	t.add(asked, got, "req/s", "out tok/s", "TTFT p50", "TTFT p99", "TPOT p99", "E2E p99", "verdict", "")
 	for i, p := range r.Points {
-		t.add(num(p.Load), num(p.Throughput), num(p.OutputTokS), ms(p.TTFT.P50), ms(p.TTFT.P99), ms(p.TPOT.P99), ms(p.E2E.P99), pointVerdict(p), marks(r, i))
+		row := []string{num(p.Load), num(achieved(r.Mode, p)), num(p.Throughput), num(p.OutputTokS), ms(p.TTFT.P50), ms(p.TTFT.P99), ms(p.TPOT.P99), ms(p.E2E.P99)}
+		t.add(append(unmeasured(p, row), verdictWord(p), marks(r, i))...)
 	}
 	if err := t.write(&b, ""); err != nil {
 		return err
 	}
-	b.WriteString("\nlatencies in ms; TTFT and E2E from the intended send time (queueing counts)\n")
+	b.WriteString("\n" + achievedNote(r.Mode) + "\n")
+	b.WriteString("latencies in ms; TTFT and E2E from the intended send time (queueing counts)\n")
 	for _, k := range []*sweep.Knee{r.KneeTTFT, r.KneeE2E} {
 		if k != nil {
 			fmt.Fprintf(&b, "knee        %s at %s req/s (%s ms): past it latency rises much faster than throughput\n", k.Metric, num(k.Throughput), ms(k.LatencyUS))
@@ -35,15 +38,8 @@ func SweepText(w io.Writer, r *sweep.Result) error {
 		b.WriteString("knee        none found: the curve does not bend upward within the loads swept\n")
 	}
 	for _, p := range r.Points {
-		if p.Saturated {
-			fmt.Fprintf(&b, "saturated   %s: %s\n", num(p.Load), p.Stopped)
-		}
-		if p.SLO != nil {
-			for _, c := range p.SLO.Checks {
-				if c.Outcome == sweep.Inconclusive {
-					fmt.Fprintf(&b, "samples     %s: %s p%g not conclusive: need %s more requests within the bound\n", num(p.Load), c.Metric, c.Percentile, count(c.NeedMore))
-				}
-			}
+		if p.Reason != "" {
+			fmt.Fprintf(&b, "%-11s %s: %s\n", p.Verdict, num(p.Load), p.Reason)
 		}
 	}
 	if s := r.Search; s != nil {
@@ -58,12 +54,14 @@ func SweepText(w io.Writer, r *sweep.Result) error {
 
 // SweepLine is the one-line progress report of a point just run.
 func SweepLine(m sweep.Mode, p sweep.Point) string {
-	line := fmt.Sprintf("%s %s: %s req/s, TTFT p99 %s ms, E2E p99 %s ms", m, num(p.Load), num(p.Throughput), ms(p.TTFT.P99), ms(p.E2E.P99))
-	if p.SLO != nil {
-		line += ", SLO " + pointVerdict(p)
+	_, got := loadHeaders(m)
+	line := fmt.Sprintf("%s %s (%s %s): %s req/s, TTFT p99 %s ms, E2E p99 %s ms",
+		m, num(p.Load), got, num(achieved(m, p)), num(p.Throughput), ms(p.TTFT.P99), ms(p.E2E.P99))
+	if p.Verdict != "" {
+		line += ", " + string(p.Verdict)
 	}
-	if p.Saturated {
-		line += ", saturated: " + p.Stopped
+	if p.Reason != "" {
+		line += ": " + p.Reason
 	}
 	return line
 }
@@ -75,11 +73,29 @@ func sweepMode(r *sweep.Result) string {
 	return "open loop at each rate"
 }
 
-func loadHeader(m sweep.Mode) string {
+// loadHeaders name the load a point asked for and the load it achieved.
+func loadHeaders(m sweep.Mode) (asked, got string) {
 	if m == sweep.Concurrency {
-		return "concurrency"
+		return "concurrency", "in flight"
 	}
-	return "rate/s"
+	return "offered/s", "sent/s"
+}
+
+// achieved is the load point p achieved: the rate its requests were sent
+// at, or the mean of its requests in flight.
+func achieved(m sweep.Mode, p sweep.Point) float64 {
+	if m == sweep.Concurrency {
+		return p.MeanInFlight
+	}
+	return p.SendRate
+}
+
+// achievedNote says what the achieved-load column measures.
+func achievedNote(m sweep.Mode) string {
+	if m == sweep.Concurrency {
+		return "in flight: the time-weighted mean of requests in flight over the point's window"
+	}
+	return "offered: the rate asked for; sent: the rate the point's requests were actually sent at"
 }
 
 func loadUnit(m sweep.Mode) string {
@@ -89,30 +105,28 @@ func loadUnit(m sweep.Mode) string {
 	return "req/s"
 }
 
-// pointVerdict is a point's SLO verdict in a word: pass, fail (also when
-// saturated: its latencies hold only for the run's length), or "n/a" (too
-// few samples for a verdict, or interrupted), or "" without SLOs.
-func pointVerdict(p sweep.Point) string {
-	v := p.SLO
-	switch {
-	case v == nil:
-		return ""
-	case p.Interrupted:
-		return "n/a"
-	case p.Saturated:
-		return "fail"
-	case v.Pass:
-		return "pass"
+// unmeasured blanks a point's figures (all but its load) with "—" when
+// it measured no request: it has no figures, which zeros would misstate.
+func unmeasured(p sweep.Point, figures []string) []string {
+	if p.Measured > 0 {
+		return figures
 	}
-	for _, c := range v.Checks {
-		if c.Outcome == sweep.Fail {
-			return "fail"
-		}
+	for i := 1; i < len(figures); i++ {
+		figures[i] = "—"
 	}
-	return "n/a"
+	return figures
 }
 
-// marks labels point i: knee, limit, saturated.
+// verdictWord is a point's verdict word (sweep.Point.Decide), "no SLO"
+// for a point that has none.
+func verdictWord(p sweep.Point) string {
+	if p.Verdict == "" {
+		return "no SLO"
+	}
+	return string(p.Verdict)
+}
+
+// marks labels point i: knee, limit, interrupted.
 func marks(r *sweep.Result, i int) string {
 	var m []string
 	if k := r.KneeTTFT; k != nil && k.Index == i {
@@ -123,9 +137,6 @@ func marks(r *sweep.Result, i int) string {
 	}
 	if r.MaxPassing == i {
 		m = append(m, "highest pass")
-	}
-	if r.Points[i].Saturated {
-		m = append(m, "saturated")
 	}
 	if r.Points[i].Interrupted {
 		m = append(m, "interrupted")

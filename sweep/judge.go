@@ -7,7 +7,8 @@ const DefaultConfidence = metrics.DefaultSLOConfidence
 
 // Judge gathers the early-stopping verdicts that metrics gave the SLOs of
 // sc (see metrics.SLOCheck) into one verdict, which passes when every SLO
-// passes. It returns nil when sc has no SLO.
+// passes (Point.Decide then also requires the load to be sustained). It
+// returns nil when sc has no SLO.
 func Judge(sc *metrics.Scope) *Verdict {
 	if len(sc.SLOs) == 0 {
 		return nil

@@ -71,7 +71,7 @@ func TestSweepKnee(t *testing.T) {
 	p99 := []float64{50, 52, 55, 60, 80, 400, 3000, 9000}
 	var pts []Point
 	for i := range tput {
-		pts = append(pts, Point{Load: float64(2 * (i + 1)), Throughput: tput[i], TTFT: Quantiles{P99: p99[i] * 1000}})
+		pts = append(pts, Point{Load: float64(2 * (i + 1)), Throughput: tput[i], Measured: 500, TTFT: Quantiles{P99: p99[i] * 1000}})
 	}
 	k := knee(pts, "ttft.p99", func(p *Point) float64 { return p.TTFT.P99 })
 	if k == nil || k.Index != 4 || k.Throughput != 9.5 || k.LatencyUS != 80_000 {

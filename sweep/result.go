@@ -66,12 +66,26 @@ type Search struct {
 
 // Point is the outcome of the run at one load.
 type Point struct {
-	Load float64 `json:"load"` // requests per second, or concurrency
-	// Throughput is successful requests completed per second while the
-	// load was applied, OutputTokS their output tokens per second (see
-	// Steady).
+	// Load is the load asked for: the offered rate in requests per
+	// second, or the concurrency.
+	Load float64 `json:"load"`
+	// SendRate is the rate the open-loop clients' requests were actually
+	// sent at, (n−1)/span of their send times (metrics'
+	// Throughput.SendRatePerS): a finite run of a random schedule sends
+	// at a rate near its Load, not at it. MeanInFlight is the
+	// time-weighted mean of requests in flight over the window, what a
+	// concurrency point achieved.
+	SendRate     float64 `json:"send_rate_per_s"`
+	MeanInFlight float64 `json:"mean_in_flight"`
+	// Throughput is successful measured requests per second over the
+	// run's throughput window, OutputTokS their output tokens per second:
+	// the figures of the point's own report (metrics.ThroughputWindow).
 	Throughput float64 `json:"throughput_rps"`
 	OutputTokS float64 `json:"output_tok_s"`
+	// Measured is how many of the point's requests its figures count
+	// (metrics' Scope.Requests): none when every one fell in the warmup,
+	// and then the point has no figures at all, not figures of zero.
+	Measured int `json:"measured"`
 	// TTFT, TPOT and E2E are p50 and p99 in µs (TTFT and E2E from the
 	// intended send time, so queueing counts).
 	TTFT Quantiles `json:"ttft_us"`
@@ -88,7 +102,11 @@ type Point struct {
 	// (Ctrl-C): its figures cover what it ran, it is left out of the
 	// knees and it does not pass.
 	Interrupted bool `json:"interrupted,omitempty"`
-	// SLO is the verdict on the point's run; nil without SLOs.
+	// Verdict is the point's verdict in a word and Reason what it rests
+	// on (see Decide); every report of the sweep shows these.
+	Verdict Word   `json:"verdict,omitempty"`
+	Reason  string `json:"verdict_reason,omitempty"`
+	// SLO is the verdict on each SLO of the point's run; nil without SLOs.
 	SLO *Verdict `json:"slo,omitempty"`
 	// Dir is where the point's records are, relative to the sweep's
 	// output directory.

@@ -24,7 +24,7 @@ func (s *sweeper) search(ctx context.Context) error {
 	s.res.Search = sr
 	lo, hi := s.bracket()
 	if lo == 0 {
-		sr.Note = "no load passed every SLO: sweep lower loads"
+		sr.Note = nothingPassed(s.res.Points)
 		return nil
 	}
 	for hi == 0 && sr.Runs < maxSearchRuns/2 {
@@ -127,7 +127,29 @@ func (s *sweeper) at(load float64) *Point {
 // passed reports whether p passed every SLO at a load the server
 // sustained: an over-saturated point's latencies hold only for the length
 // of its run, so it does not pass however they compare with the bounds.
-func passed(p *Point) bool { return p.SLO != nil && p.SLO.Pass && !p.Saturated && !p.Interrupted }
+func passed(p *Point) bool { return p.Verdict == WordPass }
+
+// nothingPassed says why no load passed every SLO, and what to do: sweep
+// lower loads when the lowest load failed or saturated; when it had too
+// few requests to judge, run more requests per point, since a lower load
+// would be just as short of them.
+func nothingPassed(points []Point) string {
+	var low *Point
+	for i := range points {
+		if low == nil || points[i].Load < low.Load {
+			low = &points[i]
+		}
+	}
+	if low != nil && low.Verdict == WordInconclusive && low.SLO != nil {
+		for _, c := range low.SLO.Checks {
+			if c.Outcome == Inconclusive {
+				return fmt.Sprintf("not enough requests per point to judge %s (%d measured, %d needed): raise --requests or --min-requests",
+					sloLabel(c.SLO), c.N, c.N+c.NeedMore)
+			}
+		}
+	}
+	return "no load passed every SLO: sweep lower loads"
+}
 
 // searchNote says what the search found in a sentence.
 func searchNote(m Mode, sr *Search) string {

@@ -14,14 +14,13 @@ import (
 // included) completed, with their output tokens. Requests that carried an
 // injected fault are left out, as in every figure but the fault report.
 //
-// A run's whole measurement window also holds the drain, when the last
-// requests finish with no new ones arriving; counting it would lower the
-// throughput of every point by a share that grows with its latency, and
-// bend the throughput–latency curve for no reason but the run's length.
-// Over the loaded interval a server that keeps up completes about as many
-// requests as are sent (requests in flight at its start stand in for
-// those in flight at its end), and one that does not completes what it
-// sustains.
+// It is the saturation test's view of an open-loop run (see Unsustained),
+// not a reported figure: a point's throughput is its report's, over
+// metrics.ThroughputWindow. Over the loaded interval a server that keeps
+// up completes about as many requests as are sent (requests in flight at
+// its start stand in for those in flight at its end), and one that does
+// not completes what it sustains. A closed-loop run has no such interval:
+// its last sends can all fall at one instant.
 type Steady struct {
 	Seconds          float64 // length of the loaded interval
 	Sent, Completed  int

@@ -148,7 +148,7 @@ func (s *sweeper) probe(ctx context.Context) (float64, error) {
 	if err := ctx.Err(); err != nil {
 		return 0, err
 	}
-	sat := SteadyOf(rs.Records).RequestsPerS
+	sat := summarize(rs, s.cfg.Confidence).All.Throughput.RequestsPerS
 	if !(sat > 0) {
 		return 0, fmt.Errorf("saturation probe at concurrency %d: no request succeeded while the load was applied (%d records)", s.cfg.ProbeConcurrency, len(rs.Records))
 	}
@@ -193,6 +193,7 @@ func (s *sweeper) point(ctx context.Context, load float64) (*Point, error) {
 	if err := ctx.Err(); err != nil {
 		// The sweep itself was interrupted: keep what the point saw.
 		p.Interrupted, p.Stopped = true, "interrupted"
+		p.Decide()
 		s.res.Points = append(s.res.Points, p)
 		return nil, err
 	}
@@ -206,6 +207,7 @@ func (s *sweeper) point(ctx context.Context, load float64) (*Point, error) {
 		_, p.Stopped = SteadyOf(rs.Records).Unsustained()
 	}
 	p.Saturated = p.Stopped != ""
+	p.Decide()
 	if len(s.res.SLO) == 0 {
 		s.res.SLO = slices.Clone(rs.Header.SLO)
 	}
@@ -243,23 +245,27 @@ func summarize(rs *trace.Records, confidence float64) *metrics.Summary {
 	return metrics.Summarize(rs, opts)
 }
 
-// newPoint reads a point's figures from its records: throughput while
-// the load was applied (see Steady), latency and SLO verdict from their
-// summary.
+// newPoint reads a point's figures from the summary of its records, the
+// summary its own report shows: throughput over the throughput window,
+// latency and the SLO checks. The verdict word is left to Decide, once
+// saturation is known.
 func newPoint(load float64, name string, rs *trace.Records, confidence float64) Point {
 	sum := summarize(rs, confidence)
 	all := &sum.All
-	st := SteadyOf(rs.Records)
+	tp := &all.Throughput
 	return Point{
-		Load:       load,
-		Throughput: st.RequestsPerS,
-		OutputTokS: st.OutputTokensPerS,
-		TTFT:       quantiles(&all.Latency.TTFTLag),
-		TPOT:       quantiles(&all.Latency.TPOT),
-		E2E:        quantiles(&all.Latency.E2ELag),
-		SLO:        Judge(all),
-		Dir:        name,
-		Summary:    sum,
+		Load:         load,
+		SendRate:     tp.SendRatePerS,
+		MeanInFlight: tp.MeanConcurrency,
+		Throughput:   tp.RequestsPerS,
+		OutputTokS:   tp.OutputTokensPerS,
+		Measured:     all.Requests,
+		TTFT:         quantiles(&all.Latency.TTFTLag),
+		TPOT:         quantiles(&all.Latency.TPOT),
+		E2E:          quantiles(&all.Latency.E2ELag),
+		SLO:          Judge(all),
+		Dir:          name,
+		Summary:      sum,
 	}
 }
 
@@ -299,8 +305,8 @@ func knee(points []Point, metric string, lat func(*Point) float64) *Knee {
 	var x, y []float64
 	var idx []int
 	for i := range points {
-		if points[i].Interrupted {
-			continue // cut short by the user: not a point of the curve
+		if points[i].Interrupted || points[i].Measured == 0 {
+			continue // cut short by the user, or nothing measured: not a point of the curve
 		}
 		v := lat(&points[i])
 		if !(v > 0) {

@@ -59,6 +59,10 @@ func readSweep(warn io.Writer, dir string) (*sweep.Result, error) {
 			return nil, fmt.Errorf("sweep point %s: %w", p.Dir, err)
 		}
 		p.Summary = summarize(rs, false)
+		if all := &p.Summary.All; p.Measured == 0 && all.Requests > 0 { // a sweep.json from before these fields
+			p.Measured, p.SendRate, p.MeanInFlight = all.Requests, all.Throughput.SendRatePerS, all.Throughput.MeanConcurrency
+		}
+		p.Decide() // the same word from the same figures, also for an older sweep.json
 	}
 	return &res, nil
 }
