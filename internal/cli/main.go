@@ -16,6 +16,9 @@ const (
 	exitOK      = 0
 	exitFailure = 1 // the command ran and found a problem (bad spec, failed run)
 	exitUsage   = 2 // the command line itself is wrong
+	// exitQuestionable: --fail-on-invalid, and the measurement itself was
+	// questionable (a saturated client, miscounted tokens, …).
+	exitQuestionable = 4
 	// exitInterrupted follows the shell's 128+SIGINT: the run was stopped
 	// by Ctrl-C, and what it saw was recorded and reported.
 	exitInterrupted = 130
@@ -26,6 +29,9 @@ var errInterrupted = silentError{errors.New("interrupted")}
 
 // usageError marks an error in how surge was invoked.
 type usageError struct{ error }
+
+// questionableError marks a measurement that --fail-on-invalid refuses.
+type questionableError struct{ error }
 
 // Main runs surge with args (without the program name) and returns the
 // process exit code.
@@ -46,6 +52,10 @@ func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io
 	}
 	if err == errInterrupted {
 		return exitInterrupted
+	}
+	var questionable questionableError
+	if errors.As(err, &questionable) {
+		return exitQuestionable
 	}
 	return exitFailure
 }

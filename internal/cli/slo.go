@@ -14,13 +14,15 @@ import (
 // sloFlags are the SLO flags of run and sim: objectives replacing the
 // workload's, and whether a verdict short of a pass fails the command.
 type sloFlags struct {
-	slo    string
-	failOn bool
+	slo           string
+	failOn        bool
+	failOnInvalid bool
 }
 
 func (f *sloFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&f.slo, "slo", "", "objectives replacing the workload's: ttft.p99<=2s,tpot.p99<=100ms")
 	fs.BoolVar(&f.failOn, "fail-on-slo", false, "exit 1 unless every SLO passes (early stopping at 99% confidence)")
+	fs.BoolVar(&f.failOnInvalid, "fail-on-invalid", false, "exit 4 when the measurement is questionable (see the report's measurement line)")
 }
 
 // apply replaces h's SLOs with --slo's, when given.
@@ -39,9 +41,14 @@ func (f sloFlags) apply(h *trace.Header) error {
 	return nil
 }
 
-// verdict returns an error naming the SLOs of sum that did not pass, when
-// --fail-on-slo asks for one.
+// verdict returns an error saying why the measurement is questionable,
+// when --fail-on-invalid asks for one, else one naming the SLOs of sum
+// that did not pass, when --fail-on-slo asks for one. A questionable
+// measurement comes first: it is why an SLO verdict cannot be trusted.
 func (f sloFlags) verdict(sum *metrics.Summary) error {
+	if f.failOnInvalid && !sum.Measurement.Valid() {
+		return questionableError{fmt.Errorf("%s", sum.Measurement.Line())}
+	}
 	if !f.failOn {
 		return nil
 	}

@@ -1,0 +1,108 @@
+package cli
+
+import (
+	"encoding/json"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"surge/metrics"
+)
+
+// TestFailOnInvalid runs against servers that make the measurement
+// questionable (one that counts more tokens than it may, and a client held
+// back by its concurrency cap) and one that does not: the measurement line
+// is in every rendering, and --fail-on-invalid exits 4 only for the
+// questionable ones.
+func TestFailOnInvalid(t *testing.T) {
+	t.Parallel()
+	closed := `version: 1
+seed: 3
+requests: 30
+clients:
+  - name: c
+    model: m
+    concurrency: 2
+    input: 50
+    output: 8
+`
+	open := `version: 1
+seed: 3
+requests: 40
+clients:
+  - name: c
+    model: m
+    rate: 100/s
+    input: 50
+    output: 2
+`
+	tests := []struct {
+		name   string
+		spec   string
+		server fakeServer
+		flags  []string
+		code   int
+		reason string
+	}{
+		{"valid", closed, fakeServer{tokens: 8}, nil, exitOK, ""},
+		{"server miscounts tokens", closed, fakeServer{tokens: 8, usageOff: 3}, nil, exitQuestionable, "more output tokens than max_tokens"},
+		// A cap of one request in flight against 30 ms responses holds
+		// back a schedule of one request every 10 ms: the lag grows to
+		// seconds whatever the machine's load.
+		{"saturated client", open, fakeServer{ttft: 30 * time.Millisecond, tokens: 2}, []string{"--max-concurrency", "1"}, exitQuestionable, "behind schedule"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			srv := httptest.NewServer(tt.server)
+			defer srv.Close()
+			tmp := t.TempDir()
+			dir := filepath.Join(tmp, "run")
+			args := append([]string{"run", writeSpec(t, tmp, "s.yaml", tt.spec), "--target", srv.URL, "-o", dir, "--fail-on-invalid", "--no-scrape"}, tt.flags...)
+			code, out, errOut := run(t, args...)
+			if tt.reason == "" && code == exitQuestionable && os.Getenv("SURGE_STRICT_TIMING") == "" {
+				// On a loaded machine surge may really fall behind: the
+				// verdict is then honest, and only quiet cores can
+				// promise a valid one.
+				t.Skipf("the client was slowed by the machine's load: %s", firstLine(errOut))
+			}
+			if code != tt.code {
+				t.Fatalf("exit %d, want %d\nstdout:\n%s\nstderr:\n%s", code, tt.code, out, errOut)
+			}
+			want := "measurement: valid"
+			if tt.reason != "" {
+				want = "measurement: questionable — "
+				if !strings.Contains(errOut, tt.reason) {
+					t.Errorf("stderr does not say why (%q):\n%s", tt.reason, errOut)
+				}
+			}
+			if !strings.Contains(out, want) || !strings.Contains(out, tt.reason) {
+				t.Errorf("text report lacks %q and %q:\n%s", want, tt.reason, out)
+			}
+			html, err := os.ReadFile(filepath.Join(dir, "report.html"))
+			if err != nil || !strings.Contains(string(html), `id="measurement"`) || !strings.Contains(string(html), tt.reason) {
+				t.Errorf("report.html lacks the measurement line (%v)", err)
+			}
+			var rep struct{ Measurement *metrics.Measurement }
+			raw, err := os.ReadFile(filepath.Join(dir, "report.json"))
+			if err == nil {
+				err = json.Unmarshal(raw, &rep)
+			}
+			if err != nil || rep.Measurement == nil || rep.Measurement.Valid() != (tt.reason == "") {
+				t.Errorf("report.json measurement %+v (%v)", rep.Measurement, err)
+			}
+			if code, again, _ := run(t, "report", dir); code != exitOK || !strings.Contains(again, want) {
+				t.Errorf("surge report exit %d lacks %q:\n%s", code, want, again)
+			}
+		})
+	}
+}
+
+// firstLine is s up to its first newline.
+func firstLine(s string) string {
+	line, _, _ := strings.Cut(s, "\n")
+	return line
+}
