@@ -286,6 +286,7 @@ func readWhole(caller, ctx context.Context, body io.Reader, r *reader, res *Resu
 		res.fail(trace.ErrStream, CauseErrorEvent, "error in response: "+openai.ErrorText(b, errExcerpt))
 		return
 	}
+	res.Whole = true
 	if in.Token() {
 		res.Chunks = 1
 		res.FirstToken = res.Last

@@ -60,6 +60,10 @@ type Result struct {
 	// derived from the first's, so compare them with Equal, not ==.
 	TokenTimes []time.Time
 	Chunks     int // token-bearing events
+	// Whole is true when the response came as one body rather than an
+	// event stream (a request sent without streaming): its one "event"
+	// is the whole answer, so it has no token times to measure.
+	Whole bool
 
 	Status           int // HTTP status; 0 if no response
 	PromptTokens     int // usage.prompt_tokens, 0 if absent

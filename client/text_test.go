@@ -70,6 +70,9 @@ func TestKeepText(t *testing.T) {
 			if res.Text != tt.answer || res.Reasoning != tt.reasoning {
 				t.Errorf("%s (request %d): text %q, reasoning %q; want %q, %q", tt.reason, i+1, res.Text, res.Reasoning, tt.answer, tt.reasoning)
 			}
+			if whole := tt.ctype == "application/json"; res.Whole != whole {
+				t.Errorf("%s: Whole = %v, want %v", tt.reason, res.Whole, whole)
+			}
 		}
 	}
 }

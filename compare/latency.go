@@ -19,13 +19,19 @@ type latencyMetric struct {
 // latencyMetrics are the compared latencies in report order (see the
 // package documentation).
 var latencyMetrics = []latencyMetric{
-	{"ttft", metrics.UnitUS, func(r *trace.Record) (float64, bool) { return float64(r.TTFTUS), r.TTFTUS > 0 }},
-	{"ttfo", metrics.UnitUS, func(r *trace.Record) (float64, bool) { return float64(r.TTFOUS), r.TTFOUS > 0 }},
+	{"ttft", metrics.UnitUS, func(r *trace.Record) (float64, bool) { v, ok := metrics.TTFT(r); return float64(v), ok }},
+	{"ttfo", metrics.UnitUS, func(r *trace.Record) (float64, bool) { v, ok := metrics.TTFO(r); return float64(v), ok }},
 	{"itl", metrics.UnitUS, meanITL},
 	{"tpot", metrics.UnitUSToken, metrics.TPOT},
 	{"e2e", metrics.UnitUS, func(r *trace.Record) (float64, bool) { return float64(r.E2EUS), true }},
-	{"ttft+lag", metrics.UnitUS, func(r *trace.Record) (float64, bool) { return float64(metrics.FromIntended(r, r.TTFTUS)), r.TTFTUS > 0 }},
-	{"ttfo+lag", metrics.UnitUS, func(r *trace.Record) (float64, bool) { return float64(metrics.FromIntended(r, r.TTFOUS)), r.TTFOUS > 0 }},
+	{"ttft+lag", metrics.UnitUS, func(r *trace.Record) (float64, bool) {
+		v, ok := metrics.TTFT(r)
+		return float64(metrics.FromIntended(r, v)), ok
+	}},
+	{"ttfo+lag", metrics.UnitUS, func(r *trace.Record) (float64, bool) {
+		v, ok := metrics.TTFO(r)
+		return float64(metrics.FromIntended(r, v)), ok
+	}},
 	{"e2e+lag", metrics.UnitUS, func(r *trace.Record) (float64, bool) { return float64(metrics.FromIntended(r, r.E2EUS)), true }},
 }
 

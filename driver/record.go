@@ -34,6 +34,7 @@ func (a *attempt) record(start time.Time, res *client.Result) trace.Record {
 	rec.ServerInputTokens = res.PromptTokens
 	rec.ServerOutputTokens = res.CompletionTokens
 	rec.Chunks = res.Chunks
+	rec.NotStreamed = res.Whole
 	rec.CachedTokens = res.CachedTokens
 	rec.ServerQueueUS = us(res.ServerQueue)
 	rec.ServerTTFTUS = us(res.ServerTTFT)

@@ -12,12 +12,21 @@ import (
 // send time (TTFT + lag and so on: queueing counts), its TPOT, or for ITL the
 // nearest-rank pP of its own gaps (their mean when P is 0). A request
 // without a first token (for ttft) or an answer token (for ttfo) fails
-// that bound; one too short to have a TPOT or any ITL gap meets it.
+// that bound; one too short to have a TPOT or any ITL gap meets it, and
+// so does one not streamed for a ttft, ttfo, itl or tpot bound, which it
+// has no token times to judge. When no request of the scope was streamed,
+// those SLOs are not judged at all (VerdictNotJudged) and goodput is over
+// the other SLOs: NotJudged names the ones it leaves out.
 type Goodput struct {
-	Requests int     `json:"requests"`
-	PerS     float64 `json:"per_s"`    // Requests / window
-	Fraction float64 `json:"fraction"` // Requests / measured sent requests
+	Requests  int      `json:"requests"`
+	PerS      float64  `json:"per_s"`    // Requests / window
+	Fraction  float64  `json:"fraction"` // Requests / measured sent requests
+	NotJudged []string `json:"not_judged,omitempty"`
 }
+
+// VerdictNotJudged is the verdict of an SLO the scope's requests cannot
+// be judged on: one on ttft, ttfo, itl or tpot when none was streamed.
+const VerdictNotJudged = "not judged"
 
 // SLOCheck is the verdict on one SLO for a scope: Observed is the scope's
 // nearest-rank percentile (its mean when Percentile is 0) of the
@@ -40,14 +49,16 @@ type SLOCheck struct {
 	// Exceeded those of them that did not meet the bound on their own
 	// (failed and dropped ones included). Verdict is the early-stopping
 	// verdict at Summary.SLOConfidence (see earlyStop): VerdictPass,
-	// VerdictFail or VerdictShort; MinN the fewest requests with
-	// Exceeded over the bound that pass, NeedMore how many more a short
-	// verdict needs.
+	// VerdictFail or VerdictShort, or VerdictNotJudged; MinN the fewest
+	// requests with Exceeded over the bound that pass, NeedMore how many
+	// more a short verdict needs.
 	Requests int    `json:"requests"`
 	Exceeded int    `json:"exceeded"`
 	Verdict  string `json:"verdict"`
 	MinN     int    `json:"min_n,omitempty"`
 	NeedMore int    `json:"need_more,omitempty"`
+	// Note says why an SLO was not judged (VerdictNotJudged).
+	Note string `json:"note,omitempty"`
 }
 
 // goodput judges every SLO on sc's distributions and counts the
@@ -58,25 +69,30 @@ func (c *calc) goodput(sc *Scope, recs []*trace.Record) ([]SLOCheck, *Goodput) {
 		return nil, nil
 	}
 	var checks []SLOCheck
-	var slos []trace.SLO
+	var judged []int // indices in checks of the SLOs judged
+	g := &Goodput{}
 	for _, slo := range c.slos {
 		m := sc.Latency.Named(slo.Metric)
 		if m == nil {
 			continue // warned about once, by newCalc
 		}
+		if m.NotApplicable != "" {
+			checks = append(checks, SLOCheck{SLO: slo, JudgedOn: judgedOn(slo.Metric), Verdict: VerdictNotJudged, Note: m.NotApplicable})
+			g.NotJudged = append(g.NotJudged, sloName(slo))
+			continue
+		}
+		judged = append(judged, len(checks))
 		checks = append(checks, c.check(sc.Client, slo, m))
-		slos = append(slos, slo)
 	}
-	g := &Goodput{}
 	var gaps []float64
 	for _, r := range recs {
 		if !succeeded(r) {
 			continue
 		}
 		good := true
-		for i, slo := range slos {
+		for _, i := range judged {
 			var ok bool
-			ok, gaps = meets(r, slo, gaps)
+			ok, gaps = meets(r, checks[i].SLO, gaps)
 			if ok {
 				checks[i].Met++
 			}
@@ -89,7 +105,7 @@ func (c *calc) goodput(sc *Scope, recs []*trace.Record) ([]SLOCheck, *Goodput) {
 	if secs := c.window.Seconds(); secs > 0 {
 		g.PerS = float64(g.Requests) / secs
 	}
-	for i := range checks {
+	for _, i := range judged {
 		earlyStop(&checks[i], sc.Requests, c.opts.SLOConfidence)
 	}
 	if sc.Sent > 0 {
@@ -139,11 +155,16 @@ func PercentileName(p float64) string {
 // gaps is scratch space for its ITL gaps, returned for reuse.
 func meets(r *trace.Record, slo trace.SLO, gaps []float64) (bool, []float64) {
 	bound := float64(slo.BoundUS)
+	if !Streamed(r) && slo.Metric != "e2e" {
+		return true, gaps // no token times to judge it on
+	}
 	switch slo.Metric {
 	case "ttft":
-		return r.TTFTUS > 0 && float64(FromIntended(r, r.TTFTUS)) <= bound, gaps
+		v, ok := TTFT(r)
+		return ok && float64(FromIntended(r, v)) <= bound, gaps
 	case "ttfo":
-		return r.TTFOUS > 0 && float64(FromIntended(r, r.TTFOUS)) <= bound, gaps
+		v, ok := TTFO(r)
+		return ok && float64(FromIntended(r, v)) <= bound, gaps
 	case "e2e":
 		return float64(FromIntended(r, r.E2EUS)) <= bound, gaps
 	case "tpot":

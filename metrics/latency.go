@@ -1,6 +1,10 @@
 package metrics
 
-import "surge/trace"
+import (
+	"encoding/json"
+
+	"surge/trace"
+)
 
 // Units of Metric values.
 const (
@@ -72,10 +76,12 @@ const itlNote = "all gaps of all successful requests pooled; no confidence inter
 func (c *calc) latency(recs []*trace.Record) Latency {
 	var l Latency
 	l.TTFT = c.metric("ttft", UnitUS, recs, succeeded, func(r *trace.Record) (float64, bool) {
-		return float64(r.TTFTUS), r.TTFTUS > 0
+		v, ok := TTFT(r)
+		return float64(v), ok
 	})
 	l.TTFO = c.metric("ttfo", UnitUS, recs, succeeded, func(r *trace.Record) (float64, bool) {
-		return float64(r.TTFOUS), r.TTFOUS > 0
+		v, ok := TTFO(r)
+		return float64(v), ok
 	})
 	l.ITL = c.itl(recs)
 	l.TPOT = c.metric("tpot", UnitUSToken, recs, succeeded, TPOT)
@@ -83,10 +89,12 @@ func (c *calc) latency(recs []*trace.Record) Latency {
 		return float64(r.E2EUS), true
 	})
 	l.TTFTLag = c.metric("ttft+lag", UnitUS, recs, succeeded, func(r *trace.Record) (float64, bool) {
-		return float64(FromIntended(r, r.TTFTUS)), r.TTFTUS > 0
+		v, ok := TTFT(r)
+		return float64(FromIntended(r, v)), ok
 	})
 	l.TTFOLag = c.metric("ttfo+lag", UnitUS, recs, succeeded, func(r *trace.Record) (float64, bool) {
-		return float64(FromIntended(r, r.TTFOUS)), r.TTFOUS > 0
+		v, ok := TTFO(r)
+		return float64(FromIntended(r, v)), ok
 	})
 	l.E2ELag = c.metric("e2e+lag", UnitUS, recs, succeeded, func(r *trace.Record) (float64, bool) {
 		return float64(FromIntended(r, r.E2EUS)), true
@@ -97,7 +105,61 @@ func (c *calc) latency(recs []*trace.Record) Latency {
 	l.Queue = c.metric("queue", UnitUS, recs, sent, func(r *trace.Record) (float64, bool) {
 		return float64(r.QueueUS), true
 	})
+	if noneStreamed(recs) {
+		for _, m := range []*Metric{&l.TTFT, &l.TTFO, &l.ITL, &l.TPOT, &l.TTFTLag, &l.TTFOLag} {
+			m.NotApplicable = NotStreamedReason
+		}
+	}
 	return l
+}
+
+// NotStreamedReason is Metric.NotApplicable for the token-timing metrics
+// of a scope none of whose successful requests was streamed.
+const NotStreamedReason = "not streamed: each answer came whole, so it has no token times"
+
+// MarshalJSON writes m; a metric that does not apply (NotApplicable) is
+// written as its name, unit, counts and reason only, so that no mean or
+// percentile of 0 stands in for one that does not exist.
+func (m Metric) MarshalJSON() ([]byte, error) {
+	type plain Metric // without this method
+	if m.NotApplicable == "" {
+		return json.Marshal(plain(m))
+	}
+	return json.Marshal(struct {
+		Name          string `json:"name"`
+		Unit          string `json:"unit"`
+		N             int    `json:"n"`
+		Undefined     int    `json:"undefined,omitempty"`
+		NotApplicable string `json:"not_applicable"`
+	}{m.Name, m.Unit, m.N, m.Undefined, m.NotApplicable})
+}
+
+// TTFT is r's time to first token in µs, from its send; ok is false
+// without a first token or for a response not streamed.
+func TTFT(r *trace.Record) (us int64, ok bool) { return r.TTFTUS, r.TTFTUS > 0 && Streamed(r) }
+
+// TTFO is r's time to first answer token in µs, from its send; ok is
+// false without one or for a response not streamed.
+func TTFO(r *trace.Record) (us int64, ok bool) { return r.TTFOUS, r.TTFOUS > 0 && Streamed(r) }
+
+// Streamed reports whether r's response came as an event stream; TTFT,
+// TTFO, ITL and TPOT exist only for such a request (a response that came
+// whole has its first token at its last byte).
+func Streamed(r *trace.Record) bool { return !r.NotStreamed }
+
+// noneStreamed reports whether recs have successful requests and none of
+// them was streamed.
+func noneStreamed(recs []*trace.Record) bool {
+	n := 0
+	for _, r := range recs {
+		if succeeded(r) {
+			if Streamed(r) {
+				return false
+			}
+			n++
+		}
+	}
+	return n > 0
 }
 
 // Lag is r's schedule lag in µs, SentUS − IntendedUS: how late it was
@@ -132,11 +194,11 @@ func InputTokens(r *trace.Record) int {
 //
 //	TPOT = (E2E − TTFT) / (OutputTokens − 1)
 //
-// It is undefined (ok false) without a first token or with fewer than two
-// output tokens.
+// It is undefined (ok false) without a first token, with fewer than two
+// output tokens, or for a response that was not streamed.
 func TPOT(r *trace.Record) (us float64, ok bool) {
 	n := OutputTokens(r)
-	if r.TTFTUS <= 0 || n < 2 {
+	if r.TTFTUS <= 0 || n < 2 || !Streamed(r) {
 		return 0, false
 	}
 	return float64(r.E2EUS-r.TTFTUS) / float64(n-1), true
@@ -178,8 +240,9 @@ func (c *calc) pooled(name string, recs []*trace.Record) Metric {
 		if !succeeded(r) {
 			continue
 		}
-		if len(r.ITLUS) == 0 {
+		if len(r.ITLUS) == 0 || !Streamed(r) {
 			none++
+			continue
 		}
 		for _, g := range r.ITLUS {
 			c.counts.add(g)

@@ -29,6 +29,9 @@ type Metric struct {
 	Percentiles []Percentile `json:"percentiles"`
 	// Note states a caveat that applies to every number of the metric.
 	Note string `json:"note,omitempty"`
+	// NotApplicable says why the metric does not exist for the scope at
+	// all (NotStreamedReason); its N is then 0 and reports show "n/a".
+	NotApplicable string `json:"not_applicable,omitempty"`
 }
 
 // Percentile is one nearest-rank percentile with its confidence interval.

@@ -187,8 +187,8 @@ func (c *calc) sessions(groups [][]*trace.Record) *Sessions {
 // steps fills the per-request distributions of ss from the opening and
 // later turns of the measured sessions.
 func (c *calc) steps(ss *Sessions, first, later []*trace.Record) {
-	ttft := func(r *trace.Record) (float64, bool) { return float64(r.TTFTUS), r.TTFTUS > 0 }
-	ttfo := func(r *trace.Record) (float64, bool) { return float64(r.TTFOUS), r.TTFOUS > 0 }
+	ttft := func(r *trace.Record) (float64, bool) { v, ok := TTFT(r); return float64(v), ok }
+	ttfo := func(r *trace.Record) (float64, bool) { v, ok := TTFO(r); return float64(v), ok }
 	ss.TTFTFirst = c.metric("ttft_first", UnitUS, first, succeeded, ttft)
 	ss.TTFTLater = c.metric("ttft_later", UnitUS, later, succeeded, ttft)
 	ss.TTFOFirst = c.metric("ttfo_first", UnitUS, first, succeeded, ttfo)

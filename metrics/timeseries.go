@@ -98,7 +98,7 @@ func Series(rs *trace.Records, bucket time.Duration) []Bucket {
 		tally(&bs[in(r.SentUS)], &bs[in(completion(r))], r)
 		if r.OK() {
 			spreadTokens(tokens, width, r)
-			if r.TTFTUS > 0 {
+			if _, ok := TTFT(r); ok {
 				k := in(r.SentUS)
 				ttft[k] = append(ttft[k], r.TTFTUS)
 			}

@@ -19,8 +19,8 @@ const cdfPoints = 400
 
 // latencies are the raw latencies of a run's measured successful
 // requests (metrics.Succeeded), in milliseconds, each sorted: the
-// populations of the summary's TTFT, TTFO, ITL (every gap, pooled) and
-// E2E.
+// populations of the summary's TTFT, TTFO, ITL (every gap, pooled; of
+// streamed requests only) and E2E.
 type latencies struct {
 	TTFT, TTFO, ITL, E2E []float64
 }
@@ -29,6 +29,10 @@ type latencies struct {
 func collectLatencies(rs *trace.Records) latencies {
 	var l latencies
 	for _, r := range metrics.Succeeded.Records(rs) {
+		l.E2E = append(l.E2E, float64(r.E2EUS)/1000)
+		if !metrics.Streamed(r) {
+			continue // no token times: its first token came with its last byte
+		}
 		if r.TTFTUS > 0 {
 			l.TTFT = append(l.TTFT, float64(r.TTFTUS)/1000)
 		}
@@ -38,7 +42,6 @@ func collectLatencies(rs *trace.Records) latencies {
 		for _, g := range r.ITLUS {
 			l.ITL = append(l.ITL, float64(g)/1000)
 		}
-		l.E2E = append(l.E2E, float64(r.E2EUS)/1000)
 	}
 	for _, v := range [][]float64{l.TTFT, l.TTFO, l.ITL, l.E2E} {
 		slices.Sort(v)

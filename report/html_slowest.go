@@ -39,9 +39,17 @@ func slowestGrid(rs *trace.Records, prompt func(client string, session, turn int
 			outcome = r.ErrorClass
 		}
 		g.add(r.Client, count(r.Session)+"/"+count(r.Turn), count(r.InputTokens), count(r.ServerOutputTokens),
-			ms(float64(r.TTFTUS)), ms(float64(e2eLag(r))), outcome, text)
+			ttftCell(r), ms(float64(e2eLag(r))), outcome, text)
 	}
 	return g
+}
+
+// ttftCell is r's TTFT in ms, "n/a" for a response not streamed.
+func ttftCell(r *trace.Record) string {
+	if !metrics.Streamed(r) {
+		return "n/a"
+	}
+	return ms(float64(r.TTFTUS))
 }
 
 // okRank puts failed requests before successful ones.

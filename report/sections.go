@@ -51,12 +51,20 @@ func (p *printer) goodput(s *metrics.Summary) {
 		p.line("goodput     no SLO in the records header")
 		return
 	}
-	p.line("goodput     %s req/s: %s of sent requests met every SLO on their own%s", num(g.PerS), pct(g.Fraction), p.warned(s, metrics.WarnSLO, ""))
+	every := "every SLO"
+	if len(g.NotJudged) > 0 {
+		every = "every SLO judged (not " + strings.Join(g.NotJudged, ", ") + ")"
+	}
+	p.line("goodput     %s req/s: %s of sent requests met %s on their own%s", num(g.PerS), pct(g.Fraction), every, p.warned(s, metrics.WarnSLO, ""))
 	t := &table{left: map[int]bool{1: true, 3: true, 4: true, 5: true}}
 	for _, c := range sc.SLOs {
 		name := c.Metric + " " + metrics.PercentileName(c.Percentile) + " ≤ " + ms(float64(c.BoundUS)) + " ms"
 		if c.JudgedOn != c.Metric {
 			name += p.notes.ref("ttft, ttfo and e2e SLOs are judged from the intended send time (the +lag rows), so time a request queued behind its schedule counts against them")
+		}
+		if c.Verdict == metrics.VerdictNotJudged {
+			t.add(verdictMark(c), name, "not judged", "", "", c.Note)
+			continue
 		}
 		observed, ci := "no values", ""
 		if c.N > 0 {
@@ -81,6 +89,8 @@ func verdictMark(c metrics.SLOCheck) string {
 		return "PASS"
 	case metrics.VerdictFail:
 		return "FAIL"
+	case metrics.VerdictNotJudged:
+		return "N/A"
 	}
 	return "SHORT"
 }
@@ -238,8 +248,12 @@ func (p *printer) clients(s *metrics.Summary) {
 	p.table(t, "")
 }
 
-// at is percentile q of m in milliseconds, or "–" without values.
+// at is percentile q of m in milliseconds, "n/a" when m does not apply,
+// or "–" without values.
 func at(m *metrics.Metric, q float64) string {
+	if m.NotApplicable != "" {
+		return "n/a"
+	}
 	v, ok := m.At(q)
 	if !ok || m.N == 0 {
 		return "–"
