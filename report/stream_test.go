@@ -75,7 +75,7 @@ func TestNotStreamedJSON(t *testing.T) {
 	var v struct {
 		All struct {
 			Latency map[string]map[string]any `json:"latency"`
-			SLOs    []metrics.SLOCheck         `json:"slos"`
+			SLOs    []metrics.SLOCheck        `json:"slos"`
 		} `json:"all"`
 	}
 	if err := json.Unmarshal(buf.Bytes(), &v); err != nil {
