@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"html"
+	"html/template"
 	"image/color"
 	"io"
 	"math"
@@ -54,6 +55,57 @@ type chart struct {
 	Title   string
 	Caption string // what the chart shows, in a sentence or two
 	plot    *plot.Plot
+	// Note, when set, stands in the chart's place: why there is nothing
+	// to draw (the server exports no such series). It is not an error.
+	Note string
+	// err, when set, is why the chart could not be made; its note says
+	// so in its place.
+	err error
+}
+
+// brokenChart stands in for a chart, or a group of charts, that could
+// not be made.
+func brokenChart(id, title string, err error) *chart {
+	return &chart{ID: id, Title: title, err: fmt.Errorf("chart %s: %w", id, err)}
+}
+
+// draw renders v's chart as SVG; when it cannot be drawn, it says why in
+// v's Note, in the chart's place, and returns the error.
+func (v *chartView) draw() error {
+	if v.Note != "" && v.err == nil {
+		return nil
+	}
+	err := v.err
+	if err == nil {
+		var svg string
+		if svg, err = v.svg(); err == nil {
+			// vgsvg escapes every text it draws, and the rest of its output is
+			// numbers and fixed markup: safe to insert as is.
+			v.SVG = template.HTML(svg)
+			return nil
+		}
+	}
+	v.Note = "This chart could not be drawn: " + err.Error() + "."
+	return fmt.Errorf("html report: %w", err)
+}
+
+// drawn reports whether c can be drawn: it has a plot and neither a note
+// nor an error in its place.
+func (c *chart) drawn() bool { return c.plot != nil && c.Note == "" && c.err == nil }
+
+// plotTo draws c's plot on cv, turning a panic of gonum/plot (which it
+// raises on some degenerate data) into an error.
+func (c *chart) plotTo(cv draw.Canvas) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("chart %s: %v", c.ID, r)
+		}
+	}()
+	if c.plot == nil {
+		return fmt.Errorf("chart %s: nothing to draw", c.ID)
+	}
+	c.plot.Draw(cv)
+	return nil
 }
 
 // newPlot returns a plot with sans text, the given axis labels, a grid
@@ -264,7 +316,9 @@ var svgOpen = regexp.MustCompile(`(?s)^.*?<svg width="[^"]*" height="[^"]*"`)
 // escaped by vgsvg.
 func (c *chart) svg() (string, error) {
 	cv := vgsvg.New(vg.Length(chartW*pxPoints), vg.Length(chartH*pxPoints))
-	c.plot.Draw(draw.New(cv))
+	if err := c.plotTo(draw.New(cv)); err != nil {
+		return "", err
+	}
 	var b bytes.Buffer
 	if _, err := cv.WriteTo(&b); err != nil {
 		return "", fmt.Errorf("chart %s: writing svg: %w", c.ID, err)
@@ -281,7 +335,9 @@ func (c *chart) svg() (string, error) {
 // png writes c as a PNG image of chartW × chartH CSS pixels at pngDPI.
 func (c *chart) png(w io.Writer) error {
 	cv := vgimg.NewWith(vgimg.UseWH(vg.Length(chartW*pxPoints), vg.Length(chartH*pxPoints)), vgimg.UseDPI(pngDPI))
-	c.plot.Draw(draw.New(cv))
+	if err := c.plotTo(draw.New(cv)); err != nil {
+		return err
+	}
 	if _, err := (vgimg.PngCanvas{Canvas: cv}).WriteTo(w); err != nil {
 		return fmt.Errorf("chart %s: writing png: %w", c.ID, err)
 	}

@@ -15,12 +15,19 @@ import (
 
 // ServerSample is the server's state at one instant of a run, as scraped
 // from its metrics endpoint: KV-cache use and the requests it is running
-// and holding waiting.
+// and holding waiting. A figure the server did not report at that instant
+// (its metrics have no such series, as llama-server's have no KV-cache
+// gauge, or the value was not a number) is flagged and left undrawn.
 type ServerSample struct {
 	AtUS         int64   `json:"at_us"`          // offset from the run's start, µs
 	KVCacheUsage float64 `json:"kv_cache_usage"` // fraction of KV-cache blocks in use, 0..1
 	Running      int     `json:"running"`        // requests being decoded
 	Waiting      int     `json:"waiting"`        // requests queued at the server
+	// NoKV, NoRunning and NoWaiting are set when the server did not
+	// report the figure at this instant; its value is then 0.
+	NoKV      bool `json:"no_kv,omitempty"`
+	NoRunning bool `json:"no_running,omitempty"`
+	NoWaiting bool `json:"no_waiting,omitempty"`
 }
 
 // timeLabel is the x axis label of every time series.
@@ -127,31 +134,51 @@ func inFlightXY(bs []metrics.Bucket) plotter.XYs {
 }
 
 // serverCharts are the server's KV-cache use and its running and
-// waiting requests over time; none without samples.
-func serverCharts(ss []ServerSample, h trace.RunHeader) ([]*chart, error) {
+// waiting requests over time, each drawn from the samples that report
+// it; none without samples, and a note in the place of a chart the
+// server reported nothing for.
+func serverCharts(ss []ServerSample, h trace.RunHeader) []*chart {
 	if len(ss) == 0 {
-		return nil, nil
+		return nil
 	}
-	kv := make(plotter.XYs, len(ss))
-	running, waiting := make(plotter.XYs, len(ss)), make(plotter.XYs, len(ss))
-	for i, s := range ss {
+	var kv, running, waiting plotter.XYs
+	for _, s := range ss {
 		x := secsAt(s.AtUS)
-		kv[i] = plotter.XY{X: x, Y: 100 * s.KVCacheUsage}
-		running[i] = plotter.XY{X: x, Y: float64(s.Running)}
-		waiting[i] = plotter.XY{X: x, Y: float64(s.Waiting)}
+		if !s.NoKV && finite(s.KVCacheUsage) {
+			kv = append(kv, plotter.XY{X: x, Y: 100 * s.KVCacheUsage})
+		}
+		if !s.NoRunning {
+			running = append(running, plotter.XY{X: x, Y: float64(s.Running)})
+		}
+		if !s.NoWaiting {
+			waiting = append(waiting, plotter.XY{X: x, Y: float64(s.Waiting)})
+		}
 	}
-	k, err := timeChart("chart-server-kv", "Server KV-cache use", "KV cache in use (%)",
-		fmt.Sprintf("The share of the server's KV-cache blocks in use, from %d samples of its metrics.", len(ss)), h,
-		line{"KV cache", kv, vermilion, false})
-	if err != nil {
-		return nil, err
+	const kvID, kvTitle = "chart-server-kv", "Server KV-cache use"
+	k := &chart{ID: kvID, Title: kvTitle,
+		Note: fmt.Sprintf("The server's metrics report no KV-cache use (none of %d samples has a KV-cache usage gauge).", len(ss))}
+	if len(kv) > 0 {
+		var err error
+		k, err = timeChart(kvID, kvTitle, "KV cache in use (%)",
+			fmt.Sprintf("The share of the server's KV-cache blocks in use, from %d samples of its metrics.", len(kv)), h,
+			line{"KV cache", kv, vermilion, false})
+		if err != nil {
+			k = brokenChart(kvID, kvTitle, err)
+		} else {
+			k.plot.Y.Max = 100
+		}
 	}
-	k.plot.Y.Max = 100
-	q, err := timeChart("chart-server-queue", "Server queue", "requests",
-		"Requests the server reported running (being decoded) and waiting (queued), from its metrics.", h,
-		line{"running", running, blue, false}, line{"waiting", waiting, orange, false})
-	if err != nil {
-		return nil, err
+	const qID, qTitle = "chart-server-queue", "Server queue"
+	q := &chart{ID: qID, Title: qTitle,
+		Note: fmt.Sprintf("The server's metrics report neither running nor waiting requests (in %d samples).", len(ss))}
+	if len(running)+len(waiting) > 0 {
+		var err error
+		q, err = timeChart(qID, qTitle, "requests",
+			"Requests the server reported running (being decoded) and waiting (queued), from its metrics.", h,
+			line{"running", running, blue, false}, line{"waiting", waiting, orange, false})
+		if err != nil {
+			q = brokenChart(qID, qTitle, err)
+		}
 	}
-	return []*chart{k, q}, nil
+	return []*chart{k, q}
 }

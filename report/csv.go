@@ -28,7 +28,16 @@ const AllScope = "(all)"
 // has them (metrics.Sessions): the counts under an empty name, then each
 // distribution under its name like a latency (units us, requests or
 // tokens).
-func CSV(w io.Writer, s *metrics.Summary) error {
+func CSV(w io.Writer, s *metrics.Summary) error { return CSVEngine(w, s, nil) }
+
+// CSVEngine writes s as CSV does, then the engine-against-client table es
+// (see EngineLatency) in section engine, one row per figure of each
+// metric (the name): family, n, from and to (us), the means (mean_engine,
+// mean_client, mean_gap), and per percentile pXX its engine value, bucket
+// bounds (pXX_bucket_lo, pXX_bucket_hi, +Inf for the overflow bucket),
+// pXX_top_bucket, pXX_client, pXX_gap_measurable and, only when
+// measurable, pXX_gap.
+func CSVEngine(w io.Writer, s *metrics.Summary, es []EngineLatency) error {
 	c := &csvRows{w: csv.NewWriter(w)}
 	c.row("scope", "section", "name", "stat", "value", "unit")
 	c.run(s)
@@ -43,6 +52,9 @@ func CSV(w io.Writer, s *metrics.Summary) error {
 			scope = AllScope
 		}
 		c.row(scope, "warning", wn.Kind, "text", wn.Text, "")
+	}
+	for i := range es {
+		c.engine(&es[i])
 	}
 	c.w.Flush()
 	if c.err == nil {
@@ -226,4 +238,37 @@ func (c *csvRows) comparison(scope string, cmp metrics.Comparison) {
 	r("rel_p50", f(cmp.RelP50))
 	r("rel_p90", f(cmp.RelP90))
 	r("rel_p99", f(cmp.RelP99))
+}
+
+// engine writes one row of the engine-against-client table.
+func (c *csvRows) engine(e *EngineLatency) {
+	r := func(stat, value, unit string) { c.row(AllScope, "engine", e.Metric, stat, value, unit) }
+	opt := func(stat string, v *float64) {
+		if v != nil {
+			r(stat, f(*v), "us")
+		}
+	}
+	r("family", e.Family, "")
+	r("n", i(e.Count), "")
+	r("from", i(e.FromUS), "us")
+	r("to", i(e.ToUS), "us")
+	if m := e.Mean; m != nil {
+		r("mean_engine", f(m.EngineUS), "us")
+		opt("mean_client", m.ClientUS)
+		opt("mean_gap", m.GapUS)
+	}
+	for _, q := range e.Quantiles {
+		p := metrics.PercentileName(q.P)
+		r(p+"_engine", f(q.EngineUS), "us")
+		r(p+"_bucket_lo", f(q.BucketLoUS), "us")
+		hi := "+Inf"
+		if q.BucketHiUS != nil {
+			hi = f(*q.BucketHiUS)
+		}
+		r(p+"_bucket_hi", hi, "us")
+		r(p+"_top_bucket", strconv.FormatBool(q.TopBucket), "")
+		opt(p+"_client", q.ClientUS)
+		r(p+"_gap_measurable", strconv.FormatBool(q.Measurable), "")
+		opt(p+"_gap", q.GapUS)
+	}
 }

@@ -64,6 +64,9 @@ type HTMLInput struct {
 	Engine []EngineLatency
 	// Title heads the page; empty means one made from the target.
 	Title string
+	// Warn, when set, is called with the error of each chart that could
+	// not be drawn; the page says so in the chart's place either way.
+	Warn func(error)
 	// Prompt, when set, returns the prompt text of a request (the new
 	// user message of turn `turn` of the client's session), shown in the
 	// table of the slowest requests; "" when unknown.
@@ -80,9 +83,7 @@ func HTML(w io.Writer, in HTMLInput) error {
 	if err != nil {
 		return err
 	}
-	if err := pg.render(); err != nil {
-		return err
-	}
+	pg.render(in.Warn)
 	if err := pageTemplate.Execute(w, pg); err != nil {
 		return fmt.Errorf("html report: %w", err)
 	}
@@ -123,16 +124,11 @@ func buildPage(in HTMLInput) (*page, error) {
 		}
 	}
 	if s != nil {
-		v, err := newRunView(s, in.Records, in.Server)
-		if err == nil && in.Records != nil {
+		v := newRunView(s, in.Records, in.Server)
+		if in.Records != nil {
 			v.Slowest = slowestGrid(in.Records, in.Prompt)
 		}
-		if err == nil {
-			v.Engine = engineGrid(in.Engine)
-		}
-		if err != nil {
-			return nil, err
-		}
+		v.Engine = engineGrid(in.Engine)
 		pg.Run = v
 		if pg.Title == "" {
 			pg.Title = "surge run: " + s.Header.Target
@@ -155,18 +151,14 @@ func (pg *page) charts() []*chartView {
 	return cs
 }
 
-// render draws every chart of the page as SVG.
-func (pg *page) render() error {
+// render draws every chart of the page as SVG, or a note in the place
+// of one that cannot be drawn, of which warn (if set) is told.
+func (pg *page) render(warn func(error)) {
 	for _, c := range pg.charts() {
-		svg, err := c.svg()
-		if err != nil {
-			return fmt.Errorf("html report: %w", err)
+		if err := c.draw(); err != nil && warn != nil {
+			warn(err)
 		}
-		// vgsvg escapes every text it draws, and the rest of its output is
-		// numbers and fixed markup: safe to insert as is.
-		c.SVG = template.HTML(svg)
 	}
-	return nil
 }
 
 // views wraps charts for the page.

@@ -69,7 +69,7 @@ type errorsView struct {
 
 // newRunView lays out the run of s; rs (optional) gives the charts of raw
 // values, ss (optional) the server's state.
-func newRunView(s *metrics.Summary, rs *trace.Records, ss []ServerSample) (*runView, error) {
+func newRunView(s *metrics.Summary, rs *trace.Records, ss []ServerSample) *runView {
 	v := &runView{
 		Workload: workloadFields(s, rs),
 		Figures:  keyFigures(s),
@@ -85,39 +85,32 @@ func newRunView(s *metrics.Summary, rs *trace.Records, ss []ServerSample) (*runV
 	for _, w := range s.Warnings {
 		v.Warnings = append(v.Warnings, w.String())
 	}
-	groups, err := runCharts(s, rs, ss)
-	if err != nil {
-		return nil, err
-	}
-	v.ChartGroups = groups
-	return v, nil
+	v.ChartGroups = runCharts(s, rs, ss)
+	return v
 }
 
 // runCharts are the chart groups of a run: latency distributions and
-// time series from the records, and the server's state.
-func runCharts(s *metrics.Summary, rs *trace.Records, ss []ServerSample) ([]chartGroup, error) {
+// time series from the records, and the server's state. A group that
+// cannot be made is one chart saying so.
+func runCharts(s *metrics.Summary, rs *trace.Records, ss []ServerSample) []chartGroup {
 	var groups []chartGroup
 	if rs != nil {
 		lat, err := latencyCharts(rs, s)
 		if err != nil {
-			return nil, fmt.Errorf("html report: %w", err)
+			lat = []*chart{brokenChart("chart-latency", "Latency distributions", err)}
 		}
 		ser, err := seriesCharts(rs)
 		if err != nil {
-			return nil, fmt.Errorf("html report: %w", err)
+			ser = []*chart{brokenChart("chart-series", "Over time", err)}
 		}
 		groups = append(groups,
 			chartGroup{ID: "latency-charts", Title: "Latency distributions", Charts: views(lat)},
 			chartGroup{ID: "time-series", Title: "Over time", Charts: views(ser)})
 	}
-	srv, err := serverCharts(ss, s.Header)
-	if err != nil {
-		return nil, fmt.Errorf("html report: %w", err)
-	}
-	if len(srv) > 0 {
+	if srv := serverCharts(ss, s.Header); len(srv) > 0 {
 		groups = append(groups, chartGroup{ID: "server", Title: "Server", Charts: views(srv)})
 	}
-	return slices.DeleteFunc(groups, func(g chartGroup) bool { return len(g.Charts) == 0 }), nil
+	return slices.DeleteFunc(groups, func(g chartGroup) bool { return len(g.Charts) == 0 })
 }
 
 // workloadFields say what ran: target, hashes, seed, clients, models.

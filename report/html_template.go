@@ -77,7 +77,7 @@ var pageTemplate = template.Must(template.New("page").Parse(`<!DOCTYPE html>
 {{define "charts"}}<div class="charts">{{range .}}
 <figure id="fig-{{.ID}}">
 <figcaption><strong>{{.Title}}.</strong> {{.Caption}}</figcaption>
-{{.SVG}}
+{{if .SVG}}{{.SVG}}{{else}}<p class="note">{{.Note}}</p>{{end}}
 </figure>{{end}}
 </div>{{end}}
 `))

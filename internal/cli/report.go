@@ -46,7 +46,7 @@ and --png DIR each chart as a PNG image.`,
 				return err
 			}
 			sum := summarize(rs, perClient)
-			in := report.HTMLInput{Summary: sum, Records: rs, Title: "surge report"}
+			in := report.HTMLInput{Summary: sum, Records: rs, Title: "surge report", Warn: warnChart(c.ErrOrStderr())}
 			if tracePath == "" && len(args) == 1 && isBundle(args[0]) {
 				tracePath = filepath.Join(args[0], "trace.jsonl") // a bundle holds its trace
 			}
@@ -65,10 +65,7 @@ and --png DIR each chart as a PNG image.`,
 			if err := writeHTML(html, png, in); err != nil {
 				return err
 			}
-			if err := write(c.OutOrStdout(), sum); err != nil || format != "text" {
-				return err
-			}
-			return report.EngineText(c.OutOrStdout(), in.Engine)
+			return write(c.OutOrStdout(), sum, in.Engine)
 		},
 	}
 	c.Flags().StringVar(&html, "html", "", "also write the HTML report to this file")
@@ -89,8 +86,18 @@ func summarize(rs *trace.Records, perClient bool) *metrics.Summary {
 	return metrics.Summarize(rs, opts)
 }
 
-var reportFormats = map[string]func(io.Writer, *metrics.Summary) error{
-	"text": report.Text, "json": report.JSON, "csv": report.CSV,
+// reportFormats write a summary with its engine-against-client table.
+var reportFormats = map[string]func(io.Writer, *metrics.Summary, []report.EngineLatency) error{
+	"text": textReport, "json": report.JSONEngine, "csv": report.CSVEngine,
+}
+
+// textReport writes the text report of s, then its engine-against-client
+// table es.
+func textReport(w io.Writer, s *metrics.Summary, es []report.EngineLatency) error {
+	if err := report.Text(w, s); err != nil {
+		return err
+	}
+	return report.EngineText(w, es)
 }
 
 // readRecordFiles reads records files and merges them (trace.Merge); a
@@ -160,4 +167,12 @@ func readRecordFile(warn io.Writer, path string) (*trace.Records, error) {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return rs, nil
+}
+
+// warnChart tells warn of a chart of the HTML report that could not be
+// drawn; the report says so in its place.
+func warnChart(warn io.Writer) func(error) {
+	return func(err error) {
+		fmt.Fprintf(warn, "surge: warning: %v (the report says so in its place)\n", err)
+	}
 }

@@ -460,16 +460,14 @@ func writeReportFiles(warn io.Writer, dir string, html report.HTMLInput) (*metri
 		html.Server = server
 	}
 	html.Summary, html.Records, html.Engine, html.Title = sum, rs, engine, "surge run "+filepath.Base(dir)
+	html.Warn = warnChart(warn)
 	var text strings.Builder
-	if err := report.Text(&text, sum); err != nil {
-		return nil, "", err
-	}
-	if err := report.EngineText(&text, engine); err != nil {
+	if err := textReport(&text, sum, engine); err != nil {
 		return nil, "", err
 	}
 	files := map[string]func(io.Writer) error{
 		"report.txt":  func(w io.Writer) error { _, err := io.WriteString(w, text.String()); return err },
-		"report.json": func(w io.Writer) error { return report.JSON(w, sum) },
+		"report.json": func(w io.Writer) error { return report.JSONEngine(w, sum, engine) },
 		"report.html": func(w io.Writer) error { return report.HTML(w, html) },
 	}
 	for name, write := range files {

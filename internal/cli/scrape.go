@@ -74,7 +74,8 @@ func startScrape(ctx context.Context, warn io.Writer, f scrapeFlags, base, dir s
 
 // serverView reads DIR/server_metrics.jsonl, when there is one, into the
 // server's state over time and its own latencies beside the client's
-// over the summary's measurement window.
+// over the summary's measurement window (report.EngineTable). A figure
+// the server does not report is flagged absent, never NaN.
 func serverView(dir string, sum *metrics.Summary) ([]report.ServerSample, []report.EngineLatency, error) {
 	f, err := os.Open(filepath.Join(dir, serverMetricsFile))
 	if os.IsNotExist(err) {
@@ -90,38 +91,25 @@ func serverView(dir string, sum *metrics.Summary) ([]report.ServerSample, []repo
 	}
 	var samples []report.ServerSample
 	for _, st := range series.State() {
-		samples = append(samples, report.ServerSample{AtUS: st.AtUS, KVCacheUsage: st.KVUsage,
-			Running: int(math.Round(st.Running)), Waiting: int(math.Round(st.Waiting))})
+		samples = append(samples, serverSample(st))
 	}
-	return samples, engineLatencies(series, sum), nil
+	return samples, report.EngineTable(series, sum), nil
 }
 
-// engineLatencies compares each engine-side histogram the server exposes
-// with the client's distribution over the measurement window.
-func engineLatencies(series *scrape.Series, sum *metrics.Summary) []report.EngineLatency {
-	lat := &sum.All.Latency
-	var out []report.EngineLatency
-	for _, m := range []struct {
-		name   string
-		metric scrape.Metric
-		client *metrics.Metric
-	}{{"ttft", scrape.TTFT, &lat.TTFT}, {"itl", scrape.ITL, &lat.ITL}, {"e2e", scrape.E2E, &lat.E2E}} {
-		family := series.Family(m.metric)
-		if family == "" {
-			continue
+// serverSample is the report's view of one scrape's state: a figure that
+// is NaN (no such series, or no value) is flagged absent.
+func serverSample(st scrape.State) report.ServerSample {
+	count := func(v float64) (int, bool) {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return 0, true
 		}
-		q, err := series.HistogramQuantiles(family, sum.Window.StartUS, sum.Window.EndUS, 0.5, 0.9, 0.99)
-		if err != nil || q.Count == 0 {
-			continue
-		}
-		e := report.EngineLatency{Metric: m.name, Family: family, Count: int(q.Count)}
-		for i, p := range []float64{50, 90, 99} {
-			e.Engine[i] = q.Values[i] * 1e6 // seconds → µs
-			if v, ok := m.client.At(p); ok {
-				e.Client[i] = v.Value
-			}
-		}
-		out = append(out, e)
+		return int(math.Round(v)), false
 	}
-	return out
+	s := report.ServerSample{AtUS: st.AtUS}
+	s.Running, s.NoRunning = count(st.Running)
+	s.Waiting, s.NoWaiting = count(st.Waiting)
+	if s.NoKV = math.IsNaN(st.KVUsage) || math.IsInf(st.KVUsage, 0); !s.NoKV {
+		s.KVCacheUsage = st.KVUsage
+	}
+	return s
 }

@@ -1,0 +1,102 @@
+package cli
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// llamaCppMetrics is what llama-server --metrics answers: no KV-cache
+// gauge and no latency histograms.
+const llamaCppMetrics = `# HELP llamacpp:prompt_tokens_total Number of prompt tokens processed.
+# TYPE llamacpp:prompt_tokens_total counter
+llamacpp:prompt_tokens_total 2400
+# HELP llamacpp:prompt_seconds_total Prompt process time
+# TYPE llamacpp:prompt_seconds_total counter
+llamacpp:prompt_seconds_total 1.5
+# HELP llamacpp:tokens_predicted_total Number of generation tokens processed.
+# TYPE llamacpp:tokens_predicted_total counter
+llamacpp:tokens_predicted_total 384
+# HELP llamacpp:tokens_predicted_seconds_total Predict process time
+# TYPE llamacpp:tokens_predicted_seconds_total counter
+llamacpp:tokens_predicted_seconds_total 3.2
+# HELP llamacpp:n_decode_total Total number of llama_decode() calls
+# TYPE llamacpp:n_decode_total counter
+llamacpp:n_decode_total 200
+# HELP llamacpp:n_tokens_max Largest observed n_tokens.
+# TYPE llamacpp:n_tokens_max counter
+llamacpp:n_tokens_max 210
+# HELP llamacpp:prompt_tokens_seconds Average prompt throughput in tokens/s.
+# TYPE llamacpp:prompt_tokens_seconds gauge
+llamacpp:prompt_tokens_seconds 1600
+# HELP llamacpp:predicted_tokens_seconds Average generation throughput in tokens/s.
+# TYPE llamacpp:predicted_tokens_seconds gauge
+llamacpp:predicted_tokens_seconds 120
+# HELP llamacpp:requests_processing Number of requests processing.
+# TYPE llamacpp:requests_processing gauge
+llamacpp:requests_processing 2
+# HELP llamacpp:requests_deferred Number of requests deferred.
+# TYPE llamacpp:requests_deferred gauge
+llamacpp:requests_deferred 0
+# HELP llamacpp:n_busy_slots_per_decode Average number of busy slots per llama_decode() call
+# TYPE llamacpp:n_busy_slots_per_decode gauge
+llamacpp:n_busy_slots_per_decode 1.9
+`
+
+// vllmNaNMetrics is vLLM's state and a TTFT histogram with NaN values
+// where a gauge or a sum had none.
+const vllmNaNMetrics = `# TYPE vllm:num_requests_running gauge
+vllm:num_requests_running{model_name="m"} NaN
+# TYPE vllm:num_requests_waiting gauge
+vllm:num_requests_waiting{model_name="m"} 1
+# TYPE vllm:kv_cache_usage_perc gauge
+vllm:kv_cache_usage_perc{model_name="m"} NaN
+# TYPE vllm:time_to_first_token_seconds histogram
+vllm:time_to_first_token_seconds_bucket{le="0.01",model_name="m"} 0
+vllm:time_to_first_token_seconds_bucket{le="0.1",model_name="m"} 3
+vllm:time_to_first_token_seconds_bucket{le="+Inf",model_name="m"} 3
+vllm:time_to_first_token_seconds_sum{model_name="m"} NaN
+vllm:time_to_first_token_seconds_count{model_name="m"} 3
+`
+
+// TestRunBundleWhateverTheMetrics runs against servers whose /metrics
+// answers 200 without the series the server charts draw (llama.cpp's
+// names, an empty body, NaN samples): the run exits 0, its bundle holds
+// every report file and a manifest, and surge inspect checks it.
+func TestRunBundleWhateverTheMetrics(t *testing.T) {
+	t.Parallel()
+	for name, body := range map[string]string{"llama.cpp": llamaCppMetrics, "empty": "", "vLLM NaN": vllmNaNMetrics} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			mux := http.NewServeMux()
+			mux.HandleFunc("GET /metrics", func(w http.ResponseWriter, r *http.Request) {
+				w.Header().Set("Content-Type", "text/plain; version=0.0.4")
+				_, _ = w.Write([]byte(body))
+			})
+			mux.Handle("/", fakeServer{ttft: 5 * time.Millisecond, itl: time.Millisecond, tokens: 8})
+			srv := httptest.NewServer(mux)
+			defer srv.Close()
+			dir := filepath.Join(t.TempDir(), "run")
+			code, out, errOut := run(t, "run", "testdata/run.yaml", "--target", srv.URL, "-o", dir, "--scrape-interval", "100ms")
+			if code != exitOK {
+				t.Fatalf("run exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
+			}
+			for _, f := range []string{"report.txt", "report.json", "report.html", "manifest.json", serverMetricsFile} {
+				if info, err := os.Stat(filepath.Join(dir, f)); err != nil || info.Size() == 0 {
+					t.Errorf("%s: %v, want a file that is not empty", f, err)
+				}
+			}
+			html, _ := os.ReadFile(filepath.Join(dir, "report.html"))
+			if strings.Contains(string(html), "NaN") {
+				t.Errorf("report.html shows NaN")
+			}
+			if code, out, errOut := run(t, "inspect", dir); code != exitOK {
+				t.Errorf("inspect exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
+			}
+		})
+	}
+}
