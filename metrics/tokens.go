@@ -15,9 +15,47 @@ import (
 // chunks (token-bearing stream events), and server → chunks.
 type TokenAudit struct {
 	Comparisons []Comparison `json:"comparisons"`
-	// Findings are the comparisons that disagree, in words.
+	// NotStreamed counts the successful requests answered whole (not
+	// streamed): they have no token events, so no comparison with chunks
+	// counts them.
+	NotStreamed int `json:"not_streamed,omitempty"`
+	// Findings are the comparisons that disagree, in words that name the
+	// cause.
 	Findings []string `json:"findings,omitempty"`
 }
+
+// Causes of a comparison's disagreements (Comparison.Cause).
+const (
+	// CauseTemplate: the server's prompt count exceeds surge's by a
+	// constant per request (Offset), or by Offset plus PerTurn per earlier
+	// turn: the chat template's tokens (and BOS) around each message.
+	CauseTemplate = "chat_template"
+	// CauseReplies: only later turns of sessions disagree, so the
+	// difference lies in the replies they re-send: a reply's text
+	// re-tokenized does not give the count the server generated, or the
+	// template rewrites the history's replies.
+	CauseReplies = "reply_retokenization"
+	// CauseTokenizer: the counts differ by varying amounts on opening
+	// turns: the server tokenizes with another tokenizer than surge's.
+	CauseTokenizer = "tokenizer"
+	// CauseSynthesis: surge's prompts were not of the requested length on
+	// opening turns.
+	CauseSynthesis = "prompt_synthesis"
+	// CauseEOS: completion_tokens is the event count + 1 on requests that
+	// stopped: the server counts the end-of-sequence token it does not
+	// stream.
+	CauseEOS = "eos_counted"
+	// CauseCoalesced: fewer events than tokens beyond an EOS: the server
+	// puts several tokens in one event.
+	CauseCoalesced = "several_tokens_per_event"
+	// CauseStopped: fewer tokens than max tokens, ending with
+	// finish_reason stop.
+	CauseStopped = "stopped"
+	// CauseMixed: several of the causes above.
+	CauseMixed = "mixed"
+	// CauseUnexplained: none of the causes above.
+	CauseUnexplained = "unexplained"
+)
 
 // Comparison is one pair of token counts, From and To, over the N
 // successful requests that have both. Differences are To − From.
@@ -39,6 +77,19 @@ type Comparison struct {
 	RelP50 float64 `json:"rel_p50"`
 	RelP90 float64 `json:"rel_p90"`
 	RelP99 float64 `json:"rel_p99"`
+	// Cause names what explains the disagreements, one of the Cause
+	// constants; "" when the counts agree.
+	Cause string `json:"cause,omitempty"`
+	// Offset and PerTurn describe a chat-template offset (CauseTemplate):
+	// To − From is Offset on an opening turn and Offset + PerTurn·turn on
+	// a later one (PerTurn is 0 for a constant offset).
+	Offset  int `json:"offset,omitempty"`
+	PerTurn int `json:"per_turn,omitempty"`
+	// Later counts the disagreeing requests that are later turns of a
+	// session (Turn > 0), and EOS the Fewer requests with To = From − 1
+	// and finish_reason "stop".
+	Later int `json:"later,omitempty"`
+	EOS   int `json:"eos,omitempty"`
 }
 
 // tokenPair names a comparison and reads its two counts; has says whether
@@ -59,15 +110,19 @@ var (
 	always       = func(*trace.Record) bool { return true }
 	usageIn      = func(r *trace.Record) bool { return r.ServerInputTokens > 0 }
 	usageOut     = func(r *trace.Record) bool { return r.ServerOutputTokens > 0 }
+	streamedOut  = func(r *trace.Record) bool { return Streamed(r) }
+	usageEvents  = func(r *trace.Record) bool { return usageOut(r) && Streamed(r) }
 )
 
-// tokenPairs are the comparisons of the audit, in report order.
+// tokenPairs are the comparisons of the audit, in report order. The
+// comparisons with chunks count streamed requests only: a response that
+// came whole is one "event".
 var tokenPairs = []tokenPair{
 	{"input requested→client", requestedIn, clientIn, always},
 	{"input client→server", clientIn, serverIn, usageIn},
 	{"output requested→server", requestedOut, serverOut, usageOut},
-	{"output requested→chunks", requestedOut, chunks, always},
-	{"output server→chunks", serverOut, chunks, usageOut},
+	{"output requested→chunks", requestedOut, chunks, streamedOut},
+	{"output server→chunks", serverOut, chunks, usageEvents},
 }
 
 // audit compares the token counts of recs.
@@ -76,10 +131,18 @@ func (c *calc) audit(recs []*trace.Record) TokenAudit {
 	for i, p := range tokenPairs {
 		a.Comparisons[i] = c.compare(recs, p)
 	}
+	for _, r := range recs {
+		if succeeded(r) && !Streamed(r) {
+			a.NotStreamed++
+		}
+	}
 	for i := range a.Comparisons {
 		if f := finding(a.Comparisons, i); f != "" {
 			a.Findings = append(a.Findings, f)
 		}
+	}
+	if a.NotStreamed > 0 {
+		a.Findings = append(a.Findings, fmt.Sprintf("output: %d of %d requests not streamed (answered whole): no token events to compare with usage.completion_tokens or max tokens", a.NotStreamed, a.NotStreamed+a.Comparisons[3].N))
 	}
 	return a
 }
@@ -88,6 +151,7 @@ func (c *calc) audit(recs []*trace.Record) TokenAudit {
 func (c *calc) compare(recs []*trace.Record, p tokenPair) Comparison {
 	cmp := Comparison{Name: p.name}
 	rel, sum := c.buf[:0], 0
+	var offs offsets
 	for _, r := range recs {
 		if !succeeded(r) || !p.has(r) {
 			continue
@@ -96,15 +160,22 @@ func (c *calc) compare(recs []*trace.Record, p tokenPair) Comparison {
 		from, to := p.from(r), p.to(r)
 		d := to - from
 		sum += d
+		offs.add(r.Turn, d)
 		if d == 0 {
 			continue
 		}
 		cmp.Disagree++
 		cmp.MaxAbsDiff = max(cmp.MaxAbsDiff, abs(d))
+		if r.Turn > 0 {
+			cmp.Later++
+		}
 		if d < 0 {
 			cmp.Fewer++
 			if r.FinishReason == "stop" {
 				cmp.Stopped++
+				if d == -1 {
+					cmp.EOS++
+				}
 			}
 		} else {
 			cmp.More++
@@ -122,7 +193,101 @@ func (c *calc) compare(recs []*trace.Record, p tokenPair) Comparison {
 		m := describe("", "", rel, []float64{50, 90, 99}, 0, false)
 		cmp.RelP50, cmp.RelP90, cmp.RelP99 = m.Percentiles[0].Value, m.Percentiles[1].Value, m.Percentiles[2].Value
 	}
+	explain(&cmp, &offs)
 	return cmp
+}
+
+// offsets follows the differences To − From of a comparison by turn, to
+// tell a chat template's offset, fixed per request or growing by a fixed
+// amount per turn, from one that varies.
+type offsets struct {
+	n          int
+	first      int  // the difference on the first opening turn seen
+	firstSeen  bool // an opening turn was seen
+	openingVar bool // opening turns differ by varying amounts
+	// later holds the (turn, difference) of each later turn.
+	later []turnDiff
+}
+
+// turnDiff is one later turn's difference.
+type turnDiff struct{ turn, d int }
+
+// add counts difference d of a request of the given turn.
+func (o *offsets) add(turn, d int) {
+	o.n++
+	if turn > 0 {
+		o.later = append(o.later, turnDiff{turn, d})
+		return
+	}
+	if !o.firstSeen {
+		o.first, o.firstSeen = d, true
+	} else if d != o.first {
+		o.openingVar = true
+	}
+}
+
+// template reports whether every difference is offset + perTurn·turn for
+// one offset and one perTurn: a chat template's tokens.
+func (o *offsets) template() (offset, perTurn int, ok bool) {
+	if o.openingVar {
+		return 0, 0, false
+	}
+	offset, perTurn, based, fixed := o.first, 0, o.firstSeen, false
+	for _, l := range o.later {
+		if !based { // no opening turn: a constant offset at most
+			offset, based, fixed = l.d, true, true
+			continue
+		}
+		if !fixed {
+			if (l.d-offset)%l.turn != 0 {
+				return 0, 0, false
+			}
+			perTurn, fixed = (l.d-offset)/l.turn, true
+		}
+		if l.d != offset+perTurn*l.turn {
+			return 0, 0, false
+		}
+	}
+	return offset, perTurn, true
+}
+
+// explain sets c.Cause (and the offset of a template) from its counts.
+func explain(c *Comparison, o *offsets) {
+	if c.Disagree == 0 {
+		return
+	}
+	switch c.Name {
+	case "input requested→client":
+		c.Cause = CauseSynthesis
+		if c.Later == c.Disagree {
+			c.Cause = CauseReplies
+		}
+	case "input client→server":
+		switch off, per, ok := o.template(); {
+		case ok && off != 0 || ok && per != 0:
+			c.Cause, c.Offset, c.PerTurn = CauseTemplate, off, per
+		case !o.openingVar && c.Later > 0:
+			c.Cause, c.Offset = CauseReplies, o.first
+		default:
+			c.Cause = CauseTokenizer
+		}
+	case "output requested→server", "output requested→chunks":
+		c.Cause = CauseUnexplained
+		if c.More == 0 && c.Stopped == c.Fewer {
+			c.Cause = CauseStopped
+		}
+	case "output server→chunks":
+		switch {
+		case c.More > 0:
+			c.Cause = CauseUnexplained
+		case c.EOS == c.Fewer:
+			c.Cause = CauseEOS
+		case c.EOS == 0:
+			c.Cause = CauseCoalesced
+		default:
+			c.Cause = CauseMixed
+		}
+	}
 }
 
 func abs(x int) int {
@@ -144,9 +309,12 @@ func finding(cs []Comparison, i int) string {
 	of := fmt.Sprintf("%d of %d requests", c.Disagree, c.N)
 	switch c.Name {
 	case "input requested→client":
+		if c.Cause == CauseReplies {
+			return fmt.Sprintf("input: surge's count of the prompt differs from the trace's in %s, all later turns (%s, by up to %d tokens): reply re-tokenization — the replies a turn re-sends, counted as text, are not the number of tokens the server said it generated (a server counting EOS in completion_tokens makes each reply one shorter)", of, moreFewer(c), c.MaxAbsDiff)
+		}
 		return fmt.Sprintf("input: surge sent another prompt length than the trace asked in %s (%d shorter, %d longer, by up to %d tokens): prompt synthesis was not exact for this tokenizer", of, c.Fewer, c.More, c.MaxAbsDiff)
 	case "input client→server":
-		return fmt.Sprintf("input: the server's prompt_tokens differ from surge's count in %s (%s; those differ by %s tokens on average): a constant excess is the chat template, anything else a different tokenizer", of, moreFewer(c), signed(c.MeanDiff*float64(c.N)/float64(c.Disagree)))
+		return clientServer(c, of)
 	case "output requested→server", "output requested→chunks":
 		if c.Name == "output requested→chunks" && usageSeen(cs) {
 			return ""
@@ -180,12 +348,36 @@ func countName(name string) string {
 	return "streamed chunks"
 }
 
+// clientServer words the disagreement between surge's prompt count and
+// the server's by its cause.
+func clientServer(c Comparison, of string) string {
+	s := fmt.Sprintf("input: the server's prompt_tokens differ from surge's count in %s (%s)", of, moreFewer(c))
+	switch {
+	case c.Cause == CauseTemplate && c.PerTurn == 0:
+		return s + fmt.Sprintf(": a constant offset of %s tokens per request — the chat template and BOS token the server adds (legitimate), not a different tokenizer", signedInt(c.Offset))
+	case c.Cause == CauseTemplate:
+		return s + fmt.Sprintf(": %s tokens on an opening turn and %s more per earlier turn — the chat template's tokens around every message of the history (legitimate), not a different tokenizer", signedInt(c.Offset), signedInt(c.PerTurn))
+	case c.Cause == CauseReplies:
+		return s + fmt.Sprintf(": opening turns differ by a constant %s (chat template and BOS), later turns by varying amounts — reply re-tokenization: the server re-tokenizes the replies in the history differently (its template trims or rewrites them)", signedInt(c.Offset))
+	}
+	return s + fmt.Sprintf(", by %s tokens on average and varying on opening turns: the server's tokenizer differs from surge's (--tokenizer)", signed(c.MeanDiff*float64(c.N)/float64(c.Disagree)))
+}
+
+// signedInt formats n with an explicit sign, a true minus sign for
+// negatives: "+7", "−1".
+func signedInt(n int) string {
+	return strings.Replace(fmt.Sprintf("%+d", n), "-", "−", 1)
+}
+
 // serverChunks words the disagreement between usage.completion_tokens and
 // the number of token-bearing events, which says which side is wrong.
 func serverChunks(c Comparison) string {
 	s := fmt.Sprintf("output: usage.completion_tokens ≠ streamed token events in %d of %d requests", c.Disagree, c.N)
-	if c.Fewer > 0 {
-		s += fmt.Sprintf("; %d with fewer events than tokens: the server sends several tokens per event (legitimate), so ITL spans events, not tokens", c.Fewer)
+	if c.EOS > 0 {
+		s += fmt.Sprintf("; %d with events = completion_tokens − 1 and finish_reason=stop: the server counts the end-of-sequence token it does not stream (as llama.cpp does; legitimate)", c.EOS)
+	}
+	if n := c.Fewer - c.EOS; n > 0 {
+		s += fmt.Sprintf("; %d with fewer events than tokens: the server sends several tokens per event (legitimate), so ITL spans events, not tokens", n)
 	}
 	if c.More > 0 {
 		s += fmt.Sprintf("; %d with more events than tokens: the server's usage undercounts, or it streams empty events", c.More)

@@ -40,8 +40,8 @@ func TestTokenAudit(t *testing.T) {
 		{"coalesced", []trace.Record{agree, coalesced}, "output server→chunks", 2, 1, 0, "several tokens per event (legitimate)", "chunks < usage is coalescing"},
 		{"undercount", []trace.Record{under}, "output server→chunks", 1, 0, 1, "usage undercounts", "chunks > usage means usage is wrong"},
 		{"no usage", []trace.Record{noUsage}, "output server→chunks", 0, 0, 0, "", "nothing to compare without usage"},
-		{"template", []trace.Record{template, agree}, "input client→server", 2, 0, 1, "(1 more; those differ by +7.0 tokens on average): a constant excess is the chat template", "server counts the template; an empty side is not worded"},
-		{"server fewer", []trace.Record{truncated, agree}, "input client→server", 2, 1, 0, "(1 fewer; those differ by −10.0 tokens on average)", "no double negative such as \"0 more, 1 fewer, by -10.0\""},
+		{"template", []trace.Record{template, template}, "input client→server", 2, 0, 2, "(2 more): a constant offset of +7 tokens per request — the chat template and BOS token", "server counts the template; an empty side is not worded"},
+		{"server fewer", []trace.Record{truncated, agree}, "input client→server", 2, 1, 0, "(1 fewer), by −10.0 tokens on average and varying on opening turns: the server's tokenizer differs", "no double negative such as \"0 more, 1 fewer, by -10.0\""},
 		{"short prompt", []trace.Record{short}, "input requested→client", 1, 1, 0, "not exact for this tokenizer", "surge sent fewer than asked"},
 		{"early stop", []trace.Record{stopped}, "output requested→server", 1, 1, 0, "1 with finish_reason=stop", "stopping early is legitimate, and said so"},
 		{"failures ignored", []trace.Record{agree, failed}, "output server→chunks", 1, 0, 0, "", "a failed request's counts are not audited"},
@@ -80,5 +80,71 @@ func TestComparisonStats(t *testing.T) {
 	// the two disagreeing: 2/12 and 5/5.
 	if c.Name != "output server→chunks" || c.MeanDiff != 0.6 || c.MaxAbsDiff != 5 || c.RelP50 != 2.0/12 || c.RelP99 != 1 {
 		t.Errorf("%+v; want mean diff 0.6, max |diff| 5, rel p50 1/6, rel p99 1", c)
+	}
+}
+
+// turnRec is agree as turn turn of session 0, its prompt counted by the
+// trace, surge and the server as requested, client and server.
+func turnRec(turn, requested, client, server int) trace.Record {
+	r := okRec("c", int64(turn)*1e6, 1000, 10_000)
+	r.Turn, r.InputTokens, r.ClientInputTokens, r.ServerInputTokens = turn, requested, client, server
+	return r
+}
+
+// TestTokenAuditCauses checks that each legitimate offset is named for
+// what it is, not blamed on a different tokenizer or on several tokens per
+// event.
+func TestTokenAuditCauses(t *testing.T) {
+	t.Parallel()
+	eos := okRec("c", 0, 1000, 10_000)
+	eos.ServerOutputTokens, eos.Chunks, eos.FinishReason = 7, 6, "stop" // llama.cpp counts EOS
+	coalesced := okRec("c", 0, 1000, 10_000)
+	coalesced.ServerOutputTokens, coalesced.Chunks = 10, 5
+	whole := okRec("c", 0, 1000, 10_000)
+	whole.Chunks, whole.ITLUS, whole.NotStreamed = 1, nil, true
+	tests := []struct {
+		name    string
+		recs    []trace.Record
+		cmp     string
+		cause   string
+		offset  int
+		perTurn int
+		finding string // substring of a finding
+		absent  string // substring no finding may hold
+	}{
+		{"constant template", []trace.Record{turnRec(0, 100, 100, 107), turnRec(0, 50, 50, 57)},
+			"input client→server", CauseTemplate, 7, 0, "a constant offset of +7 tokens per request", "tokenizer differs"},
+		{"template per message", []trace.Record{turnRec(0, 100, 100, 107), turnRec(1, 300, 300, 317), turnRec(2, 500, 500, 527)},
+			"input client→server", CauseTemplate, 7, 10, "+7 tokens on an opening turn and +10 more per earlier turn", "tokenizer differs"},
+		{"replies re-tokenized by the server", []trace.Record{turnRec(0, 100, 100, 107), turnRec(1, 300, 300, 312), turnRec(2, 500, 500, 531)},
+			"input client→server", CauseReplies, 7, 0, "reply re-tokenization", "tokenizer differs"},
+		{"replies re-counted by surge", []trace.Record{turnRec(0, 100, 100, 107), turnRec(1, 300, 299, 306), turnRec(2, 500, 498, 505)},
+			"input requested→client", CauseReplies, 0, 0, "reply re-tokenization", "prompt synthesis"},
+		{"different tokenizer", []trace.Record{turnRec(0, 100, 100, 104), turnRec(0, 50, 50, 57)},
+			"input client→server", CauseTokenizer, 0, 0, "tokenizer differs", "template"},
+		{"synthesis not exact", []trace.Record{turnRec(0, 100, 98, 98)},
+			"input requested→client", CauseSynthesis, 0, 0, "not exact", "re-tokenization"},
+		{"EOS counted", []trace.Record{eos, eos},
+			"output server→chunks", CauseEOS, 0, 0, "2 with events = completion_tokens − 1 and finish_reason=stop: the server counts the end-of-sequence token", "several tokens per event"},
+		{"EOS and coalescing", []trace.Record{eos, coalesced},
+			"output server→chunks", CauseMixed, 0, 0, "1 with fewer events than tokens: the server sends several tokens per event", ""},
+		{"not streamed", []trace.Record{whole},
+			"output server→chunks", "", 0, 0, "not streamed (answered whole): no token events", "several tokens per event"},
+	}
+	for _, tt := range tests {
+		a := Summarize(records(nil, tt.recs...), Options{}).All.Tokens
+		var c Comparison
+		for _, x := range a.Comparisons {
+			if x.Name == tt.cmp {
+				c = x
+			}
+		}
+		if c.Cause != tt.cause || c.Offset != tt.offset || c.PerTurn != tt.perTurn {
+			t.Errorf("%s: %s cause %q offset %d per turn %d; want %q %d %d", tt.name, tt.cmp, c.Cause, c.Offset, c.PerTurn, tt.cause, tt.offset, tt.perTurn)
+		}
+		joined := strings.Join(a.Findings, "\n")
+		if !strings.Contains(joined, tt.finding) || tt.absent != "" && strings.Contains(joined, tt.absent) {
+			t.Errorf("%s: findings %q; want %q and not %q", tt.name, a.Findings, tt.finding, tt.absent)
+		}
 	}
 }
