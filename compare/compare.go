@@ -39,6 +39,9 @@ type Options struct {
 	AllowDifferentWorkload bool
 	// Gates are judged against the rows (see ParseGates).
 	Gates []Gate
+	// FailOnUnjudged makes a gate that cannot be judged fail the
+	// comparison (Result.Failed); by default only a violated gate does.
+	FailOnUnjudged bool
 	// BaseName and CandidateName label the runs in reports, e.g. paths.
 	BaseName, CandidateName string
 }
@@ -99,6 +102,8 @@ type Result struct {
 	DifferentWorkload bool         `json:"different_workload,omitempty"`
 	Rows              []Row        `json:"rows"`
 	Gates             []GateResult `json:"gates,omitempty"`
+	// FailOnUnjudged says unjudged gates count as failed (Options).
+	FailOnUnjudged bool `json:"fail_on_unjudged,omitempty"`
 	// Warnings are caveats on the comparison as a whole.
 	Warnings []string `json:"warnings,omitempty"`
 }
@@ -113,15 +118,27 @@ func (r *Result) Row(name string) *Row {
 	return nil
 }
 
-// Failed returns the gates that failed.
+// Failed returns the gates that fail the comparison: those violated, and
+// those unjudged when FailOnUnjudged is set.
 func (r *Result) Failed() []GateResult {
 	var out []GateResult
 	for _, g := range r.Gates {
-		if g.Verdict != VerdictPass {
+		if g.Verdict == VerdictFail || (g.Verdict == VerdictUnjudged && r.FailOnUnjudged) {
 			out = append(out, g)
 		}
 	}
 	return out
+}
+
+// Unjudged counts the gates that could not be judged.
+func (r *Result) Unjudged() int {
+	n := 0
+	for _, g := range r.Gates {
+		if g.Verdict == VerdictUnjudged {
+			n++
+		}
+	}
+	return n
 }
 
 // Compare compares cand against base (see the package documentation for
@@ -139,7 +156,7 @@ func Compare(base, cand *trace.Records, opts Options) (*Result, error) {
 	res := &Result{
 		Base: describeRun(base, o.BaseName), Candidate: describeRun(cand, o.CandidateName),
 		Alpha: o.Alpha, Resamples: o.Resamples, Seed: o.Seed, Windows: o.Windows,
-		DifferentWorkload: bh.WorkloadHash != ch.WorkloadHash,
+		DifferentWorkload: bh.WorkloadHash != ch.WorkloadHash, FailOnUnjudged: o.FailOnUnjudged,
 	}
 	res.Warnings = runWarnings(res)
 	c := comparer{opts: o}

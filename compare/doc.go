@@ -56,6 +56,13 @@
 // removes most of those but not all, so read a lone significant row of a
 // noisy metric with care.
 //
+// Large but underpowered. A comparable row that is not significant but
+// whose change is large (Row.Large: the candidate at least LargeRatio = 2
+// times the base or at most half of it; for error_rate, LargePoints = 10
+// points or more) is Underpowered: too few values to call it significant,
+// too large to show as noise. Row.Finding names every row's verdict in
+// the words all renderings use.
+//
 // Throughput and errors. The measurement window of each run is cut into
 // Options.Windows equal windows (20 by default); each window's rate counts
 // the successful requests, or their output tokens, that completed in it.
@@ -71,8 +78,10 @@
 // fails when its row is significant and its delta is past the threshold
 // in the signed direction (+10%: more than 10% higher; -5%: more than 5%
 // lower; for error_rate in percentage points). A gate whose row cannot
-// be judged (no values, or too few for an interval) fails too: a gate
-// that can never fire must not pass silently.
+// be judged (no values, too few for an interval, or a large but
+// underpowered change past the threshold) is unjudged; it fails the
+// comparison only with Options.FailOnUnjudged, so a run compared with
+// itself passes.
 //
 // Workloads. Runs of different workload hashes are refused (an error
 // wrapping ErrDifferentWorkload) unless Options.AllowDifferentWorkload is

@@ -148,12 +148,13 @@ func parseThreshold(s string) (increase bool, percent float64, err error) {
 // Verdict is the outcome of a gate.
 type Verdict string
 
-// Verdicts of a gate. A gate that cannot be judged fails the comparison
-// like a violated one: it could never have fired.
+// Verdicts of a gate. A gate that cannot be judged does not fail the
+// comparison unless Options.FailOnUnjudged is set: a run compared with
+// itself must pass, though a p99 gate on 100 requests can never fire.
 const (
 	VerdictPass     Verdict = "pass"
 	VerdictFail     Verdict = "fail"     // significant and past the threshold
-	VerdictUnjudged Verdict = "unjudged" // no row, no values, or no interval
+	VerdictUnjudged Verdict = "unjudged" // no row, no values, no interval, or large but underpowered
 )
 
 // GateResult is a gate's verdict on a comparison.
@@ -180,6 +181,8 @@ func judgeGate(res *Result, g Gate) GateResult {
 	switch {
 	case row == nil:
 		gr.Reason = "no such row: ttfo rows need a request whose first answer token came after its first token"
+	case row.Underpowered && g.past(row.Delta):
+		gr.Reason = "large but underpowered: past the threshold, but too few values to call it significant"
 	case !row.Judged():
 		gr.Reason = "cannot be judged: " + row.Note
 	case !row.Significant:

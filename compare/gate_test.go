@@ -1,8 +1,11 @@
 package compare
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
+
+	"surge/trace"
 )
 
 func TestParseGates(t *testing.T) {
@@ -92,6 +95,88 @@ func TestGatePast(t *testing.T) {
 		}
 		if got := g.past(tt.delta); got != tt.want {
 			t.Errorf("%s: %s past %g = %v", tt.reason, tt.gate, tt.delta, got)
+		}
+	}
+}
+
+// TestUnjudgedGatesDoNotFail: a run compared with itself passes a p99
+// gate it has too few requests to judge, unless unjudged gates are asked
+// to fail.
+func TestUnjudgedGatesDoNotFail(t *testing.T) {
+	t.Parallel()
+	gates, _ := ParseGates("ttft.p99:+10%")
+	rs := records(synth{seed: 1, n: 100, slow: 1})
+	for _, strict := range []bool{false, true} {
+		res, err := Compare(rs, rs, Options{Gates: gates, FailOnUnjudged: strict})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if g := res.Gates[0]; g.Verdict != VerdictUnjudged {
+			t.Fatalf("p99 gate on 100 requests: %s (%s), want unjudged", g.Verdict, g.Reason)
+		}
+		if got, want := len(res.Failed()), map[bool]int{false: 0, true: 1}[strict]; got != want || res.Unjudged() != 1 {
+			t.Errorf("fail on unjudged %v: %d gates failed, %d unjudged; want %d failed, 1 unjudged", strict, got, res.Unjudged(), want)
+		}
+	}
+}
+
+// TestLargeButUnderpowered: a p99 85 times the base's from 100 requests
+// a run is too few to call significant, but too large to show as noise.
+func TestLargeButUnderpowered(t *testing.T) {
+	t.Parallel()
+	base := records(synth{seed: 1, n: 100, slow: 1})
+	cand := records(synth{seed: 1, n: 100, slow: 1})
+	p99 := func(rs *trace.Records) float64 {
+		v := values(rs, func(r *trace.Record) (float64, bool) { return float64(r.TTFTUS), r.TTFTUS > 0 })
+		return v[98] // nearest rank of p99 among 100
+	}
+	limit := p99(cand)
+	for i := range cand.Records {
+		if r := &cand.Records[i]; !r.Warmup && float64(r.TTFTUS) >= limit {
+			r.TTFTUS = int64(float64(r.TTFTUS) * 85)
+		}
+	}
+	gates, _ := ParseGates("ttft.p99:+10%,ttft.p50:+10%")
+	res, err := Compare(base, cand, Options{Gates: gates})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := res.Row("ttft.p99")
+	if r.Significant || !r.Underpowered || r.Finding() != FindingUnderpowered || !strings.Contains(r.Note, "large but underpowered: the candidate is 85× the base") {
+		t.Errorf("ttft.p99 85× the base on 100 requests: finding %q, underpowered %v, note %q", r.Finding(), r.Underpowered, r.Note)
+	}
+	if r := res.Row("ttft.p50"); r.Underpowered || r.Finding() != FindingNoChange {
+		t.Errorf("ttft.p50, unchanged: finding %q", r.Finding())
+	}
+	if g := res.Gates[0]; g.Verdict != VerdictUnjudged || !strings.Contains(g.Reason, "large but underpowered") {
+		t.Errorf("gate on the underpowered row: %s (%s)", g.Verdict, g.Reason)
+	}
+	if g := res.Gates[1]; g.Verdict != VerdictPass {
+		t.Errorf("gate on the unchanged row: %s (%s)", g.Verdict, g.Reason)
+	}
+	b, err := json.Marshal(r)
+	if err != nil || !strings.Contains(string(b), `"finding":"large but underpowered"`) || !strings.Contains(string(b), `"underpowered":true`) {
+		t.Errorf("JSON of the row: %s, %v", b, err)
+	}
+}
+
+func TestRowLarge(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		row  Row
+		want bool
+	}{
+		{Row{Comparable: true, Delta: 1}, true},      // 2×
+		{Row{Comparable: true, Delta: 0.99}, false},  // 1.99×
+		{Row{Comparable: true, Delta: -0.5}, true},   // ½×
+		{Row{Comparable: true, Delta: -0.49}, false}, // 0.51×
+		{Row{Comparable: true, Absolute: true, Delta: 0.10}, true},
+		{Row{Comparable: true, Absolute: true, Delta: -0.09}, false},
+		{Row{Delta: 84}, false}, // not comparable
+	}
+	for _, tt := range tests {
+		if got := tt.row.Large(); got != tt.want {
+			t.Errorf("%+v: large %v, want %v", tt.row, got, tt.want)
 		}
 	}
 }

@@ -1,7 +1,9 @@
 package compare
 
 import (
+	"encoding/json"
 	"fmt"
+	"math"
 	"strings"
 
 	"surge/metrics"
@@ -41,6 +43,9 @@ type Row struct {
 	Tested bool    `json:"tested"`
 	// Significant is Tested && P < α && CI excludes 0.
 	Significant bool `json:"significant"`
+	// Underpowered is set on a comparable row that is not significant
+	// although its change is large (see Large): too few values to tell.
+	Underpowered bool `json:"underpowered,omitempty"`
 	// Note states a caveat on the row.
 	Note string `json:"note,omitempty"`
 }
@@ -52,6 +57,63 @@ func (r *Row) Name() string {
 		return r.Metric
 	}
 	return r.Metric + "." + r.Stat
+}
+
+// Findings of a row, the words every rendering of a comparison uses for
+// its verdict (Row.Finding).
+const (
+	FindingSignificant   = "significant"
+	FindingNoChange      = "not significant"
+	FindingUnderpowered  = "large but underpowered"
+	FindingNotComparable = "not comparable"
+)
+
+// Finding is the row's verdict in words: not comparable, significant,
+// large but underpowered, or not significant.
+func (r *Row) Finding() string {
+	switch {
+	case !r.Comparable:
+		return FindingNotComparable
+	case r.Significant:
+		return FindingSignificant
+	case r.Underpowered:
+		return FindingUnderpowered
+	}
+	return FindingNoChange
+}
+
+// MarshalJSON writes the row's fields with its Finding as "finding".
+func (r Row) MarshalJSON() ([]byte, error) {
+	type fields Row // without the method, so no recursion
+	return json.Marshal(struct {
+		fields
+		Finding string `json:"finding"`
+	}{fields(r), r.Finding()})
+}
+
+// Thresholds of a large change (Large).
+const (
+	// LargeRatio: a relative row's change is large when the candidate's
+	// value is at least LargeRatio times the base's or at most 1/LargeRatio
+	// of it (a delta of +100% or −50%).
+	LargeRatio = 2.0
+	// LargePoints: an absolute row's (error_rate's) change is large when
+	// it is at least this many points of requests (0.10 is 10 points).
+	LargePoints = 0.10
+)
+
+// Large reports whether the row's change is large: c/b ≥ LargeRatio or
+// ≤ 1/LargeRatio for a relative row, |c − b| ≥ LargePoints for an
+// absolute one. A row that is not comparable is not large.
+func (r *Row) Large() bool {
+	switch {
+	case !r.Comparable:
+		return false
+	case r.Absolute:
+		return math.Abs(r.Delta) >= LargePoints
+	}
+	ratio := 1 + r.Delta
+	return ratio >= LargeRatio || ratio <= 1/LargeRatio
 }
 
 // Judged reports whether the row could be judged: both runs have values
@@ -102,8 +164,29 @@ func (c *comparer) rows(name, unit string, xb, xc []float64, stats []stat, delta
 		r := &rows[i]
 		r.Base, r.Candidate, r.P, r.Tested = bv[i], cv[i], p, tested
 		c.judgeRow(r, s, deltas[i], delta)
+		markUnderpowered(r)
 	}
 	return rows
+}
+
+// markUnderpowered flags a row whose change is large but not significant,
+// so that no rendering shows it as noise.
+func markUnderpowered(r *Row) {
+	if r.Significant || !r.Large() {
+		return
+	}
+	r.Underpowered = true
+	if r.Absolute {
+		r.note("large but underpowered: %+.1f points of requests, but too few values to call it significant", 100*r.Delta)
+		return
+	}
+	r.note("large but underpowered: the candidate is %s× the base, but too few values to call it significant", trimFloat(1+r.Delta))
+}
+
+// trimFloat formats x with at most 2 decimals, trailing zeros removed:
+// 85 → "85", 0.5 → "0.5", 2.125 → "2.12".
+func trimFloat(x float64) string {
+	return strings.TrimSuffix(strings.TrimRight(fmt.Sprintf("%.2f", x), "0"), ".")
 }
 
 // judgeRow fills r's delta, interval and verdict from the bootstrap

@@ -18,7 +18,8 @@ const CompareFormat = 1
 // CompareText writes r as a benchstat-style table: what was compared,
 // then one row per statistic with the base and candidate values, the
 // delta (relative, or in percentage points for error_rate; "~" when not
-// significant), its bootstrap interval, the rank test's p-value and the
+// significant; marked "?" when large but underpowered), its bootstrap
+// interval, the rank test's p-value and the
 // sample sizes; then each gate with its verdict, and the caveats as
 // numbered footnotes. Latencies are in milliseconds.
 func CompareText(w io.Writer, r *compare.Result) error {
@@ -81,9 +82,13 @@ func runLine(run compare.Run) string {
 
 // method states how rows are judged, in one line.
 func method(r *compare.Result) string {
-	return fmt.Sprintf("Mann–Whitney U on per-request values (throughput: on %d windows per run); %s bootstrap intervals, %s resamples, seed %d; ~ = not significant at α = %s",
-		r.Windows, level(r), count(r.Resamples), r.Seed, strconv.FormatFloat(r.Alpha, 'f', -1, 64))
+	return fmt.Sprintf("Mann–Whitney U on per-request values (throughput: on %d windows per run); %s bootstrap intervals, %s resamples, seed %d; ~ = not significant at α = %s; ? = %s: at least %s× or at most 1/%s of the base (error rate: ±%s points), yet not significant",
+		r.Windows, level(r), count(r.Resamples), r.Seed, strconv.FormatFloat(r.Alpha, 'f', -1, 64),
+		compare.FindingUnderpowered, plain(compare.LargeRatio), plain(compare.LargeRatio), plain(100*compare.LargePoints))
 }
+
+// plain formats x in as few digits as it needs: 2, 0.5.
+func plain(x float64) string { return strconv.FormatFloat(x, 'f', -1, 64) }
 
 // compareGates writes each gate's verdict.
 func (p *printer) compareGates(r *compare.Result) {
@@ -99,12 +104,23 @@ func (p *printer) compareGates(r *compare.Result) {
 	p.table(t, "  ")
 }
 
-// gateSummary counts failed gates: "1 of 2 failed", "all 2 passed".
+// gateSummary counts failed gates, "1 of 2 failed", "all 2 passed", and
+// says when unjudged gates were not counted as failures.
 func gateSummary(r *compare.Result) string {
-	if f := len(r.Failed()); f > 0 {
-		return fmt.Sprintf("%d of %d failed", f, len(r.Gates))
+	f, u := len(r.Failed()), r.Unjudged()
+	var s string
+	switch {
+	case f > 0:
+		s = fmt.Sprintf("%d of %d failed", f, len(r.Gates))
+	case u > 0:
+		s = fmt.Sprintf("none of %d failed", len(r.Gates))
+	default:
+		return fmt.Sprintf("all %d passed", len(r.Gates))
 	}
-	return fmt.Sprintf("all %d passed", len(r.Gates))
+	if u > 0 && !r.FailOnUnjudged {
+		s += fmt.Sprintf("; %d unjudged, not counted as failures (--fail-on-unjudged counts them)", u)
+	}
+	return s
 }
 
 // gateDelta is the delta of g's row as the table shows it.
@@ -155,14 +171,17 @@ func value(row *compare.Row, v float64, n int) string {
 	return num(v)
 }
 
-// deltaCell is a row's delta: signed when significant, "~" when not,
-// "n/a" when the runs cannot be compared.
+// deltaCell is a row's delta by its finding: signed when significant,
+// signed and marked "?" when large but underpowered, "~" when not
+// significant, "n/a" when the runs cannot be compared.
 func deltaCell(row *compare.Row) string {
-	switch {
-	case !row.Comparable:
+	switch row.Finding() {
+	case compare.FindingNotComparable:
 		return "n/a"
-	case !row.Significant:
+	case compare.FindingNoChange:
 		return "~"
+	case compare.FindingUnderpowered:
+		return signedDelta(row, row.Delta) + "?"
 	}
 	return signedDelta(row, row.Delta)
 }

@@ -9,7 +9,8 @@ import (
 
 // CompareMarkdown writes r as GitHub-flavoured Markdown for a pull
 // request: the runs, a warning when the workloads differ, the table of
-// CompareText (significant deltas in bold), the gates with their
+// CompareText (significant deltas in bold, large but underpowered ones in
+// italics), the gates with their
 // verdicts, the method and the caveats as numbered notes.
 func CompareMarkdown(w io.Writer, r *compare.Result) error {
 	p := &printer{w: w}
@@ -59,8 +60,11 @@ func (p *printer) compareMarkdownTable(r *compare.Result) {
 	p.line("|:--|:--|--:|--:|--:|:--|--:|--:|")
 	for i := range r.Rows {
 		c := compareCells(&r.Rows[i], &p.notes)
-		if r.Rows[i].Significant {
+		switch r.Rows[i].Finding() {
+		case compare.FindingSignificant:
 			c.delta = "**" + c.delta + "**"
+		case compare.FindingUnderpowered:
+			c.delta = "_" + c.delta + "_"
 		}
 		p.line("| %s |", strings.Join([]string{mdEscape(c.name), c.unit, c.base, c.cand, c.delta, c.ci, c.p, c.n}, " | "))
 	}
@@ -78,8 +82,11 @@ func (p *printer) compareMarkdownGates(r *compare.Result) {
 	p.line("|:--|--:|:--|:--|")
 	for _, g := range r.Gates {
 		verdict := "✅ pass"
-		if g.Verdict != compare.VerdictPass {
+		switch {
+		case g.Verdict == compare.VerdictFail || r.FailOnUnjudged && g.Verdict == compare.VerdictUnjudged:
 			verdict = "❌ " + string(g.Verdict)
+		case g.Verdict == compare.VerdictUnjudged:
+			verdict = "⚠️ " + string(g.Verdict)
 		}
 		p.line("| %s | %s | %s | %s |", mdCode(g.Gate.String()), gateDelta(r, g), verdict, mdEscape(g.Reason))
 	}

@@ -33,6 +33,9 @@ func comparison() *compare.Result {
 				Comparable: true, Delta: -0.0064, CI: ci(-0.02, 0.011), P: 0.412, Tested: true},
 			{Metric: "e2e+lag", Stat: "p90", Unit: metrics.UnitUS, Base: 4_098_000, Candidate: 3_500_000, NBase: 500, NCandidate: 480,
 				Comparable: true, Delta: -0.1459, CI: ci(-0.2, -0.09), P: 0.0123, Tested: true, Significant: true},
+			{Metric: "e2e", Stat: "p99", Unit: metrics.UnitUS, Base: 1_000_000, Candidate: 85_000_000, NBase: 300, NCandidate: 280,
+				Comparable: true, Delta: 84, P: 0.3, Tested: true, Underpowered: true,
+				Note: "p99 needs n ≥ 368 per run for a 95% interval; large but underpowered: the candidate is 85× the base, but too few values to call it significant"},
 			{Metric: "itl", Stat: "p50", Unit: metrics.UnitUS, Base: 5420, NBase: 500, Note: "no values in the candidate"},
 			{Metric: "output_throughput", Unit: compare.UnitTokensPerS, Base: 1163, Candidate: 1100, NBase: 20, NCandidate: 20,
 				Comparable: true, Delta: -0.0542, CI: ci(-0.12, 0.01), P: 0.08, Tested: true},
@@ -91,6 +94,20 @@ func TestCompareGolden(t *testing.T) {
 	}
 }
 
+// TestCompareJSONFindings: every row of the JSON names its finding.
+func TestCompareJSONFindings(t *testing.T) {
+	t.Parallel()
+	var buf bytes.Buffer
+	if err := CompareJSON(&buf, comparison()); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`"finding": "large but underpowered"`, `"finding": "significant"`, `"finding": "not significant"`, `"finding": "not comparable"`} {
+		if !strings.Contains(buf.String(), want) {
+			t.Errorf("JSON lacks %s", want)
+		}
+	}
+}
+
 // TestCompareTextShowsVerdicts checks what a reader must see whatever the
 // layout: the workload warning, "~" for noise, signed deltas, points for
 // the error rate, and each gate's verdict.
@@ -103,12 +120,13 @@ func TestCompareTextShowsVerdicts(t *testing.T) {
 	if err := CompareMarkdown(&md, comparison()); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"DIFFERENT", "+20.2%", "[+15.2%, +25.0%]", "~", "n/a", "+4.0pp", "-14.6%", "FAIL", "PASS", "UNJUDGED", "3 of 4 failed", "INTERRUPTED", "<0.001", "0.412"} {
+	for _, want := range []string{"DIFFERENT", "+20.2%", "[+15.2%, +25.0%]", "~", "n/a", "+4.0pp", "-14.6%", "FAIL", "PASS", "UNJUDGED", "1 of 4 failed; 2 unjudged, not counted", "INTERRUPTED", "<0.001", "0.412",
+		"+8400.0%?", "? = large but underpowered", "large but underpowered: the candidate is 85× the base"} {
 		if !strings.Contains(text.String(), want) {
 			t.Errorf("text lacks %q:\n%s", want, text.String())
 		}
 	}
-	for _, want := range []string{"**Warning: different workloads**", "**+20.2%**", "| ~ |", "❌ fail", "✅ pass", "`runs/cand\\|x`"} {
+	for _, want := range []string{"**Warning: different workloads**", "**+20.2%**", "| ~ |", "❌ fail", "✅ pass", "⚠️ unjudged", "| _+8400.0%?_ |", "`runs/cand\\|x`"} {
 		if !strings.Contains(md.String(), want) {
 			t.Errorf("markdown lacks %q:\n%s", want, md.String())
 		}

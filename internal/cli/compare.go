@@ -15,6 +15,7 @@ import (
 // compareFlags are surge compare's flags.
 type compareFlags struct {
 	failOn    string
+	unjudged  bool
 	alpha     float64
 	allowDiff bool
 	format    string
@@ -32,13 +33,17 @@ TPOT, E2E, and TTFT+lag and E2E+lag from the intended send time), request
 and output-token throughput and the error rate: base, candidate, the delta,
 its bootstrap confidence interval and the p-value of a Mann–Whitney rank
 test on the per-request values. A delta shows as ~ unless p < --alpha and
-its interval excludes 0.
+its interval excludes 0; a large change that is not significant (at least
+2x or at most 1/2 of the base, or 10 points of error rate) shows signed and
+marked ?, "large but underpowered": too few requests to tell.
 
 --fail-on lists gates, e.g. 'ttft.p99:+10%,output_throughput:-5%': +10%
 fails when the candidate is significantly more than 10% higher, -5% when
 it is significantly more than 5% lower (error_rate: percentage points).
 A gate that cannot be judged (too few requests for p99's interval, no
-values) fails too. compare exits 1 when a gate fails, after printing.
+values, a large but underpowered change) is unjudged: it does not fail
+unless --fail-on-unjudged. compare exits 1 when a gate fails, after
+printing.
 
 Runs of different workloads are refused unless --allow-different-workload,
 which the output then states. --format markdown writes a table for a pull
@@ -48,6 +53,7 @@ request; json the whole comparison. See docs/compare.md for the method.`,
 	}
 	fs := c.Flags()
 	fs.StringVar(&f.failOn, "fail-on", "", "gates that fail the comparison, e.g. 'ttft.p99:+10%,output_throughput:-5%'")
+	fs.BoolVar(&f.unjudged, "fail-on-unjudged", false, "a gate that cannot be judged (too few requests, no values) fails too")
 	fs.Float64Var(&f.alpha, "alpha", compare.DefaultAlpha, "significance level; intervals are at 1 − alpha")
 	fs.BoolVar(&f.allowDiff, "allow-different-workload", false, "compare runs of different workloads (the output says so)")
 	fs.StringVar(&f.format, "format", "text", "text, markdown or json")
@@ -82,7 +88,7 @@ func runCompare(c *cobra.Command, base, cand string, f compareFlags) error {
 		return err
 	}
 	res, err := compare.Compare(rb, rc, compare.Options{
-		Alpha: f.alpha, Gates: gates, AllowDifferentWorkload: f.allowDiff, BaseName: base, CandidateName: cand,
+		Alpha: f.alpha, Gates: gates, FailOnUnjudged: f.unjudged, AllowDifferentWorkload: f.allowDiff, BaseName: base, CandidateName: cand,
 	})
 	if errors.Is(err, compare.ErrDifferentWorkload) {
 		return fmt.Errorf("%w; compare runs of one workload, or pass --allow-different-workload", err)

@@ -140,3 +140,19 @@ func TestCompareUsageErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestCompareSelfUnjudgedGate: a 100-request run compared with itself
+// passes a p99 gate it has too few requests to judge (exit 0, the gate
+// shown as unjudged); --fail-on-unjudged makes the same gate fail.
+func TestCompareSelfUnjudgedGate(t *testing.T) {
+	t.Parallel()
+	a := simRun(t, t.TempDir(), "a", "--gpu", "h100", "--duration", "600s", "--requests", "100")
+	code, out, errOut := runCompareCmd(t, a, a, "--fail-on", "ttft.p99:+10%")
+	if code != exitOK || !strings.Contains(out, "UNJUDGED") || !strings.Contains(out, "1 unjudged, not counted") {
+		t.Errorf("a run against itself: exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
+	}
+	code, _, errOut = runCompareCmd(t, a, a, "--fail-on", "ttft.p99:+10%", "--fail-on-unjudged")
+	if code != exitFailure || !strings.Contains(errOut, "ttft.p99:+10% unjudged") {
+		t.Errorf("--fail-on-unjudged: exit %d, stderr %q; want 1 naming the gate", code, errOut)
+	}
+}
