@@ -2,7 +2,9 @@ package metrics
 
 import (
 	"fmt"
+	"maps"
 	"math"
+	"slices"
 	"strings"
 
 	"surge/trace"
@@ -26,9 +28,10 @@ type TokenAudit struct {
 
 // Causes of a comparison's disagreements (Comparison.Cause).
 const (
-	// CauseTemplate: the server's prompt count exceeds surge's by a
-	// constant per request (Offset), or by Offset plus PerTurn per earlier
-	// turn: the chat template's tokens (and BOS) around each message.
+	// CauseTemplate: the server's prompt count differs from surge's by a
+	// constant per request of a client, or by that plus a constant per
+	// earlier turn (Comparison.Template): the chat template's tokens (and
+	// BOS) around each message.
 	CauseTemplate = "chat_template"
 	// CauseReplies: only later turns of sessions disagree, so the
 	// difference lies in the replies they re-send: a reply's text
@@ -80,11 +83,10 @@ type Comparison struct {
 	// Cause names what explains the disagreements, one of the Cause
 	// constants; "" when the counts agree.
 	Cause string `json:"cause,omitempty"`
-	// Offset and PerTurn describe a chat-template offset (CauseTemplate):
-	// To − From is Offset on an opening turn and Offset + PerTurn·turn on
-	// a later one (PerTurn is 0 for a constant offset).
-	Offset  int `json:"offset,omitempty"`
-	PerTurn int `json:"per_turn,omitempty"`
+	// Template is each client's chat-template offset, by client name:
+	// for CauseTemplate To − From is Offset + PerTurn·turn on every
+	// request; for CauseReplies Offset on every opening turn.
+	Template []TemplateOffset `json:"template,omitempty"`
 	// Later counts the disagreeing requests that are later turns of a
 	// session (Turn > 0), and EOS the Fewer requests with To = From − 1
 	// and finish_reason "stop".
@@ -151,7 +153,7 @@ func (c *calc) audit(recs []*trace.Record) TokenAudit {
 func (c *calc) compare(recs []*trace.Record, p tokenPair) Comparison {
 	cmp := Comparison{Name: p.name}
 	rel, sum := c.buf[:0], 0
-	var offs offsets
+	offs := map[string]*offsets{}
 	for _, r := range recs {
 		if !succeeded(r) || !p.has(r) {
 			continue
@@ -160,7 +162,12 @@ func (c *calc) compare(recs []*trace.Record, p tokenPair) Comparison {
 		from, to := p.from(r), p.to(r)
 		d := to - from
 		sum += d
-		offs.add(r.Turn, d)
+		o := offs[r.Client]
+		if o == nil {
+			o = &offsets{}
+			offs[r.Client] = o
+		}
+		o.add(r.Turn, d)
 		if d == 0 {
 			continue
 		}
@@ -193,8 +200,16 @@ func (c *calc) compare(recs []*trace.Record, p tokenPair) Comparison {
 		m := describe("", "", rel, []float64{50, 90, 99}, 0, false)
 		cmp.RelP50, cmp.RelP90, cmp.RelP99 = m.Percentiles[0].Value, m.Percentiles[1].Value, m.Percentiles[2].Value
 	}
-	explain(&cmp, &offs)
+	explain(&cmp, offs)
 	return cmp
+}
+
+// TemplateOffset is one client's chat-template offset: Offset tokens on
+// an opening turn and PerTurn more per earlier turn.
+type TemplateOffset struct {
+	Client  string `json:"client"`
+	Offset  int    `json:"offset"`
+	PerTurn int    `json:"per_turn,omitempty"`
 }
 
 // offsets follows the differences To − From of a comparison by turn, to
@@ -251,8 +266,9 @@ func (o *offsets) template() (offset, perTurn int, ok bool) {
 	return offset, perTurn, true
 }
 
-// explain sets c.Cause (and the offset of a template) from its counts.
-func explain(c *Comparison, o *offsets) {
+// explain sets c.Cause (and the offsets of a template) from its counts
+// and each client's offsets.
+func explain(c *Comparison, byClient map[string]*offsets) {
 	if c.Disagree == 0 {
 		return
 	}
@@ -263,14 +279,7 @@ func explain(c *Comparison, o *offsets) {
 			c.Cause = CauseReplies
 		}
 	case "input client→server":
-		switch off, per, ok := o.template(); {
-		case ok && off != 0 || ok && per != 0:
-			c.Cause, c.Offset, c.PerTurn = CauseTemplate, off, per
-		case !o.openingVar && c.Later > 0:
-			c.Cause, c.Offset = CauseReplies, o.first
-		default:
-			c.Cause = CauseTokenizer
-		}
+		c.Cause = clientServerCause(c, byClient)
 	case "output requested→server", "output requested→chunks":
 		c.Cause = CauseUnexplained
 		if c.More == 0 && c.Stopped == c.Fewer {
@@ -348,17 +357,72 @@ func countName(name string) string {
 	return "streamed chunks"
 }
 
+// clientServerCause is the cause of the client→server disagreements c and
+// fills c.Template: a template when every client's differences fit one
+// offset and per-turn growth, reply re-tokenization when only later turns
+// stray from a constant opening offset, else a different tokenizer.
+func clientServerCause(c *Comparison, byClient map[string]*offsets) string {
+	templ, replies := true, c.Later > 0
+	var offs []TemplateOffset
+	for _, client := range slices.Sorted(maps.Keys(byClient)) {
+		o := byClient[client]
+		off, per, ok := o.template()
+		templ = templ && ok
+		replies = replies && !o.openingVar
+		if !ok {
+			off, per = o.first, 0
+		}
+		offs = append(offs, TemplateOffset{Client: client, Offset: off, PerTurn: per})
+	}
+	switch {
+	case templ:
+		c.Template = offs
+		return CauseTemplate
+	case replies:
+		c.Template = offs
+		return CauseReplies
+	}
+	return CauseTokenizer
+}
+
+// templateWords words offsets, the same for every client or per client:
+// "a constant +7 tokens per request", "+7 tokens on an opening turn and
+// +10 more per earlier turn", "agent: a constant +7 tokens per request;
+// chat: a constant 0 tokens per request". With perTurn false only the
+// opening turns' offsets are worded.
+func templateWords(offs []TemplateOffset, perTurn bool) string {
+	one := func(o TemplateOffset) string {
+		if perTurn && o.PerTurn != 0 {
+			return signedInt(o.Offset) + " tokens on an opening turn and " + signedInt(o.PerTurn) + " more per earlier turn"
+		}
+		if !perTurn {
+			return "a constant " + signedInt(o.Offset) + " tokens on opening turns"
+		}
+		return "a constant " + signedInt(o.Offset) + " tokens per request"
+	}
+	same := true
+	for _, o := range offs {
+		same = same && one(o) == one(offs[0])
+	}
+	if same {
+		return one(offs[0])
+	}
+	var parts []string
+	for _, o := range offs {
+		parts = append(parts, o.Client+": "+one(o))
+	}
+	return strings.Join(parts, "; ")
+}
+
 // clientServer words the disagreement between surge's prompt count and
 // the server's by its cause.
 func clientServer(c Comparison, of string) string {
 	s := fmt.Sprintf("input: the server's prompt_tokens differ from surge's count in %s (%s)", of, moreFewer(c))
-	switch {
-	case c.Cause == CauseTemplate && c.PerTurn == 0:
-		return s + fmt.Sprintf(": a constant offset of %s tokens per request — the chat template and BOS token the server adds (legitimate), not a different tokenizer", signedInt(c.Offset))
-	case c.Cause == CauseTemplate:
-		return s + fmt.Sprintf(": %s tokens on an opening turn and %s more per earlier turn — the chat template's tokens around every message of the history (legitimate), not a different tokenizer", signedInt(c.Offset), signedInt(c.PerTurn))
-	case c.Cause == CauseReplies:
-		return s + fmt.Sprintf(": opening turns differ by a constant %s (chat template and BOS), later turns by varying amounts — reply re-tokenization: the server re-tokenizes the replies in the history differently (its template trims or rewrites them)", signedInt(c.Offset))
+	switch c.Cause {
+	case CauseTemplate:
+		return s + ": " + templateWords(c.Template, true) + " — the chat template's tokens around each message and BOS, which the server adds (legitimate), not a different tokenizer"
+	case CauseReplies:
+		return s + ": " + templateWords(c.Template, false) + " (chat template and BOS), later turns varying — reply re-tokenization: the server re-tokenizes the replies in the history differently (its template trims or rewrites them)"
 	}
 	return s + fmt.Sprintf(", by %s tokens on average and varying on opening turns: the server's tokenizer differs from surge's (--tokenizer)", signed(c.MeanDiff*float64(c.N)/float64(c.Disagree)))
 }

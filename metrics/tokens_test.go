@@ -1,6 +1,7 @@
 package metrics
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -40,7 +41,7 @@ func TestTokenAudit(t *testing.T) {
 		{"coalesced", []trace.Record{agree, coalesced}, "output server→chunks", 2, 1, 0, "several tokens per event (legitimate)", "chunks < usage is coalescing"},
 		{"undercount", []trace.Record{under}, "output server→chunks", 1, 0, 1, "usage undercounts", "chunks > usage means usage is wrong"},
 		{"no usage", []trace.Record{noUsage}, "output server→chunks", 0, 0, 0, "", "nothing to compare without usage"},
-		{"template", []trace.Record{template, template}, "input client→server", 2, 0, 2, "(2 more): a constant offset of +7 tokens per request — the chat template and BOS token", "server counts the template; an empty side is not worded"},
+		{"template", []trace.Record{template, template}, "input client→server", 2, 0, 2, "(2 more): a constant +7 tokens per request — the chat template's tokens around each message and BOS", "server counts the template; an empty side is not worded"},
 		{"server fewer", []trace.Record{truncated, agree}, "input client→server", 2, 1, 0, "(1 fewer), by −10.0 tokens on average and varying on opening turns: the server's tokenizer differs", "no double negative such as \"0 more, 1 fewer, by -10.0\""},
 		{"short prompt", []trace.Record{short}, "input requested→client", 1, 1, 0, "not exact for this tokenizer", "surge sent fewer than asked"},
 		{"early stop", []trace.Record{stopped}, "output requested→server", 1, 1, 0, "1 with finish_reason=stop", "stopping early is legitimate, and said so"},
@@ -113,7 +114,7 @@ func TestTokenAuditCauses(t *testing.T) {
 		absent  string // substring no finding may hold
 	}{
 		{"constant template", []trace.Record{turnRec(0, 100, 100, 107), turnRec(0, 50, 50, 57)},
-			"input client→server", CauseTemplate, 7, 0, "a constant offset of +7 tokens per request", "tokenizer differs"},
+			"input client→server", CauseTemplate, 7, 0, "a constant +7 tokens per request", "tokenizer differs"},
 		{"template per message", []trace.Record{turnRec(0, 100, 100, 107), turnRec(1, 300, 300, 317), turnRec(2, 500, 500, 527)},
 			"input client→server", CauseTemplate, 7, 10, "+7 tokens on an opening turn and +10 more per earlier turn", "tokenizer differs"},
 		{"replies re-tokenized by the server", []trace.Record{turnRec(0, 100, 100, 107), turnRec(1, 300, 300, 312), turnRec(2, 500, 500, 531)},
@@ -139,12 +140,33 @@ func TestTokenAuditCauses(t *testing.T) {
 				c = x
 			}
 		}
-		if c.Cause != tt.cause || c.Offset != tt.offset || c.PerTurn != tt.perTurn {
-			t.Errorf("%s: %s cause %q offset %d per turn %d; want %q %d %d", tt.name, tt.cmp, c.Cause, c.Offset, c.PerTurn, tt.cause, tt.offset, tt.perTurn)
+		var off, per int
+		if len(c.Template) == 1 {
+			off, per = c.Template[0].Offset, c.Template[0].PerTurn
+		}
+		if c.Cause != tt.cause || off != tt.offset || per != tt.perTurn {
+			t.Errorf("%s: %s cause %q template %v; want %q, offset %d, %d per turn", tt.name, tt.cmp, c.Cause, c.Template, tt.cause, tt.offset, tt.perTurn)
 		}
 		joined := strings.Join(a.Findings, "\n")
 		if !strings.Contains(joined, tt.finding) || tt.absent != "" && strings.Contains(joined, tt.absent) {
 			t.Errorf("%s: findings %q; want %q and not %q", tt.name, a.Findings, tt.finding, tt.absent)
 		}
+	}
+}
+
+// TestTemplateByClient checks that clients with different templates (one
+// on chat completions, one on completions) are each a constant offset, not
+// a different tokenizer.
+func TestTemplateByClient(t *testing.T) {
+	t.Parallel()
+	chat, plain := turnRec(0, 100, 100, 107), turnRec(0, 100, 100, 100)
+	chat.Client, plain.Client = "agent", "chat"
+	c := Summarize(records(nil, chat, plain, chat, plain), Options{}).All.Tokens.Comparisons[1]
+	want := []TemplateOffset{{Client: "agent", Offset: 7}, {Client: "chat", Offset: 0}}
+	if c.Cause != CauseTemplate || !slices.Equal(c.Template, want) {
+		t.Errorf("cause %q template %v; want %q %v", c.Cause, c.Template, CauseTemplate, want)
+	}
+	if f := finding([]Comparison{c}, 0); !strings.Contains(f, "agent: a constant +7 tokens per request; chat: a constant +0 tokens per request") {
+		t.Errorf("finding %q does not give each client's offset", f)
 	}
 }
