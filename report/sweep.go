@@ -21,7 +21,7 @@ func SweepText(w io.Writer, r *sweep.Result) error {
 	asked, got := loadHeaders(r.Mode)
 	t.add(asked, got, "req/s", "out tok/s", "TTFT p50", "TTFT p99", "TPOT p99", "E2E p99", "verdict", "")
 	for i, p := range r.Points {
-		row := []string{num(p.Load), num(achieved(r.Mode, p)), num(p.Throughput), num(p.OutputTokS), ms(p.TTFT.P50), ms(p.TTFT.P99), ms(p.TPOT.P99), ms(p.E2E.P99)}
+		row := []string{loadNum(p.Load), num(achieved(r.Mode, p)), num(p.Throughput), num(p.OutputTokS), ms(p.TTFT.P50), ms(p.TTFT.P99), ms(p.TPOT.P99), ms(p.E2E.P99)}
 		t.add(append(unmeasured(p, row), verdictWord(p), marks(r, i))...)
 	}
 	if err := t.write(&b, ""); err != nil {
@@ -39,7 +39,7 @@ func SweepText(w io.Writer, r *sweep.Result) error {
 	}
 	for _, p := range r.Points {
 		if p.Reason != "" {
-			fmt.Fprintf(&b, "%-11s %s: %s\n", p.Verdict, num(p.Load), p.Reason)
+			fmt.Fprintf(&b, "%-11s %s: %s\n", p.Verdict, loadNum(p.Load), p.Reason)
 		}
 	}
 	if s := r.Search; s != nil {

@@ -111,5 +111,11 @@ func sloLabel(s trace.SLO) string {
 	return fmt.Sprintf("%s p%g", s.Metric, s.Percentile)
 }
 
-// millis renders µs as milliseconds with three significant digits.
-func millis(us float64) string { return fmt.Sprintf("%.3g", us/1000) }
+// millis renders µs as milliseconds: three significant digits below
+// 100 ms, whole milliseconds above.
+func millis(us float64) string {
+	if us >= 100_000 {
+		return fmt.Sprintf("%.0f", us/1000)
+	}
+	return fmt.Sprintf("%.3g", us/1000)
+}

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -157,6 +159,103 @@ func TestSweepRefusesBadFlags(t *testing.T) {
 		code, _, e := run(t, append([]string{"sweep", "../../examples/chat.yaml"}, tt.args...)...)
 		if code != exitUsage || !strings.Contains(e, tt.want) {
 			t.Errorf("sweep %v: exit %d, %q; want a usage error about %q", tt.args, code, e, tt.want)
+		}
+	}
+}
+
+// agreeSpec is a small workload for sweeps in virtual time: 8-token
+// answers on an L40S limited to 4 sequences at once, with a median TTFT
+// objective that low loads pass and high ones fail.
+const agreeSpec = `version: 1
+seed: 7
+duration: 4s
+warmup: 200ms
+clients:
+  - name: tiny
+    model: Llama-3.1-8B
+    rate: 10/s
+    input: 200
+    output: 8
+    sampling: {exact_output: true}
+slo:
+  ttft: {p50: 60ms}
+`
+
+// htmlVerdict finds each point's row in a sweep's report.html and its
+// last cell, the verdict.
+var htmlVerdict = regexp.MustCompile(`<tr><td><a href="#point-(\d+)">\d+</a></td>.*<td[^>]*>([a-z]+)[^<]*</td></tr>`)
+
+// TestSweepFilesAgree runs small sweeps in virtual time and reads back
+// what they wrote: each point's throughput is the one in its own
+// report.json, and its verdict is the same word in sweep.json (where the
+// old slo.pass agrees with it), report.txt and report.html.
+func TestSweepFilesAgree(t *testing.T) {
+	t.Parallel()
+	tmp := t.TempDir()
+	spec := writeSpec(t, tmp, "agree.yaml", agreeSpec)
+	for _, tt := range []struct {
+		name string
+		args []string
+	}{
+		{"concurrency", []string{"--concurrency", "1,32", "--requests", "60", "--min-requests", "0"}},
+		{"rates", []string{"--rates", "4,40", "--min-requests", "0"}},
+	} {
+		dir := filepath.Join(tmp, tt.name)
+		args := append([]string{"sweep", spec, "--sim", "--gpu", "l40s", "--max-num-seqs", "4", "-o", dir}, tt.args...)
+		code, out, e := run(t, args...)
+		if code != exitOK {
+			t.Fatalf("%s: exit %d\n%s\n%s", tt.name, code, e, out)
+		}
+		res := readSweepResult(t, dir)
+		text, err := os.ReadFile(filepath.Join(dir, "report.txt"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		html, err := os.ReadFile(filepath.Join(dir, "report.html"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		inHTML := map[int]string{}
+		for _, m := range htmlVerdict.FindAllStringSubmatch(string(html), -1) {
+			i, _ := strconv.Atoi(m[1])
+			inHTML[i-1] = m[2]
+		}
+		rows := strings.Split(strings.SplitN(string(text), "\n\n", 3)[1], "\n")[1:]
+		if len(rows) != len(res.Points) {
+			t.Fatalf("%s: %d rows in report.txt for %d points:\n%s", tt.name, len(rows), len(res.Points), text)
+		}
+		words := map[sweep.Word]bool{}
+		for i, p := range res.Points {
+			var rep struct {
+				All struct {
+					Throughput struct {
+						RequestsPerS float64 `json:"requests_per_s"`
+					} `json:"throughput"`
+				} `json:"all"`
+			}
+			data, err := os.ReadFile(filepath.Join(dir, p.Dir, "report.json"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := json.Unmarshal(data, &rep); err != nil {
+				t.Fatal(err)
+			}
+			if got := rep.All.Throughput.RequestsPerS; p.Throughput != got || !(got > 0) {
+				t.Errorf("%s %g: sweep.json %g req/s, its report.json %g", tt.name, p.Load, p.Throughput, got)
+			}
+			if p.SLO == nil || p.SLO.Pass != (p.Verdict == sweep.WordPass) {
+				t.Errorf("%s %g: verdict %q with slo %+v", tt.name, p.Load, p.Verdict, p.SLO)
+			}
+			if f := strings.Fields(rows[i]); len(f) < 9 || f[8] != string(p.Verdict) {
+				t.Errorf("%s %g: report.txt row %q, sweep.json says %q", tt.name, p.Load, rows[i], p.Verdict)
+			}
+			if inHTML[i] != string(p.Verdict) {
+				t.Errorf("%s %g: report.html says %q, sweep.json %q", tt.name, p.Load, inHTML[i], p.Verdict)
+			}
+			words[p.Verdict] = true
+		}
+		if len(words) < 2 {
+			t.Errorf("%s: every point %v: want the sweep to tell loads apart", tt.name, words)
 		}
 	}
 }
