@@ -34,6 +34,9 @@ workload hash against the manifest's, and summarises the records; it exits
 			if isBundle(args[0]) {
 				return inspectBundle(c.OutOrStdout(), c.ErrOrStderr(), args[0])
 			}
+			if err := notBundle(args[0]); err != nil {
+				return err
+			}
 			if block < 1 {
 				return usageError{fmt.Errorf("--block-size %d: want at least 1", block)}
 			}

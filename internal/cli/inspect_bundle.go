@@ -19,6 +19,20 @@ func isBundle(path string) bool {
 	return err == nil
 }
 
+// notBundle explains why the directory at path, which has no manifest,
+// is not a bundle; nil when path is not a directory.
+func notBundle(path string) error {
+	info, err := os.Stat(path)
+	if err != nil || !info.IsDir() {
+		return nil
+	}
+	if _, err := os.Stat(filepath.Join(path, "records.jsonl")); err == nil {
+		return fmt.Errorf("%s is a run directory without %s: the run did not finish writing its bundle (surge report %s still reads its records)",
+			path, bundle.ManifestFile, path)
+	}
+	return fmt.Errorf("%s is a directory, neither a trace nor a bundle (no %s)", path, bundle.ManifestFile)
+}
+
 // inspectBundle prints what the bundle in dir says of itself, checks
 // every file against the manifest and the trace's workload hash against
 // the manifest's, and summarises the records. It fails when a check does.

@@ -100,3 +100,22 @@ func TestRunBundleWhateverTheMetrics(t *testing.T) {
 		})
 	}
 }
+
+// TestInspectDirWithoutManifest: surge inspect on a directory that is not
+// a bundle says what it is, not "is a directory".
+func TestInspectDirWithoutManifest(t *testing.T) {
+	t.Parallel()
+	run1 := t.TempDir()
+	if err := os.WriteFile(filepath.Join(run1, "records.jsonl"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for dir, want := range map[string]string{
+		run1:        "is a run directory without manifest.json",
+		t.TempDir(): "is a directory, neither a trace nor a bundle",
+	} {
+		code, _, errOut := run(t, "inspect", dir)
+		if code == exitOK || !strings.Contains(errOut, want) || strings.Contains(errOut, "read "+dir) {
+			t.Errorf("inspect %s: exit %d, stderr %q; want a failure saying %q", dir, code, errOut, want)
+		}
+	}
+}
