@@ -219,13 +219,13 @@ func latencyGrid(sc *metrics.Scope) grid {
 	g := grid{Head: []string{"ms", "n", "mean"}}
 	for _, q := range htmlPercentiles {
 		g.Head = append(g.Head, metrics.PercentileName(q))
+	}
+	g.Head = append(g.Head, "max")
+	for _, m := range sc.Latency.Metrics() {
 		if m.NotApplicable != "" {
 			g.add(rowNames[m.Name], "n/a", m.NotApplicable)
 			continue
 		}
-	}
-	g.Head = append(g.Head, "max")
-	for _, m := range sc.Latency.Metrics() {
 		if m.N == 0 {
 			continue
 		}

@@ -117,12 +117,12 @@ func (p *printer) latency(s *metrics.Summary) {
 	}
 	t.add(append(head, "max")...)
 	for _, m := range s.All.Latency.Metrics() {
-		if m.N == 0 || m.Name == "queue" && m.Max == 0 {
-			continue // nothing measured, or no request ever queued
-		}
 		if m.NotApplicable != "" {
 			t.add(rowNames[m.Name]+p.notes.ref(m.NotApplicable), "n/a")
 			continue
+		}
+		if m.N == 0 || m.Name == "queue" && m.Max == 0 {
+			continue // nothing measured, or no request ever queued
 		}
 		name := rowNames[m.Name]
 		if m.Note != "" {
