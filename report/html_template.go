@@ -43,7 +43,7 @@ var pageTemplate = template.Must(template.New("page").Parse(`<!DOCTYPE html>
 {{end}}{{range .ChartGroups}}<h3 id="{{.ID}}">{{.Title}}</h3>
 {{template "charts" .Charts}}
 {{end}}{{with .Engine}}<h3 id="engine">Engine and client</h3>
-<p>Latency the server measured itself (the histograms of its /metrics over the measurement window, interpolated within buckets) beside the client's, measured from the send time: the gap is what the engine does not see — the network, the server's HTTP front end, the client's own overhead.</p>
+<p>Latency the server measured itself (the histograms of its /metrics over the measurement window) beside the client's, measured from the send time: the gap is what the engine does not see — the network, the server's HTTP front end, the client's own overhead. The mean is exact; a quantile is interpolated within its bucket and only known to lie there, so one in the highest bucket with observations shows as that bucket's range, and a gap narrower than its bucket is not measurable.</p>
 {{template "grid" .}}
 {{end}}<h3 id="tokens">Token audit</h3>
 {{template "grid" .Audit}}

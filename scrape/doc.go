@@ -48,7 +48,9 @@
 // Series.HistogramQuantiles estimates its quantiles over a window of the
 // run from the difference of the cumulative buckets at two scrapes, with
 // linear interpolation within a bucket as Prometheus' histogram_quantile
-// does (see BucketQuantile). Comparing engine-side TTFT with the client's
+// does (see BucketQuantile), with the bucket each quantile fell in
+// (BucketOf: the estimate is only known to lie there) and the window's
+// exact mean (Quantiles.Mean). Comparing engine-side TTFT with the client's
 // over the same window isolates what the engine does not see: the network
 // and the client's own overhead (plus, for vLLM, the API server's
 // tokenisation and queueing before the engine core records arrival).
