@@ -96,12 +96,12 @@ type Record struct {
 	ServerOutputTokens int `json:"server_output_tokens,omitempty"` // usage.completion_tokens
 	Chunks             int `json:"chunks"`                         // token-bearing stream events
 	CachedTokens       int `json:"cached_tokens,omitempty"`        // usage.prompt_tokens_details.cached_tokens (llama-server: timings.cache_n)
-
-	// The server's own timings, when it reports them (surge's engine
-	// server: surge_timings; llama-server: timings), in µs. They count from
 	// NotStreamed is true when the response came whole, not as an event
 	// stream (--no-stream): TTFT, TTFO, ITL and TPOT do not exist for it.
 	NotStreamed bool `json:"not_streamed,omitempty"`
+
+	// The server's own timings, when it reports them (surge's engine
+	// server: surge_timings; llama-server: timings), in µs. They count from
 	// the request's arrival at the server, not from SentUS; see
 	// docs/records.md for what each server measures.
 	ServerQueueUS int64 `json:"server_queue_us,omitempty"`
