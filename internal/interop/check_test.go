@@ -354,4 +354,42 @@ func checkReportCounts(t *testing.T, r run) {
 	if rep.All.Requests != healthy || rep.All.OK != healthy || rep.All.Errors.Failed != 0 {
 		t.Errorf("report.json: %d requests, %d ok, %d failed; the records hold %d healthy requests, all ok", rep.All.Requests, rep.All.OK, rep.All.Errors.Failed, healthy)
 	}
+	checkMeasurement(t, r.dir, "run", "tokens", "errors")
+}
+
+// checkMeasurement checks that the report's verdict on the measurement
+// passes the named checks (those that do not depend on the machine's
+// load: the client's schedule lag does).
+func checkMeasurement(t *testing.T, dir string, names ...string) {
+	t.Helper()
+	var rep struct {
+		Measurement *struct {
+			Checks []struct {
+				Name    string `json:"name"`
+				OK      bool   `json:"ok"`
+				Applies bool   `json:"applies"`
+				Detail  string `json:"detail"`
+			} `json:"checks"`
+		} `json:"measurement"`
+	}
+	readJSON(t, filepath.Join(dir, "report.json"), &rep)
+	if rep.Measurement == nil {
+		t.Errorf("report.json has no measurement verdict")
+		return
+	}
+	for _, name := range names {
+		found := false
+		for _, c := range rep.Measurement.Checks {
+			if c.Name != name {
+				continue
+			}
+			found = true
+			if !c.OK || !c.Applies {
+				t.Errorf("measurement check %q: ok %v, applies %v: %s", name, c.OK, c.Applies, c.Detail)
+			}
+		}
+		if !found {
+			t.Errorf("report.json measurement has no check %q", name)
+		}
+	}
 }

@@ -226,6 +226,7 @@ type turn struct {
 	InputTokens  int    `json:"input_tokens"`
 	OutputTokens int    `json:"output_tokens"`
 	Prompt       string `json:"prompt"`
+	Reply        string `json:"reply"`
 	Fault        *struct {
 		Kind string `json:"kind"`
 	} `json:"fault"`

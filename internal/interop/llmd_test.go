@@ -1,0 +1,120 @@
+package interop
+
+import (
+	"fmt"
+	"math"
+	"path/filepath"
+	"testing"
+)
+
+// llmdSpec is a closed-loop workload for llm-d-inference-sim.
+func llmdSpec(api string, concurrency, requests int, extra string) string {
+	return fmt.Sprintf(`version: 1
+name: interop-llmd-%[1]s
+seed: 11
+tokenizer: TOKENIZER
+requests: %[3]d
+clients:
+  - name: c
+    model: fake
+    api: %[1]s
+    concurrency: %[2]d
+    input: {dist: uniform, min: 20, max: 200}
+    output: 16
+    sampling: {exact_output: true}
+%[4]s`, api, concurrency, requests, extra)
+}
+
+// TestLLMDSim drives llm-d-inference-sim, with its prefix cache on, in
+// streamed and non-streamed runs, a workload with shared system prompts,
+// and against a second sim that fails requests on purpose.
+func TestLLMDSim(t *testing.T) {
+	srv := startLLMD(t, "--enable-kvcache", "--kv-cache-size", "100000", "--block-size", "16",
+		"--max-num-seqs", "16", "--time-to-first-token", "5ms", "--inter-token-latency", "1ms", "--seed", "1")
+	tr := newTraces(t)
+
+	for _, c := range []struct {
+		name   string
+		stream bool
+	}{{"completions/stream/c8", true}, {"completions/no-stream/c8", false}} {
+		t.Run(c.name, func(t *testing.T) {
+			if testing.Short() && !c.stream {
+				t.Skip("-short")
+			}
+			var flags []string
+			if !c.stream {
+				flags = append(flags, "--no-stream")
+			}
+			r := runTrace(t, srv, tr.gen(t, llmdSpec("completions", 8, 32, "")), flags...)
+			checkComplete(t, r)
+			checkReportCounts(t, r)
+			for _, rec := range r.recs.Requests {
+				if rec.ServerOutputTokens != 16 {
+					t.Errorf("%s: the server's completion_tokens %d, want 16 (ignore_eos)", rec, rec.ServerOutputTokens)
+				}
+				if c.stream && rec.TTFTUS < 5000 {
+					t.Errorf("%s: TTFT %d µs, below the sim's fixed 5 ms", rec, rec.TTFTUS)
+				}
+			}
+		})
+	}
+
+	t.Run("prefix", func(t *testing.T) {
+		// Two 256-token system prompts shared by 40 conversations: all but
+		// the first use of each is a prefix-cache hit.
+		r := runTrace(t, srv, tr.gen(t, llmdSpec("chat", 4, 40, "    prefix: {pool: 2, length: 256}\n")))
+		checkComplete(t, r)
+		checkReportCounts(t, r)
+		rep := readReport(t, r.dir)
+		pc, im := rep.All.PrefixCache, rep.Implied
+		if pc == nil || !pc.Reported || pc.HitRate == nil || im == nil || im.PromptTokens == 0 {
+			t.Fatalf("report.json: prefix_cache %+v, implied_prefix_reuse %+v: want the server's hit rate beside the implied reuse", pc, im)
+		}
+		implied := float64(im.CachedTokens) / float64(im.PromptTokens)
+		// The sim counts tokens by its own word split, not Llama 3's, so
+		// the two shares differ by its rounding to 16-token blocks.
+		if implied < 0.5 || math.Abs(*pc.HitRate-implied) > 0.15 {
+			t.Errorf("prefix-cache hit rate %.3f (server), %.3f implied: want above 0.5 and within 0.15 of each other", *pc.HitRate, implied)
+		}
+		checkMeasurement(t, r.dir, "cache")
+		t.Logf("prefix cache: server %.3f, implied %.3f", *pc.HitRate, implied)
+	})
+
+	t.Run("server-failures", func(t *testing.T) {
+		if testing.Short() {
+			t.Skip("-short")
+		}
+		bad := startLLMD(t, "--failure-injection-rate", "30", "--failure-types", "rate_limit", "server_error", "invalid_request", "--seed", "1")
+		r := runTrace(t, bad, tr.gen(t, llmdSpec("chat", 4, 30, "")))
+		byStatus := map[string]int{}
+		failed := 0
+		for _, rec := range r.recs.Requests {
+			if rec.ErrorClass == "" {
+				continue
+			}
+			failed++
+			byStatus[fmt.Sprint(rec.Status)]++
+			if rec.ErrorClass != "http" || (rec.Status != 400 && rec.Status != 429 && rec.Status != 503) {
+				t.Errorf("%s: %s (status %d): %s; the sim injects only HTTP 400, 429 and 503", rec, rec.ErrorClass, rec.Status, rec.Error)
+			}
+		}
+		if failed == 0 {
+			t.Fatalf("no request failed against a sim failing 30%% of them")
+		}
+		var rep struct {
+			All struct {
+				Requests int `json:"requests"`
+				Errors   struct {
+					Failed   int            `json:"failed"`
+					ByClass  map[string]int `json:"by_class"`
+					ByStatus map[string]int `json:"by_status"`
+				} `json:"errors"`
+			} `json:"all"`
+		}
+		readJSON(t, filepath.Join(r.dir, "report.json"), &rep)
+		e := rep.All.Errors
+		if rep.All.Requests != len(r.recs.Requests) || e.Failed != failed || e.ByClass["http"] != failed || fmt.Sprint(e.ByStatus) != fmt.Sprint(byStatus) {
+			t.Errorf("report.json: %d requests, errors %+v; the records: %d requests, %d failed, by status %v", rep.All.Requests, e, len(r.recs.Requests), failed, byStatus)
+		}
+	})
+}
