@@ -1,11 +1,14 @@
 package cli
 
 import (
+	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -117,5 +120,60 @@ func TestInspectDirWithoutManifest(t *testing.T) {
 		if code == exitOK || !strings.Contains(errOut, want) || strings.Contains(errOut, "read "+dir) {
 			t.Errorf("inspect %s: exit %d, stderr %q; want a failure saying %q", dir, code, errOut, want)
 		}
+	}
+}
+
+// TestRunEngineTable runs against a server whose TTFT histogram counts
+// every request it answered at exactly 20 ms: report.txt, report.json and
+// surge report's CSV carry the same engine row, with the exact mean.
+func TestRunEngineTable(t *testing.T) {
+	t.Parallel()
+	var served atomic.Int64
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /metrics", func(w http.ResponseWriter, r *http.Request) {
+		n := served.Load()
+		const f = "vllm:time_to_first_token_seconds"
+		fmt.Fprintf(w, "# TYPE %s histogram\n%s_bucket{le=\"0.01\"} 0\n%s_bucket{le=\"0.025\"} %d\n%s_bucket{le=\"+Inf\"} %d\n%s_sum %g\n%s_count %d\n",
+			f, f, f, n, f, n, f, 0.02*float64(n), f, n)
+	})
+	fake := fakeServer{ttft: 5 * time.Millisecond, itl: time.Millisecond, tokens: 8}
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		fake.ServeHTTP(w, r)
+		served.Add(1)
+	})
+	srv := httptest.NewServer(mux)
+	defer srv.Close()
+	dir := filepath.Join(t.TempDir(), "run")
+	code, out, errOut := run(t, "run", "testdata/run.yaml", "--target", srv.URL, "-o", dir, "--scrape-interval", "100ms")
+	if code != exitOK {
+		t.Fatalf("run exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
+	}
+	if !strings.Contains(out, "engine mean") || !strings.Contains(out, "20.0") || !strings.Contains(out, "not measurable") {
+		t.Errorf("text report lacks the engine table with its 20.0 ms mean:\n%s", out)
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "report.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rep struct {
+		Engine []struct {
+			Metric string `json:"metric"`
+			Mean   struct {
+				EngineUS float64 `json:"engine_us"`
+			} `json:"mean"`
+			Quantiles []struct {
+				Measurable bool `json:"gap_measurable"`
+			} `json:"quantiles"`
+		} `json:"engine"`
+	}
+	if err := json.Unmarshal(b, &rep); err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Engine) != 1 || rep.Engine[0].Metric != "ttft" || rep.Engine[0].Mean.EngineUS != 20_000 || len(rep.Engine[0].Quantiles) != 3 {
+		t.Errorf("report.json engine table %+v, want one ttft row with mean 20000 µs and three quantiles", rep.Engine)
+	}
+	code, csv, _ := run(t, "report", dir, "--format", "csv")
+	if code != exitOK || !strings.Contains(csv, "(all),engine,ttft,mean_engine,20000,us\n") {
+		t.Errorf("surge report --format csv: exit %d, no engine mean row", code)
 	}
 }
