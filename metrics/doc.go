@@ -14,10 +14,14 @@
 // (p99 needs n ≥ 368 at 95%, p99.9 needs 3688); the interval is then
 // absent and a warning says so.
 //
-// Records marked Warmup are excluded from everything but the concurrency
-// sweep (a warmup request still in flight loads the server); the summary
-// counts them. Latencies are over successful requests (no error class);
-// failures and drops are counted in Errors. Definitions, in microseconds:
+// Which records count where is one rule, Population: records marked
+// Warmup are excluded from everything but the concurrency sweep and the
+// time series (a warmup request still in flight loads the server), and
+// the summary counts them; records that carried an injected fault are
+// reported in Faults only. Latencies are over successful requests (no
+// error class); failures and drops are counted in Errors. TTFT, TTFO,
+// ITL and TPOT leave out requests not streamed (Streamed), which have no
+// token times. Definitions, in microseconds:
 //
 //	TTFT      TTFTUS: sent → first token of any kind; undefined (counted
 //	          in Undefined) for a success without any token
@@ -30,9 +34,10 @@
 //	          when the server reported it, else token-bearing chunks (which
 //	          undercount a coalescing server); undefined below two tokens
 //	E2E       E2EUS: sent → last byte
-//	ttft+lag  TTFT + lag, TTFO + lag and E2E + lag: latency from the
+//	ttft+lag  TTFT, TTFO and E2E + max(lag, 0): latency from the
 //	ttfo+lag  intended send time, which includes any queueing (no
-//	e2e+lag   coordinated omission)
+//	e2e+lag   coordinated omission); an early send, only clock jitter,
+//	          counts as on time (FromIntended)
 //	lag       SentUS − IntendedUS over all sent requests, failures
 //	          included; it includes the queue time
 //	queue     QueueUS over all sent requests: waiting for a concurrency slot
