@@ -81,9 +81,12 @@ type Run struct {
 	WorkloadHash string `json:"workload_hash"`
 	SpecHash     string `json:"spec_hash,omitempty"`
 	Target       string `json:"target"`
-	Tool         string `json:"tool,omitempty"`
-	Requests     int    `json:"requests"` // measured: sent or dropped, warmup excluded
-	OK           int    `json:"ok"`       // measured successful requests
+	// Engine names the built-in engine the run drove (engineOf), "" for
+	// an outside server.
+	Engine   string `json:"engine,omitempty"`
+	Tool     string `json:"tool,omitempty"`
+	Requests int    `json:"requests"` // measured: sent or dropped, warmup excluded
+	OK       int    `json:"ok"`       // measured successful requests
 	// Window is the run's measurement window (metrics.Window).
 	Window      metrics.Window `json:"window"`
 	Interrupted bool           `json:"interrupted,omitempty"`
@@ -171,7 +174,7 @@ func describeRun(rs *trace.Records, name string) Run {
 	s := metrics.Summarize(rs, metrics.Options{})
 	return Run{
 		Name: name, WorkloadHash: rs.Header.WorkloadHash, SpecHash: rs.Header.SpecHash,
-		Target: rs.Header.Target, Tool: rs.Header.Tool,
+		Target: rs.Header.Target, Engine: engineOf(rs.Header), Tool: rs.Header.Tool,
 		Requests: s.All.Requests, OK: s.All.OK, Window: s.Window, Interrupted: s.Interrupted,
 	}
 }
@@ -190,7 +193,7 @@ func runWarnings(res *Result) []string {
 		}
 	}
 	differ("spec hashes", b.SpecHash, c.SpecHash)
-	differ("targets", b.Target, c.Target)
+	w = append(w, targetWarnings(b, c)...)
 	differ("surge versions", b.Tool, c.Tool)
 	if b.Interrupted {
 		w = append(w, "the base run was interrupted or did not finish: it may lack its slowest requests")

@@ -30,6 +30,12 @@ type RunHeader struct {
 	// Shard is the part of the workload this run sent (nil: all of it);
 	// WorkloadHash is then the whole workload's.
 	Shard *Shard `json:"shard,omitempty"`
+	// Engine names the built-in engine a run without a target drove, as
+	// MODEL@GPUxTP with the settings that differ from vLLM's defaults as
+	// a query, "Llama-3.1-8B@H100-SXMx1?max-num-seqs=64"; with several
+	// (one per served model) "served=engine" joined by commas. Empty for
+	// an outside server. surge sim's target is the same name after sim://.
+	Engine string `json:"engine,omitempty"`
 }
 
 // SLO is a latency objective carried from the spec into the records, so a

@@ -94,7 +94,7 @@ func TestCompareSimRuns(t *testing.T) {
 	if strings.Contains(errOut, "output_throughput:-5% ") {
 		t.Errorf("throughput gate failed: an open-loop workload completes the same requests:\n%s", errOut)
 	}
-	for _, want := range []string{"tpot.p50", "FAIL", "PASS", "targets differ"} {
+	for _, want := range []string{"tpot.p50", "FAIL", "PASS", "built-in engines differ: gpu: base H200"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("stdout lacks %q", want)
 		}
@@ -154,5 +154,38 @@ func TestCompareSelfUnjudgedGate(t *testing.T) {
 	code, _, errOut = runCompareCmd(t, a, a, "--fail-on", "ttft.p99:+10%", "--fail-on-unjudged")
 	if code != exitFailure || !strings.Contains(errOut, "ttft.p99:+10% unjudged") {
 		t.Errorf("--fail-on-unjudged: exit %d, stderr %q; want 1 naming the gate", code, errOut)
+	}
+}
+
+// TestCompareBuiltinEngineRuns: two surge runs of the built-in engine
+// (each on a random loopback port) compare by engine, not by address;
+// one with another --max-num-seqs is named by that flag.
+func TestCompareBuiltinEngineRuns(t *testing.T) {
+	t.Parallel()
+	tmp := t.TempDir()
+	spec := writeSpec(t, tmp, "s.yaml", `version: 1
+seed: 5
+duration: 2s
+clients:
+  - name: c
+    model: Llama-3.1-8B
+    rate: 10/s
+    input: 50
+    output: 10
+`)
+	runs := map[string][]string{"a": nil, "b": nil, "c": {"--max-num-seqs", "64"}}
+	for name, flags := range runs {
+		args := append([]string{"run", spec, "-o", filepath.Join(tmp, name), "--no-scrape"}, flags...)
+		if code, out, errOut := run(t, args...); code != exitOK {
+			t.Fatalf("surge %s: exit %d\n%s%s", strings.Join(args, " "), code, out, errOut)
+		}
+	}
+	_, out, errOut := runCompareCmd(t, filepath.Join(tmp, "a"), filepath.Join(tmp, "b"))
+	if strings.Contains(out, "differ") {
+		t.Errorf("one engine config twice: something differs:\n%s%s", out, errOut)
+	}
+	_, out, errOut = runCompareCmd(t, filepath.Join(tmp, "a"), filepath.Join(tmp, "c"))
+	if !strings.Contains(out, "built-in engines differ: max-num-seqs: base default, candidate 64") || strings.Contains(out, "targets differ") {
+		t.Errorf("another --max-num-seqs: the flag is not named:\n%s%s", out, errOut)
 	}
 }

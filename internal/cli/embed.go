@@ -4,6 +4,9 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"maps"
+	"slices"
+	"strings"
 
 	"surge/content"
 	"surge/sim"
@@ -22,7 +25,23 @@ const (
 type embedded struct {
 	base   string            // the one engine's URL, when there is one
 	routes map[string]string // served model → URL, when there are several
+	names  map[string]string // served model → the engine's name (engineName)
 	stops  []func()
+}
+
+// name is the records header's Engine: the one engine's name, or
+// "served=name" per served model, sorted, joined by commas.
+func (e *embedded) name() string {
+	if len(e.names) == 1 {
+		for _, n := range e.names {
+			return n
+		}
+	}
+	pairs := make([]string, 0, len(e.names))
+	for _, m := range slices.Sorted(maps.Keys(e.names)) {
+		pairs = append(pairs, m+"="+e.names[m])
+	}
+	return strings.Join(pairs, ",")
 }
 
 // stop stops every engine and waits for them.
@@ -55,15 +74,15 @@ func startEmbedded(w io.Writer, f runFlags, in *workloadInput) (*embedded, error
 	if len(served) == 0 {
 		served = []string{""} // no model to serve: the catalog name
 	}
-	e := &embedded{routes: map[string]string{}}
+	e := &embedded{routes: map[string]string{}, names: map[string]string{}}
 	for _, name := range served {
-		url, stop, err := startModelEngine(w, f, sim.Hardware{GPU: g, TP: f.tp}, tok, name)
+		url, engine, stop, err := startModelEngine(w, f, sim.Hardware{GPU: g, TP: f.tp}, tok, name)
 		if err != nil {
 			e.stop()
 			return nil, err
 		}
 		e.stops = append(e.stops, stop)
-		e.routes[name] = url
+		e.routes[name], e.names[name] = url, engine
 		e.base = url
 	}
 	if len(served) > 1 {
@@ -76,28 +95,39 @@ func startEmbedded(w io.Writer, f runFlags, in *workloadInput) (*embedded, error
 
 // startModelEngine starts one built-in engine on hw (its model left to
 // engineModel) serving the model name served ("" for the simulated
-// model's own name), prints a line saying so, and returns its URL and its
-// stop function.
-func startModelEngine(w io.Writer, f runFlags, hw sim.Hardware, tok content.Tokenizer, served string) (string, func(), error) {
+// model's own name), prints a line saying so, and returns its URL, its
+// name (engineName) and its stop function.
+func startModelEngine(w io.Writer, f runFlags, hw sim.Hardware, tok content.Tokenizer, served string) (string, string, func(), error) {
 	m, err := engineModel(f.engineModel, served)
 	if err != nil {
-		return "", nil, usageError{fmt.Errorf("--engine-model: %w", err)}
+		return "", "", nil, usageError{fmt.Errorf("--engine-model: %w", err)}
 	}
 	hw.Model = m
 	cfg, err := engineServer(f.engine, hw)
 	if err != nil {
-		return "", nil, usageError{err}
+		return "", "", nil, usageError{err}
 	}
 	cfg.Tokenizer, cfg.Model = tok, served
 	// The server outlives the run's context: on Ctrl-C the driver drains
 	// requests in flight, which needs the engine still running.
 	url, stop, err := server.Start(context.Background(), cfg)
 	if err != nil {
-		return "", nil, fmt.Errorf("starting the built-in engine for %q: %w", served, err)
+		return "", "", nil, fmt.Errorf("starting the built-in engine for %q: %w", served, err)
 	}
 	fmt.Fprintf(w, "surge: no --target: driving the built-in engine for %q, %s on %d×%s, at %s\n",
 		pick(served, m.Name), m.Name, hw.TP, hw.GPU.Name, url)
-	return url, stop, nil
+	return url, engineName(hw, f.engine), stop, nil
+}
+
+// engineName names an engine for the records header as surge sim names
+// its target, without the scheme: MODEL@GPUxTP, then the engine settings
+// that differ from vLLM's defaults as a query.
+func engineName(hw sim.Hardware, e engineFlags) string {
+	name := fmt.Sprintf("%s@%sx%d", hw.Model.Name, hw.GPU.Name, hw.TP)
+	if q := e.query(); q != "" {
+		name += "?" + q
+	}
+	return name
 }
 
 // engineModel picks the catalog model an engine serving the model name

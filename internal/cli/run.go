@@ -42,6 +42,7 @@ type runFlags struct {
 	engineModel string // built-in engine, when there is no target
 	builtin     bool   // the target is the built-in engine, started by this run
 	shown       string // the records header's target, without credentials
+	engineShown string // the records header's engine: the built-in engines' names
 	gpu         string
 	tp          int
 	engine      engineFlags
@@ -263,7 +264,7 @@ func servers(w io.Writer, f *runFlags, in *workloadInput) (string, map[string]st
 		if err != nil {
 			return "", nil, nil, err
 		}
-		f.builtin, f.shown = true, targetName(e.base, e.routes)
+		f.builtin, f.shown, f.engineShown = true, targetName(e.base, e.routes), e.name()
 		return e.base, e.routes, e.stop, nil
 	}
 	t, err := parseTarget(f.target)
@@ -374,7 +375,7 @@ func runHeader(in *workloadInput, f runFlags, start time.Time) trace.RunHeader {
 		Seed: in.header.Seed, Tokenizer: in.header.Tokenizer, Target: f.shown,
 		API: f.api, Start: start, WarmupUS: in.header.WarmupUS, SLO: in.header.SLO,
 		ClosedLoop: closedLoop(in.header), Salt: f.salt, PrefixReuse: impliedReuse(in),
-		FaultWindows: in.header.FaultWindows,
+		FaultWindows: in.header.FaultWindows, Engine: f.engineShown,
 	}
 	return h
 }
