@@ -8,15 +8,18 @@ import (
 )
 
 // dispatch launches each open-loop session at its absolute instant
-// start + AtUS, waiting on one reused timer (see waitUntil). It never waits
+// start + AtUS, waiting on one reused timer backed by an alarm (see
+// waitUntil). It never waits
 // "an interval after the last send": if it falls behind (a slow machine, a
 // long GC), the sessions already due go out at once and their lag shows it.
 func (r *run) dispatch() {
 	defer close(r.openDone)
+	al := newAlarm()
+	defer al.close()
 	t := time.NewTimer(time.Hour)
 	t.Stop()
 	for _, s := range r.d.open {
-		if !r.waitUntil(t, r.start.Add(s.At())) {
+		if !r.waitUntil(t, al, r.start.Add(s.At())) {
 			return
 		}
 		adm := r.admit()

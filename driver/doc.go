@@ -14,10 +14,10 @@
 //	latency from intended = lag + E2EUS   (no coordinated omission)
 //
 // A timer fires up to about 1 ms late on Linux (Go's poller sleeps in
-// whole milliseconds), so the dispatcher sleeps the last 2 ms before a
-// send in the kernel, which wakes it within tens to hundreds of µs
-// (sends closer than 250 µs wait on the timer and leave in millisecond
-// batches); Config.Spin buys lags of tens of µs with CPU.
+// whole milliseconds), so on Linux the dispatcher's timer is backed by a
+// timerfd in the poller, which wakes it at the instant without holding a
+// processor while it waits, even with GOMAXPROCS=1; Config.Spin buys lags
+// of tens of µs with CPU.
 //
 // Closed-loop clients (concurrency N > 0) ignore offsets: N workers per
 // client each take the client's next session, in index order, as soon as

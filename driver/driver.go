@@ -70,9 +70,9 @@ type Config struct {
 	// Spin, when positive, makes the open-loop dispatcher stop sleeping
 	// Spin before each send instant and yield the processor in a loop until
 	// it arrives. A timer fires up to about 1 ms late on Linux, where Go's
-	// poller sleeps in whole milliseconds, so without Spin the dispatcher
-	// sleeps the last 2 ms before a send in the kernel (lag p99 about
-	// 0.4 ms at 1,000 req/s on one core); a Spin of 1.5 ms brings it down
+	// poller sleeps in whole milliseconds, so without Spin the dispatcher's
+	// timer is backed by a timerfd that wakes the poller at the instant
+	// (see BENCHMARKS.md for the lags); a Spin of 1.5 ms brings them down
 	// to tens of µs at the cost of up to a whole core once sends are
 	// closer together than Spin.
 	Spin time.Duration

@@ -36,10 +36,6 @@ type run struct {
 
 	storms *storms // the run's cancellation storms; nil without any
 
-	// fakeClock is set by the dispatcher when the clock stood still over
-	// a real sleep (testing/synctest): it then waits on timers only.
-	fakeClock bool
-
 	stats stats
 }
 
