@@ -99,9 +99,14 @@ slo:
 `
 
 // TestSweepSLOSearchLive runs the SLO search against the built-in engine
-// in real time: the highest rate it reports passed its SLO, and the rate
-// 10% above it either failed or the report says the two are within
-// run-to-run noise.
+// in real time. Whatever the timing, every point's verdict word agrees
+// with its slo.pass, the limit the search reports passed, its check ran
+// 10% above it, and the note says what the check found: within
+// run-to-run noise when it passed at or above a load that failed, out of
+// runs when it passed below one. Whether 12 req/s passes at all depends
+// on the machine keeping the engine's pace (on a loaded one its steps run
+// late and its TTFT grows), so that is asserted under SURGE_STRICT_TIMING
+// only.
 func TestSweepSLOSearchLive(t *testing.T) {
 	t.Parallel()
 	tmp := t.TempDir()
@@ -114,9 +119,35 @@ func TestSweepSLOSearchLive(t *testing.T) {
 	}
 	t.Logf("sweep report:\n%s", out)
 	res := readSweepResult(t, dir)
+	if !strings.HasPrefix(res.Target, "http://127.0.0.1:") {
+		t.Errorf("target %q: want the built-in engine", res.Target)
+	}
+	for _, p := range res.Points {
+		if p.SLO == nil || p.SLO.Pass != (p.Verdict == sweep.WordPass) {
+			t.Errorf("point %g: verdict %q, slo %+v", p.Load, p.Verdict, p.SLO)
+		}
+	}
 	sr := res.Search
-	if sr == nil || sr.MaxLoad <= 0 || sr.CheckLoad != sr.MaxLoad*sweep.CheckFactor {
-		t.Fatalf("search %+v: want a limit and its check 10%% higher\n%s", sr, out)
+	if sr == nil {
+		t.Fatalf("no search\n%s", out)
+	}
+	if sr.MaxLoad == 0 {
+		if os.Getenv("SURGE_STRICT_TIMING") != "" {
+			t.Fatalf("search %+v: no rate passed; 12 req/s should on a quiet machine\n%s", sr, out)
+		}
+		if !strings.Contains(sr.Note, "no load passed") && !strings.Contains(sr.Note, "not enough requests") {
+			t.Errorf("nothing passed, yet the note says %q", sr.Note)
+		}
+		return
+	}
+	if sr.Bracket == 0 { // every load passed: the engine kept up with 24 req/s
+		if !strings.Contains(sr.Note, "every load passed") {
+			t.Errorf("every load passed, yet the note says %q", sr.Note)
+		}
+		return
+	}
+	if sr.CheckLoad != sr.MaxLoad*sweep.CheckFactor {
+		t.Fatalf("search %+v: want the limit's check 10%% higher\n%s", sr, out)
 	}
 	var best, check *sweep.Point
 	for i := range res.Points {
@@ -130,15 +161,19 @@ func TestSweepSLOSearchLive(t *testing.T) {
 	if best == nil || check == nil {
 		t.Fatalf("points %+v lack the limit %g or its check %g", res.Points, sr.MaxLoad, sr.CheckLoad)
 	}
-	if !best.SLO.Pass || best.Saturated {
-		t.Errorf("the limit %g req/s did not pass: %+v", sr.MaxLoad, best.SLO)
+	if best.Verdict != sweep.WordPass {
+		t.Errorf("the limit %g req/s did not pass: %s (%s)", sr.MaxLoad, best.Verdict, best.Reason)
 	}
-	checkPassed := check.SLO.Pass && !check.Saturated
-	if checkPassed != sr.CheckPass || (checkPassed && !strings.Contains(sr.Note, "noise")) {
-		t.Errorf("check at %g passed %v, search says %v: %s", sr.CheckLoad, checkPassed, sr.CheckPass, sr.Note)
+	checkPassed := check.Verdict == sweep.WordPass
+	want := "did not"
+	switch {
+	case checkPassed && sr.Bracket > 0 && sr.CheckLoad >= sr.Bracket:
+		want = "noise"
+	case checkPassed:
+		want = "ran out of runs"
 	}
-	if !strings.HasPrefix(res.Target, "http://127.0.0.1:") {
-		t.Errorf("target %q: want the built-in engine", res.Target)
+	if checkPassed != sr.CheckPass || !strings.Contains(sr.Note, want) {
+		t.Errorf("check at %g passed %v, search says %v: %q, want it to say %q", sr.CheckLoad, checkPassed, sr.CheckPass, sr.Note, want)
 	}
 }
 
