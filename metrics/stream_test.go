@@ -81,3 +81,16 @@ func TestNotApplicableJSON(t *testing.T) {
 		t.Errorf("an applicable metric lost its mean: %s", b)
 	}
 }
+
+// TestNotStreamedMeasurement checks that the measurement verdict does not
+// call every SLO judged when one could not be.
+func TestNotStreamedMeasurement(t *testing.T) {
+	t.Parallel()
+	slos := []trace.SLO{{Metric: "ttft", Percentile: 50, BoundUS: 1e6}}
+	s := Summarize(records(slos, wholeRec(0, 5000), wholeRec(1000, 6000)), Options{})
+	for _, c := range s.Measurement.Checks {
+		if c.Name == CheckSamples && (c.OK || !strings.Contains(c.Detail, "ttft p50")) {
+			t.Errorf("samples check %+v: want it failed, naming ttft p50", c)
+		}
+	}
+}

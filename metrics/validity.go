@@ -238,14 +238,20 @@ func samplesCheck(s *Summary, _ Options) Check {
 	if len(s.All.SLOs) == 0 {
 		return skip(CheckSamples, "no SLO to judge")
 	}
-	var short []string
+	var short, unjudged []string
 	for _, c := range s.All.SLOs {
-		if c.Verdict == VerdictShort {
+		switch c.Verdict {
+		case VerdictShort:
 			short = append(short, fmt.Sprintf("%s %s needs %d requests, %d measured", c.Metric, PercentileName(c.Percentile), c.MinN, c.Requests))
+		case VerdictNotJudged:
+			unjudged = append(unjudged, fmt.Sprintf("%s %s (%s)", c.Metric, PercentileName(c.Percentile), c.Note))
 		}
 	}
-	if len(short) > 0 {
+	switch {
+	case len(short) > 0:
 		return fail(CheckSamples, "too few requests to judge %s", strings.Join(short, ", "))
+	case len(unjudged) > 0:
+		return fail(CheckSamples, "cannot judge %s", strings.Join(unjudged, ", "))
 	}
 	return pass(CheckSamples, "every SLO judged")
 }
