@@ -24,7 +24,8 @@ const AllScope = "(all)"
 // the reuse the workload implies, a row of the whole run), stat, value
 // and unit. Latency values are microseconds (unit us, or us/token for
 // TPOT); a percentile pXX comes with pXX_lo, pXX_hi and pXX_coverage when
-// it has an interval. A scope has sessions rows only when the summary
+// it has an interval; a metric that does not apply (nothing was
+// streamed) has a not_applicable row and no values. A scope has sessions rows only when the summary
 // has them (metrics.Sessions): the counts under an empty name, then each
 // distribution under its name like a latency (units us, requests or
 // tokens).
@@ -156,6 +157,9 @@ func (c *csvRows) metric(scope, section string, m *metrics.Metric) {
 	r := func(stat, value, unit string) { c.row(scope, section, m.Name, stat, value, unit) }
 	r("n", i(m.N), "")
 	r("undefined", i(m.Undefined), "")
+	if m.NotApplicable != "" {
+		r("not_applicable", m.NotApplicable, "")
+	}
 	if m.N == 0 {
 		return
 	}

@@ -118,3 +118,16 @@ func TestNotStreamedHTML(t *testing.T) {
 		t.Errorf("charts draw %d TTFTs and %d E2Es, want 0 and 5", len(l.TTFT), len(l.E2E))
 	}
 }
+
+// TestNotStreamedCSV checks the CSV report flags the token timings as
+// not applicable.
+func TestNotStreamedCSV(t *testing.T) {
+	t.Parallel()
+	var buf bytes.Buffer
+	if err := CSV(&buf, metrics.Summarize(wholeRun(), metrics.Options{})); err != nil {
+		t.Fatal(err)
+	}
+	if want := AllScope + ",latency,ttft,not_applicable,\"" + metrics.NotStreamedReason + "\""; !strings.Contains(buf.String(), want) {
+		t.Errorf("no %q in\n%s", want, buf.String())
+	}
+}
