@@ -119,36 +119,49 @@ func ciMinN(p float64) int {
 	}
 }
 
-// sloVerdict is the early-stopping verdict on "metric pP ≤ bound" for n
-// requests of which k did not meet the bound on their own, with the
-// nearest-rank percentile observed (failures infinitely slow).
+// sloVerdict is the early-stopping verdict on "metric pP ≤ bound".
 type sloVerdict struct {
-	n, met, exceeded int
-	observed         float64
-	verdict          string // "pass", "fail" or "not enough samples"
-	minN, needMore   int
+	n        int     // successful requests with a value: the distribution judged
+	requests int     // measured requests judged, failed and dropped included
+	met      int     // requests within the bound on their own
+	exceeded int     // requests − met
+	observed float64 // the successful requests' nearest-rank pP (or mean)
+	verdict  string  // "pass", "fail", "not enough samples" or "not judged"
+	minN     int     // the fewest requests with exceeded over that pass
+	needMore int
 }
 
-// judge computes an SLO verdict from per-request values (+Inf for a
-// request that failed) at the given confidence.
+// judge computes an SLO verdict from per-request values, +Inf for a
+// request that failed or was dropped, at the given confidence: it fails
+// when the nearest-rank pP over all of them is over the bound, passes
+// when P(X ≤ k) ≤ 1 − confidence for X ~ Binomial(n, 1 − P/100), and has
+// not enough samples otherwise.
 func judge(values []float64, s slo, confidence float64) sloVerdict {
-	d := newDist(values)
-	v := sloVerdict{n: d.n}
+	var finite []float64
+	v := sloVerdict{requests: len(values)}
 	for _, x := range values {
 		if x <= s.BoundUS {
 			v.met++
 		}
+		if !math.IsInf(x, 1) {
+			finite = append(finite, x)
+		}
 	}
-	v.exceeded = v.n - v.met
+	v.exceeded = v.requests - v.met
+	ok := newDist(finite)
+	v.n = ok.n
 	if s.Percentile == 0 {
-		v.observed = d.mean
+		v.observed = ok.mean
 		v.verdict = "pass"
-		if d.mean > s.BoundUS || d.n == 0 {
+		if ok.n == 0 || ok.mean > s.BoundUS {
 			v.verdict = "fail"
 		}
 		return v
 	}
-	v.observed = d.pct(s.Percentile)
+	if ok.n > 0 {
+		v.observed = ok.pct(s.Percentile) // no request, no percentile: 0
+	}
+	all := newDist(values)
 	q := 1 - s.Percentile/100
 	for m := v.exceeded + 1; m < 1_000_000; m++ {
 		if binomCDF(v.exceeded, m, q) <= 1-confidence {
@@ -157,15 +170,18 @@ func judge(values []float64, s slo, confidence float64) sloVerdict {
 		}
 	}
 	switch {
-	case d.n == 0 || v.observed > s.BoundUS:
+	case all.n > 0 && all.pct(s.Percentile) > s.BoundUS:
 		v.verdict = "fail"
-	case binomCDF(v.exceeded, v.n, q) <= 1-confidence:
+	case binomCDF(v.exceeded, v.requests, q) <= 1-confidence:
 		v.verdict = "pass"
 	default:
-		v.verdict, v.needMore = "not enough samples", v.minN-v.n
+		v.verdict, v.needMore = "not enough samples", v.minN-v.requests
 	}
 	return v
 }
+
+// streamingMetric says whether a metric needs token times.
+func streamingMetric(m string) bool { return m == "ttft" || m == "ttfo" || m == "itl" || m == "tpot" }
 
 // latencies are a scope's distributions by report.json name.
 type latencies map[string]dist
@@ -249,8 +265,9 @@ func add(m map[string][]float64, name string, v float64, ok bool) {
 	}
 }
 
-// latencyDists are the latency distributions of the successful records.
-func latencyDists(ok []record) latencies {
+// latencyDists are the latency distributions of the successful records,
+// and the schedule lag and queue time of the sent ones.
+func latencyDists(ok, sent []record) latencies {
 	vs := map[string][]float64{}
 	for _, r := range ok {
 		l := float64(lag(r))
@@ -271,7 +288,9 @@ func latencyDists(ok []record) latencies {
 		for _, g := range r.ITLUS {
 			add(vs, "itl", float64(g), true)
 		}
-		add(vs, "lag", l, true)
+	}
+	for _, r := range sent {
+		add(vs, "lag", float64(lag(r)), true)
 		add(vs, "queue", float64(r.QueueUS), true)
 	}
 	out := latencies{}
@@ -302,6 +321,9 @@ func window(ms []record) (start, end int64) {
 			end = max(end, c)
 		}
 	}
+	if start > end {
+		return 0, 0 // no measured request: an empty window
+	}
 	return start, end
 }
 
@@ -328,7 +350,7 @@ func scope(ms []record, h header, ws, we int64, confidence float64) scopeFigures
 	for _, c := range h.ClosedLoop {
 		closed[c] = true
 	}
-	var ok []record
+	var ok, sentRecs []record
 	var sends, intends []int64
 	for _, r := range ms {
 		f.requests++
@@ -337,6 +359,7 @@ func scope(ms []record, h header, ws, we int64, confidence float64) scopeFigures
 			continue
 		}
 		f.sent++
+		sentRecs = append(sentRecs, r)
 		if !closed[r.Client] {
 			sends, intends = append(sends, r.SentUS), append(intends, r.IntendedUS)
 		}
@@ -351,7 +374,7 @@ func scope(ms []record, h header, ws, we int64, confidence float64) scopeFigures
 		f.ok++
 		ok = append(ok, r)
 	}
-	f.lat = latencyDists(ok)
+	f.lat = latencyDists(ok, sentRecs)
 	secs := float64(we-ws) / 1e6
 	for _, r := range ok {
 		in := r.ServerInput
@@ -374,9 +397,17 @@ func scope(ms []record, h header, ws, we int64, confidence float64) scopeFigures
 		f.reqPerS = float64(f.ok) / secs
 	}
 	f.sendRate, f.schedRate = rate(sends), rate(intends)
+	streamed := len(ok) == 0 // with no answer, none was answered whole
+	for _, r := range ok {
+		streamed = streamed || !r.NotStreamed
+	}
+	judged := func(s slo) bool { return streamed || !streamingMetric(s.Metric) }
 	f.goodput = len(ok)
 	for _, r := range ok {
 		for _, s := range h.SLO {
+			if !judged(s) || (r.NotStreamed && streamingMetric(s.Metric)) {
+				continue // judged on E2E only
+			}
 			if v, defined := latencyOf(r, s.Metric, s.Percentile); !defined || v > s.BoundUS {
 				f.goodput--
 				break
@@ -384,19 +415,17 @@ func scope(ms []record, h header, ws, we int64, confidence float64) scopeFigures
 		}
 	}
 	for _, s := range h.SLO {
+		if !judged(s) {
+			f.slos = append(f.slos, sloVerdict{verdict: "not judged"})
+			continue
+		}
 		var vs []float64
 		for _, r := range ms {
-			switch {
-			case isDropped(r):
-			case !isOK(r):
-				vs = append(vs, math.Inf(1))
-			default:
-				if v, defined := latencyOf(r, s.Metric, s.Percentile); defined {
-					vs = append(vs, v)
-				} else {
-					vs = append(vs, math.Inf(1))
-				}
+			v, defined := latencyOf(r, s.Metric, s.Percentile)
+			if !isOK(r) || !defined {
+				v = math.Inf(1) // failed, dropped, or no value: not within the bound
 			}
+			vs = append(vs, v)
 		}
 		f.slos = append(f.slos, judge(vs, s, confidence))
 	}

@@ -43,6 +43,7 @@ type record struct {
 	Status       int     `json:"status"`
 	Retries      int     `json:"retries"`
 	ErrorClass   string  `json:"error_class"`
+	NotStreamed  bool    `json:"not_streamed"`
 	Error        string  `json:"error"`
 }
 

@@ -257,13 +257,19 @@ func (c checker) checkScope(got scopeJSON, want scopeFigures) {
 		c.checkDist("latency "+name, got.Latency[name], d, name != "itl")
 	}
 	secs := float64(want.windowEnd-want.windowStart) / 1e6
+	perS := func(n int64) float64 {
+		if secs <= 0 {
+			return 0 // an empty window: no rate
+		}
+		return float64(n) / secs
+	}
 	tp := got.Throughput
 	c.eqInt("throughput requests", int64(tp.Requests), int64(want.ok))
 	c.eqFloat("throughput requests_per_s", tp.RequestsPerS, want.reqPerS)
 	c.eqInt("throughput input_tokens", tp.InputTokens, want.inputTokens)
 	c.eqInt("throughput output_tokens", tp.OutputTokens, want.outputTokens)
-	c.eqFloat("throughput input_tokens_per_s", tp.InputPerS, float64(want.inputTokens)/secs)
-	c.eqFloat("throughput output_tokens_per_s", tp.OutputPerS, float64(want.outputTokens)/secs)
+	c.eqFloat("throughput input_tokens_per_s", tp.InputPerS, perS(want.inputTokens))
+	c.eqFloat("throughput output_tokens_per_s", tp.OutputPerS, perS(want.outputTokens))
 	c.eqFloat("throughput send_rate_per_s", tp.SendRate, want.sendRate)
 	c.eqFloat("throughput scheduled_rate_per_s", tp.ScheduledRate, want.schedRate)
 	c.checkErrors(got.Errors, want)
@@ -277,18 +283,24 @@ func (c checker) checkScope(got scopeJSON, want scopeFigures) {
 			c.t.Errorf("%s: no goodput with SLOs", c.what)
 		} else {
 			c.eqInt("goodput requests", int64(got.Goodput.Requests), int64(want.goodput))
-			c.eqFloat("goodput per_s", got.Goodput.PerS, float64(want.goodput)/secs)
-			c.eqFloat("goodput fraction", got.Goodput.Fraction, float64(want.goodput)/float64(want.sent))
+			c.eqFloat("goodput per_s", got.Goodput.PerS, perS(int64(want.goodput)))
+			if want.sent > 0 {
+				c.eqFloat("goodput fraction", got.Goodput.Fraction, float64(want.goodput)/float64(want.sent))
+			}
 		}
 	}
 	for i, w := range want.slos {
 		g := got.SLOs[i]
 		n := fmt.Sprintf("slo %s p%v", g.Metric, g.Percentile)
+		c.eqStr(n+" verdict", g.Verdict, w.verdict)
+		if w.verdict == "not judged" {
+			continue
+		}
 		c.eqInt(n+" n", int64(g.N), int64(w.n))
+		c.eqInt(n+" requests", int64(g.Requests), int64(w.requests))
 		c.eqFloat(n+" observed", g.Observed, w.observed)
 		c.eqInt(n+" met", int64(g.Met), int64(w.met))
 		c.eqInt(n+" exceeded", int64(g.Exceeded), int64(w.exceeded))
-		c.eqStr(n+" verdict", g.Verdict, w.verdict)
 		if g.Percentile > 0 {
 			c.eqInt(n+" min_n", int64(g.MinN), int64(w.minN))
 			c.eqInt(n+" need_more", int64(g.NeedMore), int64(w.needMore))

@@ -8,13 +8,23 @@ import (
 	"testing"
 )
 
-// checkRun recomputes every figure of dir/report.json from
-// dir/records.jsonl and reports each that differs.
-func checkRun(t *testing.T, dir, what string) (*records, reportJSON) {
+// checkDir recomputes every figure of dir/report.json from
+// dir/records.jsonl, and checks report.txt and report.html against it.
+func checkDir(t *testing.T, dir, what string) (*records, reportJSON) {
 	t.Helper()
 	rs := readRecords(t, dir)
 	var rep reportJSON
 	readJSON(t, dir, "report.json", &rep)
+	checkRun(t, rs, rep, what)
+	checkFormats(t, what, readText(t, dir, "report.txt"), readText(t, dir, "report.html"), rep)
+	return rs, rep
+}
+
+// checkRun recomputes every figure of rep from rs and reports each that
+// differs.
+func checkRun(t *testing.T, rs *records, rep reportJSON, what string) {
+	t.Helper()
+	rs = withoutTokenTimes(rs)
 	c := checker{t: t, what: what}
 	c.eqInt("records", int64(rep.Records), int64(len(rs.Recs)))
 	warm := 0
@@ -62,7 +72,21 @@ func checkRun(t *testing.T, dir, what string) (*records, reportJSON) {
 		cc.checkSessions(sc.Sessions, rs, sc.Client)
 	}
 	c.checkFaults(rep.Faults, rs.Recs)
-	return rs, rep
+}
+
+// withoutTokenTimes is rs with the token times of every record not
+// streamed removed: its first token came with its last byte, so it has
+// no TTFT, TTFO, ITL or TPOT.
+func withoutTokenTimes(rs *records) *records {
+	out := *rs
+	out.Recs = make([]record, len(rs.Recs))
+	for i, r := range rs.Recs {
+		if r.NotStreamed {
+			r.TTFTUS, r.TTFOUS, r.ITLUS = nil, nil, nil
+		}
+		out.Recs[i] = r
+	}
+	return &out
 }
 
 // concurrency is the peak and time-weighted mean of requests in flight
