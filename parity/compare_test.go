@@ -108,7 +108,7 @@ func TestJudge(t *testing.T) {
 		{"2 failures in 10, rest identical", diffs(10, 0, 1, true, 2), Differs, "2 of 10 prompts failed"},
 		{"nothing compared", diffs(4, 0, 1, true, 4), Differs, "no prompt was answered by both"},
 		{"every prompt failed alike on both sides", bothFailed(diffs(4, 0, 1, true, 0), 4, "HTTP 400: bad"), BothFailed, "failed on both A and B (prompt 0: both failed: HTTP 400: bad)"},
-		{"refused for length on both sides", bothFailed(diffs(4, 0, 1, true, 0), 4, tooLongPrefix+"HTTP 400: x"), BothFailed, "4 answers were refused as longer than the server's context"},
+		{"refused for length on both sides", bothFailed(diffs(4, 0, 1, true, 0), 4, tooLongPrefix+"HTTP 400: x"), BothFailed, "4 prompts were refused as longer than the server's context"},
 		{"2 of 10 failed on both sides, the rest identical", bothFailed(diffs(10, 0, 1, true, 0), 2, "HTTP 400: bad"), Same, "2 of 10 prompts failed on both sides"},
 		{"both failures are not length differences", bothFailed(diffs(20, 1, 1.2, false, 0), 2, "HTTP 400: bad"), Minor, "94% within 10%"},
 	}

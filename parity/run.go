@@ -183,9 +183,12 @@ func fixedPrompts(cfg Config, res *Result) ([]string, error) {
 		if t.Context == 0 {
 			continue
 		}
+		if cfg.MaxTokens >= t.Context {
+			res.Notes = append(res.Notes, fmt.Sprintf("--max-tokens %d leaves no room for a prompt in %s's context of %d tokens: lower it", cfg.MaxTokens, t.Name, t.Context))
+		}
 		if fit := FitPromptTokens(t.Context, cfg.MaxTokens); fit < longest {
 			longest = fit
-			res.Notes = append(res.Notes[:0], fmt.Sprintf("prompts shortened to at most %d tokens (from %d) to fit %s's context of %d tokens with --max-tokens %d",
+			res.Notes = append(res.Notes, fmt.Sprintf("prompts shortened to at most %d tokens (from %d) to fit %s's context of %d tokens with --max-tokens %d",
 				fit, cfg.PromptTokens, t.Name, t.Context, cfg.MaxTokens))
 		}
 	}

@@ -279,3 +279,23 @@ func TestRunBothFailAlike(t *testing.T) {
 		}
 	}
 }
+
+// TestRunMaxTokensOverContext: a token cap the context cannot hold is
+// named, and the refusals are reported as too long on both sides.
+func TestRunMaxTokensOverContext(t *testing.T) {
+	t.Parallel()
+	a, b := &fake{model: "m", maxModelLen: 100}, &fake{model: "m", maxModelLen: 100}
+	res, err := Run(context.Background(), Config{
+		Targets:    []Target{{Name: "a", BaseURL: a.start(t)}, {Name: "b", BaseURL: b.start(t)}},
+		NumPrompts: 3, MaxTokens: 128,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if notes := strings.Join(res.Notes, "\n"); !strings.Contains(notes, "--max-tokens 128 leaves no room for a prompt in a's context of 100 tokens") {
+		t.Errorf("notes %q; want the cap named", notes)
+	}
+	if c := res.Candidates[0]; c.Verdict != BothFailed || c.Summary.TooLong != 3 {
+		t.Errorf("verdict %s, summary %+v; want both failed, too long 3", c.Verdict, c.Summary)
+	}
+}

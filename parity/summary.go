@@ -31,8 +31,8 @@ type Summary struct {
 	Compared   int `json:"compared"`    // prompts both sides answered
 	Errors     int `json:"errors"`      // prompts exactly one side failed
 	BothFailed int `json:"both_failed"` // prompts both sides failed
-	// TooLong counts the failures (on either side) the server refused as
-	// longer than its context.
+	// TooLong counts the prompts a server (either side, or both) refused
+	// as longer than its context.
 	TooLong int `json:"too_long,omitempty"`
 	Exact   int `json:"exact"`
 	// ExactShare is Exact / M.
@@ -198,5 +198,5 @@ func tooLongHint(s Summary) string {
 	if s.TooLong == 0 {
 		return ""
 	}
-	return fmt.Sprintf(" %d answers were refused as longer than the server's context: pass shorter prompts (--prompt-tokens) or a smaller --max-tokens.", s.TooLong)
+	return fmt.Sprintf(" %d prompts were refused as longer than the server's context: pass shorter prompts (--prompt-tokens) or a smaller --max-tokens.", s.TooLong)
 }
