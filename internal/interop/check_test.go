@@ -218,11 +218,11 @@ func checkPrompts(t *testing.T, p *peer, r run) int {
 // predicted_ms / (predicted_n − 1), per request and at the median.
 func checkTimings(t *testing.T, r run) {
 	t.Helper()
-	relTol, absTol, medTol := 0.30, 3000.0, 0.15
+	relTol, absTol, medTol, ttftSlack := 0.30, 3000.0, 0.15, int64(20000)
 	if strict() {
-		relTol, absTol, medTol = 0.10, 500, 0.05
+		relTol, absTol, medTol, ttftSlack = 0.10, 500, 0.05, 200
 	}
-	var client, server []float64
+	var client, server, prefill []float64
 	for _, rec := range r.recs.Requests {
 		if rec.Fault != "" || rec.ErrorClass != "" {
 			continue
@@ -233,10 +233,15 @@ func checkTimings(t *testing.T, r run) {
 		}
 		// Both clocks are this machine's monotonic clock, and the server's
 		// prefill starts after the request was written and ends before the
-		// first token is sent: only rounding to microseconds separates them.
-		if rec.TTFTUS+2 < rec.ServerTTFTUS {
-			t.Errorf("%s: client TTFT %d µs < the server's prompt_ms %d µs", rec, rec.TTFTUS, rec.ServerTTFTUS)
+		// first token is sent, so the client's TTFT holds it. The client
+		// stamps the send after its write returns, though, so when the
+		// machine is loaded and the client descheduled the stamp comes
+		// late and TTFT reads short: only a quiet machine gets a tight
+		// bound per request; a loaded one the median below.
+		if rec.TTFTUS+ttftSlack < rec.ServerTTFTUS {
+			t.Errorf("%s: client TTFT %d µs < the server's prompt_ms %d µs by more than %d µs", rec, rec.TTFTUS, rec.ServerTTFTUS, ttftSlack)
 		}
+		prefill = append(prefill, float64(rec.TTFTUS-rec.ServerTTFTUS))
 		n := rec.ServerOutputTokens
 		if n < 2 {
 			continue
@@ -256,9 +261,12 @@ func checkTimings(t *testing.T, r run) {
 		}
 		client, server = append(client, c), append(server, s)
 	}
-	if len(client) == 0 {
+	if len(client) == 0 || len(prefill) == 0 {
 		t.Errorf("no streamed request to compare timings of")
 		return
+	}
+	if m := median(prefill); m < 0 {
+		t.Errorf("median over the run of client TTFT − server prompt_ms is %.0f µs: the client's TTFT should hold the server's prefill", m)
 	}
 	mc, ms := median(client), median(server)
 	if math.Abs(mc-ms) > medTol*ms {
