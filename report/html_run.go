@@ -43,6 +43,8 @@ type chartGroup struct {
 
 // runView is the run part of the page.
 type runView struct {
+	Measurement string // the verdict on the measurement, one line
+	Valid       bool
 	Workload    []field
 	Figures     []field
 	Latency     grid
@@ -71,16 +73,18 @@ type errorsView struct {
 // values, ss (optional) the server's state.
 func newRunView(s *metrics.Summary, rs *trace.Records, ss []ServerSample) *runView {
 	v := &runView{
-		Workload: workloadFields(s, rs),
-		Figures:  keyFigures(s),
-		Latency:  latencyGrid(&s.All),
-		SLOs:     sloGrid(&s.All),
-		Audit:    auditGrid(&s.All.Tokens),
-		Findings: s.All.Tokens.Findings,
-		Errors:   errorsSection(&s.All),
-		Faults:   faultGrid(s.Faults),
-		Windows:  windowLines(s.Faults),
-		Clients:  clientGrid(s),
+		Measurement: s.Measurement.Line(),
+		Valid:       s.Measurement.Valid(),
+		Workload:    workloadFields(s, rs),
+		Figures:     keyFigures(s),
+		Latency:     latencyGrid(&s.All),
+		SLOs:        sloGrid(&s.All),
+		Audit:       auditGrid(&s.All.Tokens),
+		Findings:    s.All.Tokens.Findings,
+		Errors:      errorsSection(&s.All),
+		Faults:      faultGrid(s.Faults),
+		Windows:     windowLines(s.Faults),
+		Clients:     clientGrid(s),
 	}
 	for _, w := range s.Warnings {
 		v.Warnings = append(v.Warnings, w.String())

@@ -31,6 +31,7 @@ var pageTemplate = template.Must(template.New("page").Parse(`<!DOCTYPE html>
 {{end}}</section>
 {{end}}{{with .Run}}<section id="run">
 <h2>Run</h2>
+<p id="measurement" class="{{if .Valid}}valid{{else}}questionable{{end}}">{{.Measurement}}</p>
 <h3 id="workload">Workload</h3>
 {{template "fields" .Workload}}
 <h3 id="key-figures">Key figures</h3>
@@ -101,6 +102,8 @@ td { font-variant-numeric: tabular-nums; overflow-wrap: anywhere; max-width: 48e
 th { background: #f0f0f0; font-weight: 600; }
 td.pass { color: #006b4f; }
 td.fail { color: #a04000; font-weight: 600; }
+#measurement.valid { color: #006b4f; }
+#measurement.questionable { color: #a04000; font-weight: 600; }
 td.unsure { color: #7a5c00; }
 .note { color: #555; margin: 4px 0; }
 .charts { display: flex; flex-wrap: wrap; gap: 16px; }

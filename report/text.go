@@ -37,6 +37,9 @@ var rowNames = map[string]string{
 func Text(w io.Writer, s *metrics.Summary) error {
 	p := &printer{w: w}
 	p.header(s)
+	if s.Measurement != nil {
+		p.line("%s", s.Measurement.Line())
+	}
 	p.latency(s)
 	p.throughput(&s.All)
 	p.clientCPU(s)

@@ -59,6 +59,9 @@ type RunEnd struct {
 	// used over the run, in µs: with the duration, how busy the client
 	// was, so a saturated client shows in the evidence. 0 when unknown.
 	ClientCPUUS int64 `json:"client_cpu_us,omitempty"`
+	// ClientCPUs is how many CPUs the surge process could use at once
+	// (GOMAXPROCS) over the run; 0 when unknown.
+	ClientCPUs int `json:"client_cpus,omitempty"`
 }
 
 // Record is one request actually sent (or dropped), written as soon as it

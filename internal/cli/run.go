@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"surge/selftest"
 	"surge/sim/virtual"
@@ -352,6 +353,7 @@ func execute(ctx context.Context, stderr io.Writer, d *driver.Driver, h trace.Ru
 	}
 	if cpu1, err := selftest.ReadCPU(); err == nil && cpuErr == nil {
 		end.ClientCPUUS = cpu1.Sub(cpu0).Total().Microseconds()
+		end.ClientCPUs = runtime.GOMAXPROCS(0)
 	}
 	if err := rw.Close(end); err != nil {
 		return end, fmt.Errorf("writing records: %w", err)

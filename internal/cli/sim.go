@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"surge/driver"
+	"surge/metrics"
 	"surge/report"
 	"surge/sim"
 	"surge/sim/virtual"
@@ -148,7 +149,7 @@ func (f simFlags) config() (virtual.Config, string, error) {
 	if q := f.engine.query(); q != "" {
 		query = append(query, q)
 	}
-	target := fmt.Sprintf("sim://%s@%sx%d", m.Name, g.Name, f.tp)
+	target := fmt.Sprintf("%s%s@%sx%d", metrics.VirtualTargetScheme, m.Name, g.Name, f.tp)
 	if len(query) > 0 {
 		target += "?" + strings.Join(query, "&")
 	}
