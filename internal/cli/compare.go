@@ -99,7 +99,22 @@ func runCompare(c *cobra.Command, base, cand string, f compareFlags) error {
 	if err := write(c.OutOrStdout(), res); err != nil {
 		return err
 	}
+	warnUnderpowered(c.ErrOrStderr(), res)
 	return gateError(res)
+}
+
+// warnUnderpowered says on w which gates went unjudged although their
+// row's change is large, so that a large regression on too few requests
+// does not pass unseen.
+func warnUnderpowered(w io.Writer, res *compare.Result) {
+	for _, g := range res.Gates {
+		row := res.Row(g.Gate.Row)
+		if g.Verdict != compare.VerdictUnjudged || row == nil || !row.Underpowered || res.FailOnUnjudged {
+			continue
+		}
+		fmt.Fprintf(w, "surge: warning: gate %s is unjudged, not failed, but its row changed by %+.1f%%, %s: measure more requests, or pass --fail-on-unjudged\n",
+			g.Gate, 100*row.Delta, row.Finding())
+	}
 }
 
 // gateError names the failed gates of res, or is nil when none failed.
