@@ -126,11 +126,17 @@ func (r *Result) Row(name string) *Row {
 func (r *Result) Failed() []GateResult {
 	var out []GateResult
 	for _, g := range r.Gates {
-		if g.Verdict == VerdictFail || (g.Verdict == VerdictUnjudged && r.FailOnUnjudged) {
+		if r.Fails(g) {
 			out = append(out, g)
 		}
 	}
 	return out
+}
+
+// Fails reports whether gate result g fails the comparison: it was
+// violated, or it is unjudged and FailOnUnjudged is set.
+func (r *Result) Fails(g GateResult) bool {
+	return g.Verdict == VerdictFail || (g.Verdict == VerdictUnjudged && r.FailOnUnjudged)
 }
 
 // Unjudged counts the gates that could not be judged.

@@ -83,7 +83,7 @@ func (p *printer) compareMarkdownGates(r *compare.Result) {
 	for _, g := range r.Gates {
 		verdict := "✅ pass"
 		switch {
-		case g.Verdict == compare.VerdictFail || r.FailOnUnjudged && g.Verdict == compare.VerdictUnjudged:
+		case r.Fails(g):
 			verdict = "❌ " + string(g.Verdict)
 		case g.Verdict == compare.VerdictUnjudged:
 			verdict = "⚠️ " + string(g.Verdict)
