@@ -156,7 +156,7 @@ func serverCharts(ss []ServerSample, h trace.RunHeader) []*chart {
 	}
 	const kvID, kvTitle = "chart-server-kv", "Server KV-cache use"
 	k := &chart{ID: kvID, Title: kvTitle,
-		Note: fmt.Sprintf("The server's metrics report no KV-cache use (none of %d samples has a KV-cache usage gauge).", len(ss))}
+		Note: fmt.Sprintf("The server's metrics report no KV-cache use: none of its %d samples has a KV-cache usage gauge with a value.", len(ss))}
 	if len(kv) > 0 {
 		var err error
 		k, err = timeChart(kvID, kvTitle, "KV cache in use (%)",
@@ -170,7 +170,7 @@ func serverCharts(ss []ServerSample, h trace.RunHeader) []*chart {
 	}
 	const qID, qTitle = "chart-server-queue", "Server queue"
 	q := &chart{ID: qID, Title: qTitle,
-		Note: fmt.Sprintf("The server's metrics report neither running nor waiting requests (in %d samples).", len(ss))}
+		Note: fmt.Sprintf("The server's metrics report neither running nor waiting requests: none of its %d samples has a value for them.", len(ss))}
 	if len(running)+len(waiting) > 0 {
 		var err error
 		q, err = timeChart(qID, qTitle, "requests",
