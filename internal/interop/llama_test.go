@@ -90,6 +90,12 @@ func TestLlamaServer(t *testing.T) {
 		}
 		testLlamaFaults(t, srv, tr)
 	})
+	t.Run("server-timings", func(t *testing.T) {
+		if testing.Short() {
+			t.Skip("-short")
+		}
+		testServerTimings(t, srv, tr)
+	})
 	t.Run("sweep", func(t *testing.T) {
 		if testing.Short() {
 			t.Skip("-short")
