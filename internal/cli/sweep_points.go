@@ -28,6 +28,7 @@ type pointRunner struct {
 	f    sweepFlags
 
 	target string // what the points ran against, for the result
+	engine string // the built-in engines' names, for the records header
 	client *client.Router
 	stop   func()
 }
@@ -70,7 +71,7 @@ func (p *pointRunner) live(ctx context.Context, plan sweep.Plan) (*trace.Records
 	if err := p.connect(in, &f); err != nil {
 		return nil, err
 	}
-	f.shown, f.builtin = p.target, f.target == ""
+	f.shown, f.builtin, f.engineShown = p.target, f.target == "", p.engine
 	salt, saltTokens := runSalt(f.salt, in.header)
 	f.salt = salt
 	expand, err := expander(p.c.ErrOrStderr(), in.header)
@@ -106,7 +107,7 @@ func (p *pointRunner) connect(in *workloadInput, f *runFlags) error {
 	if err != nil {
 		return err
 	}
-	p.stop, p.target = stop, f.shown
+	p.stop, p.target, p.engine = stop, f.shown, f.engineShown
 	key, err := apiKey(f.apiKeyEnv)
 	if err != nil {
 		return err
