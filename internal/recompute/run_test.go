@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"os"
 	"sort"
 	"testing"
 )
@@ -24,6 +25,7 @@ func checkDir(t *testing.T, dir, what string) (*records, reportJSON) {
 // differs.
 func checkRun(t *testing.T, rs *records, rep reportJSON, what string) {
 	t.Helper()
+	checkRecords(t, what, rs)
 	rs = withoutTokenTimes(rs)
 	c := checker{t: t, what: what}
 	c.eqInt("records", int64(rep.Records), int64(len(rs.Recs)))
@@ -362,5 +364,50 @@ func sessionFigures(s []record) map[string]float64 {
 	return map[string]float64{
 		"duration": float64(last - first), "requests": float64(len(s)), "llm": llm,
 		"llm_busy": float64(busy), "tool": tool, "think": think, "max_context": maxCtx,
+	}
+}
+
+// checkRecords checks what every record must satisfy whatever the load:
+// latencies count from the send, so none is negative, and a response's
+// events come in order (first token ≤ first answer token ≤ last byte).
+// A first byte before the request was fully written means sent_us was
+// stamped late; it depends on scheduling, so it fails the test only
+// with SURGE_STRICT_TIMING and is logged otherwise.
+func checkRecords(t *testing.T, what string, rs *records) {
+	t.Helper()
+	early := 0
+	for _, r := range rs.Recs {
+		if isDropped(r) {
+			continue
+		}
+		at := fmt.Sprintf("%s record %s/%d/%d", what, r.Client, r.Session, r.Turn)
+		val := func(p *int64) int64 {
+			if p == nil {
+				return -1
+			}
+			return *p
+		}
+		ttft, ttfo, e2e, fb := val(r.TTFTUS), val(r.TTFOUS), val(r.E2EUS), val(r.FirstByteUS)
+		switch {
+		case r.SentUS < 0 || r.IntendedUS < 0:
+			t.Errorf("%s: intended %d, sent %d: an offset before the run's start", at, r.IntendedUS, r.SentUS)
+		case r.TTFTUS != nil && (ttft < 0 || (r.E2EUS != nil && ttft > e2e)):
+			t.Errorf("%s: ttft %d, e2e %d: out of order", at, ttft, e2e)
+		case r.TTFOUS != nil && r.TTFTUS != nil && ttfo < ttft:
+			t.Errorf("%s: ttfo %d before ttft %d", at, ttfo, ttft)
+		case r.E2EUS != nil && r.FirstByteUS != nil && fb > e2e:
+			t.Errorf("%s: first byte %d after the last %d", at, fb, e2e)
+		case isOK(r) && r.E2EUS == nil:
+			t.Errorf("%s: a success without e2e_us", at)
+		}
+		if r.FirstByteUS != nil && fb < 0 && r.Status == 200 {
+			early++
+			if os.Getenv("SURGE_STRICT_TIMING") != "" {
+				t.Errorf("%s: first byte %d µs before the request was fully written", at, fb)
+			}
+		}
+	}
+	if early > 0 {
+		t.Logf("%s: %d records of status 200 have their first byte before sent_us (a late send stamp)", what, early)
 	}
 }
