@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"surge/compare"
+	"surge/sim"
 )
 
 // runCompareCmd runs surge compare ARGS and returns the exit code, stdout
@@ -205,5 +206,26 @@ func TestCompareWarnsUnderpoweredGate(t *testing.T) {
 	}
 	if !strings.Contains(out, "%?") {
 		t.Errorf("the underpowered row is not marked:\n%s", out)
+	}
+}
+
+// TestEngineNameIsSimTarget: surge run names its built-in engine as
+// surge sim names its target (after sim://), so compare can set one
+// against the other; several engines are named per served model.
+func TestEngineNameIsSimTarget(t *testing.T) {
+	t.Parallel()
+	e := engineFlags{maxNumSeqs: 64, maxBatched: sim.DefaultMaxNumBatchedTokens, memUtil: sim.DefaultMemoryUtilization, noPrefix: true}
+	_, target, err := simFlags{model: "llama-3.1-8b", gpu: "h100", tp: 1, replicas: 1, router: "round-robin", engine: e}.config()
+	if err != nil {
+		t.Fatal(err)
+	}
+	name := engineName(llamaH100(t), e)
+	if want := "Llama-3.1-8B@H100-SXMx1?max-num-seqs=64&prefix-caching=off"; name != want || target != "sim://"+name {
+		t.Errorf("engine name %q, sim target %q; want %q and sim:// before it", name, target, want)
+	}
+	one := embedded{names: map[string]string{"llama": "A@Gx1"}}
+	two := embedded{names: map[string]string{"qwen": "B@Gx1", "llama": "A@Gx1"}}
+	if one.name() != "A@Gx1" || two.name() != "llama=A@Gx1,qwen=B@Gx1" {
+		t.Errorf("names %q and %q", one.name(), two.name())
 	}
 }
