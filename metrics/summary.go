@@ -79,6 +79,9 @@ type Summary struct {
 	Faults *Faults `json:"faults,omitempty"`
 	// Warnings are caveats on the figures, footnotes for a reader.
 	Warnings []Warning `json:"warnings,omitempty"`
+	// ServerTimings sets the server's own per-request timings beside the
+	// client's; nil when no request carried any.
+	ServerTimings *ServerTimings `json:"server_timings,omitempty"`
 	// Measurement is the verdict on the measurement itself: whether the
 	// figures can be trusted (see Measurement).
 	Measurement *Measurement `json:"measurement,omitempty"`
@@ -155,6 +158,7 @@ func Summarize(rs *trace.Records, opts Options) *Summary {
 		}
 	}
 	s.Warnings = append(runWarnings(s, every, o.LagWarnUS), c.warnings...)
+	s.ServerTimings = serverTimings(all, rs.Header.Engine != "")
 	s.Measurement = assess(s, o)
 	return s
 }

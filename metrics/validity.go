@@ -110,7 +110,9 @@ func (m *Measurement) settle() {
 func assess(s *Summary, o Options) *Measurement {
 	m := &Measurement{}
 	for _, check := range []func(*Summary, Options) Check{
-		runCheck, clientCheck, tokensCheck, cacheCheck, errorsCheck, samplesCheck,
+		runCheck, clientCheck, tokensCheck, cacheCheck,
+		func(s *Summary, _ Options) Check { return EngineCheck(s, nil) },
+		errorsCheck, samplesCheck,
 	} {
 		m.Checks = append(m.Checks, check(s, o))
 	}

@@ -104,7 +104,9 @@ func engineRow(metric string, q scrape.Quantiles, c *metrics.Metric) (EngineLate
 	}
 	row := EngineLatency{Metric: metric, Family: q.Family, Count: int(q.Count), FromUS: q.FromUS, ToUS: q.ToUS,
 		Quantiles: []EngineQuantile{}}
-	if mean := q.Mean() * 1e6; finite(mean) {
+	// The mean is a difference of float sums over a difference of
+	// counts: rounded to the nanosecond, an exact 20 ms stays 20,000 µs.
+	if mean := math.Round(q.Mean()*1e9) / 1e3; finite(mean) {
 		m := &EngineMean{EngineUS: mean}
 		if c.N > 0 {
 			m.ClientUS, m.GapUS = ptr(c.Mean), ptr(c.Mean-mean)

@@ -93,7 +93,11 @@ func serverView(dir string, sum *metrics.Summary) ([]report.ServerSample, []repo
 	for _, st := range series.State() {
 		samples = append(samples, serverSample(st))
 	}
-	return samples, report.EngineTable(series, sum), nil
+	engine := report.EngineTable(series, sum)
+	if sum.Measurement != nil {
+		sum.Measurement.Add(metrics.EngineCheck(sum, report.EngineMeans(engine)))
+	}
+	return samples, engine, nil
 }
 
 // serverSample is the report's view of one scrape's state: a figure that
