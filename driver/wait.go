@@ -23,19 +23,29 @@ const stillSpins = 64
 // thread"). When the processor is busy, a fired timer's goroutine runs
 // next, before the goroutines already waiting.
 //
+// An instant already past (the dispatcher fell behind) does not go out
+// at once: the dispatcher first yields the processor, so that the
+// sessions it launched before get their connections and write their
+// requests. Launching every overdue session in one burst would leave all
+// of them waiting for a connection at the same moment, each dialling a
+// new one; with GOMAXPROCS=1 those dials cost more than the requests and
+// the dispatcher never caught up (BENCHMARKS.md). The lag of the later
+// sessions records the wait either way.
+//
 // With Config.Spin it instead sleeps until Spin before the instant and
 // then yields the processor in a loop until it arrives, trading CPU for
 // precision.
 func (r *run) waitUntil(t *time.Timer, al *alarm, at time.Time) bool {
-	if r.cfg.Spin > 0 {
-		if d := time.Until(at) - r.cfg.Spin; d > 0 && !r.sleep(t, d) {
+	d := time.Until(at)
+	switch {
+	case d <= 0:
+		runtime.Gosched() // behind: the sessions launched before go first
+		return !r.halted()
+	case r.cfg.Spin > 0:
+		if d > r.cfg.Spin && !r.sleep(t, d-r.cfg.Spin) {
 			return false
 		}
 		return r.spin(t, at)
-	}
-	d := time.Until(at)
-	if d <= 0 {
-		return !r.halted()
 	}
 	t.Reset(d)
 	al.set(d) // after Reset: the alarm must not ring before the timer is due
