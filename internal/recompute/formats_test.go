@@ -332,6 +332,34 @@ func sloKey(metric string, p float64) string {
 	return fmt.Sprintf("%s p%v", metric, p)
 }
 
+// captionRE reads the count a histogram's caption says it draws.
+var captionRE = regexp.MustCompile(`(TTFT|ITL|E2E) of ([\d,]+) (?:requests|gaps) in`)
+
+// checkCharts checks that the HTML report's latency histograms draw the
+// population the summary counts: as many values as report.json's n.
+func checkCharts(t *testing.T, what, page string, rep reportJSON) {
+	t.Helper()
+	want := map[string]*metricJSON{"TTFT": rep.All.Latency["ttft"], "ITL": rep.All.Latency["itl"], "E2E": rep.All.Latency["e2e"]}
+	seen := map[string]bool{}
+	for _, m := range captionRE.FindAllStringSubmatch(page, -1) {
+		if seen[m[1]] {
+			continue // the run's charts come first
+		}
+		seen[m[1]] = true
+		n, _ := number(m[2])
+		w := want[m[1]]
+		switch {
+		case w == nil:
+			t.Errorf("%s: the HTML draws a %s histogram of %s values, report.json has none", what, m[1], m[2])
+		case int(n) != w.N:
+			t.Errorf("%s: the HTML %s histogram draws %s values, report.json counts %d (min %v µs: a log axis has no place for 0)", what, m[1], m[2], w.N, w.Min)
+		}
+	}
+	if rep.All.OK > 0 && rep.All.Latency["e2e"] != nil && !seen["E2E"] {
+		t.Errorf("%s: no E2E histogram in the HTML report", what)
+	}
+}
+
 // checkFormats checks that report.txt and report.html of dir agree with
 // its report.json.
 func checkFormats(t *testing.T, what, txt, page string, rep reportJSON) {
@@ -339,4 +367,5 @@ func checkFormats(t *testing.T, what, txt, page string, rep reportJSON) {
 	checkHeadline(t, what, txt, page, rep)
 	checkLatencyTables(t, what, txt, page, rep)
 	checkVerdicts(t, what, txt, page, rep)
+	checkCharts(t, what, page, rep)
 }
