@@ -82,13 +82,13 @@ func TestLlamaConversations(t *testing.T) {
 				continue
 			}
 			// The replies are the server's own, whose text surge does not
-			// record; the template trims each message, and a reply's leading
-			// space then re-tokenizes to one or two more tokens, so only
-			// bounds hold: at least the template's tokens, at most 2 more
-			// per earlier reply.
+			// record; the template trims each message, and a reply's first
+			// word, a one-token " word", then re-tokenizes without its space
+			// to a few tokens, so only bounds hold: at least the template's
+			// tokens, at most 3 more per earlier reply.
 			tmpl := 1 + 5*(2*rec.Turn+1) + 4
-			if d := rec.ServerInputTokens - rec.InputTokens - tmpl; d < 0 || d > 2*rec.Turn {
-				t.Errorf("%s: the server's prompt_tokens %d exceed surge's input_tokens %d by the template's %d and %d more; want 0 to %d more", rec, rec.ServerInputTokens, rec.InputTokens, tmpl, d, 2*rec.Turn)
+			if d := rec.ServerInputTokens - rec.InputTokens - tmpl; d < 0 || d > 3*rec.Turn {
+				t.Errorf("%s: the server's prompt_tokens %d exceed surge's input_tokens %d by the template's %d and %d more; want 0 to %d more", rec, rec.ServerInputTokens, rec.InputTokens, tmpl, d, 3*rec.Turn)
 			}
 		}
 		checkCached(t, r)

@@ -48,13 +48,21 @@ func TestLLMDSim(t *testing.T) {
 			r := runTrace(t, srv, tr.gen(t, llmdSpec("completions", 8, 32, "")), flags...)
 			checkComplete(t, r)
 			checkReportCounts(t, r)
+			var ttft []float64
 			for _, rec := range r.recs.Requests {
 				if rec.ServerOutputTokens != 16 {
 					t.Errorf("%s: the server's completion_tokens %d, want 16 (ignore_eos)", rec, rec.ServerOutputTokens)
 				}
-				if c.stream && rec.TTFTUS < 5000 {
+				// The sim waits 5 ms before the first token. On a loaded
+				// machine the client's send stamp can come late (see
+				// checkTimings), so per request only when timing is strict.
+				if c.stream && strict() && rec.TTFTUS < 5000 {
 					t.Errorf("%s: TTFT %d µs, below the sim's fixed 5 ms", rec, rec.TTFTUS)
 				}
+				ttft = append(ttft, float64(rec.TTFTUS))
+			}
+			if m := median(ttft); c.stream && m < 5000 {
+				t.Errorf("median TTFT %.0f µs, below the sim's fixed 5 ms", m)
 			}
 		})
 	}

@@ -16,9 +16,12 @@ func TestParity(t *testing.T) {
 	twin := startLlama(t, "model", "-np", "2")
 	other := startLlama(t, "model-seed2", "-np", "2")
 	dir := t.TempDir()
+	// One request at a time, so each server computes every answer in a
+	// batch of one, bit for bit as its twin does: at temperature 0 a
+	// different batch could flip a near tie of these random weights.
 
 	res := mustSurge(t, dir, "parity", "--target", "base="+base.url, "--target", "twin="+twin.url,
-		"--target", "seed2="+other.url, "--prompts", "8", "--max-tokens", "16", "--json")
+		"--target", "seed2="+other.url, "--prompts", "8", "--max-tokens", "16", "--concurrency", "1", "--json")
 	var out struct {
 		Candidates []struct {
 			Candidate string `json:"candidate"`
@@ -49,7 +52,7 @@ func TestParity(t *testing.T) {
 		}
 	}
 
-	if r := surge(t, dir, "parity", "--target", base.url, "--target", twin.url, "--prompts", "4", "--max-tokens", "8", "--fail-on-diff"); r.code != 0 {
+	if r := surge(t, dir, "parity", "--target", base.url, "--target", twin.url, "--prompts", "4", "--max-tokens", "8", "--concurrency", "1", "--fail-on-diff"); r.code != 0 {
 		t.Errorf("the same weights on two servers: want exit 0 with --fail-on-diff\n%s", r)
 	}
 	if r := surge(t, dir, "parity", "--target", base.url, "--target", other.url, "--prompts", "4", "--max-tokens", "8", "--fail-on-diff"); r.code != 1 {
