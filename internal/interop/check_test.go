@@ -76,8 +76,8 @@ func contains(list []string, s string) bool {
 }
 
 // checkBundle checks that a run exited 0 and left a full evidence bundle
-// that surge inspect accepts, with the target's metrics scraped unless
-// scraped is false.
+// that surge inspect accepts and surge report re-renders to the same
+// reports, with the target's metrics scraped unless scraped is false.
 func checkBundle(t *testing.T, r run, scraped bool) {
 	t.Helper()
 	if r.res.code != 0 {
@@ -106,6 +106,17 @@ func checkBundle(t *testing.T, r run, scraped bool) {
 	}
 	if res := surge(t, r.dir, "inspect", r.dir); res.code != 0 {
 		t.Errorf("surge inspect of the run's bundle failed\n%s", res)
+	}
+	// surge report DIR re-renders the run's own report from its records.
+	for _, f := range []struct{ file, format string }{{"report.txt", "text"}, {"report.json", "json"}} {
+		res := surge(t, r.dir, "report", r.dir, "--format", f.format)
+		want, err := os.ReadFile(filepath.Join(r.dir, f.file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.code != 0 || res.stdout != string(want) {
+			t.Errorf("surge report DIR --format %s differs from the run's %s\n%s\nrun's %s:\n%s", f.format, f.file, res, f.file, tail(string(want), 40))
+		}
 	}
 }
 
