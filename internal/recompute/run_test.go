@@ -18,6 +18,7 @@ func checkDir(t *testing.T, dir, what string) (*records, reportJSON) {
 	readJSON(t, dir, "report.json", &rep)
 	checkRun(t, rs, rep, what)
 	checkFormats(t, what, readText(t, dir, "report.txt"), readText(t, dir, "report.html"), rep)
+	checkCSV(t, what, mustSurge(t, []int{0, 1, 130}, "report", dir, "--format", "csv"), rep)
 	return rs, rep
 }
 
