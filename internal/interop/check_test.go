@@ -355,8 +355,14 @@ func (r report) percentile(t *testing.T, metric string, p float64) float64 {
 func readReport(t *testing.T, dir string) report {
 	t.Helper()
 	var r report
-	readJSON(t, filepath.Join(dir, "report.json"), &r)
+	readReportInto(t, dir, &r)
 	return r
+}
+
+// readReportInto decodes DIR/report.json into v.
+func readReportInto(t *testing.T, dir string, v any) {
+	t.Helper()
+	readJSON(t, filepath.Join(dir, "report.json"), v)
 }
 
 // checkReportCounts checks that report.json counts the healthy requests

@@ -3,7 +3,6 @@ package interop
 import (
 	"fmt"
 	"math"
-	"path/filepath"
 	"testing"
 )
 
@@ -119,7 +118,7 @@ func TestLLMDSim(t *testing.T) {
 				} `json:"errors"`
 			} `json:"all"`
 		}
-		readJSON(t, filepath.Join(r.dir, "report.json"), &rep)
+		readReportInto(t, r.dir, &rep)
 		e := rep.All.Errors
 		if rep.All.Requests != len(r.recs.Requests) || e.Failed != failed || e.ByClass["http"] != failed || fmt.Sprint(e.ByStatus) != fmt.Sprint(byStatus) {
 			t.Errorf("report.json: %d requests, errors %+v; the records: %d requests, %d failed, by status %v", rep.All.Requests, e, len(r.recs.Requests), failed, byStatus)
