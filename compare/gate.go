@@ -181,6 +181,8 @@ func judgeGate(res *Result, g Gate) GateResult {
 	switch {
 	case row == nil:
 		gr.Reason = "no such row: ttfo rows need a request whose first answer token came after its first token"
+	case row.Underpowered && g.past(row.Delta) && row.Tested && row.P < res.Alpha:
+		gr.Verdict, gr.Reason = VerdictFail, "large change past the threshold: the distributions differ significantly, though the percentile's interval is too wide to exclude no change"
 	case row.Underpowered && g.past(row.Delta):
 		gr.Reason = "large but underpowered: past the threshold, but too few values to call it significant"
 	case !row.Judged():

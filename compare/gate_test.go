@@ -180,3 +180,21 @@ func TestRowLarge(t *testing.T) {
 		}
 	}
 }
+
+// TestLargeShiftFailsItsGate: a percentile far past its gate whose
+// interval is too wide to exclude no change, while the rank test finds the
+// distributions differ, fails the gate; without the rank test's support
+// the same row stays unjudged.
+func TestLargeShiftFailsItsGate(t *testing.T) {
+	t.Parallel()
+	g := Gate{Row: "ttft.p99", Increase: true, Percent: 10}
+	for _, tt := range []struct {
+		p    float64
+		want Verdict
+	}{{0.0004, VerdictFail}, {0.4, VerdictUnjudged}} {
+		res := &Result{Alpha: DefaultAlpha, Rows: []Row{{Metric: "ttft", Stat: "p99", Comparable: true, Delta: 658, Tested: true, P: tt.p, Underpowered: true}}}
+		if got := judgeGate(res, g); got.Verdict != tt.want {
+			t.Errorf("p = %g: gate %s (%s), want %s", tt.p, got.Verdict, got.Reason, tt.want)
+		}
+	}
+}
