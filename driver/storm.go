@@ -84,7 +84,11 @@ func (s *storms) run(start time.Time, done <-chan struct{}) {
 
 // strike cancels ⌈Fraction·n⌉ of the n requests of w's client in flight,
 // chosen by a hash of their session and turn, so that the same requests
-// are chosen in every run that has them in flight together.
+// are chosen in every run that has them in flight together. In flight
+// means meant to be sent by the storm's instant (intended_us ≤ at_us): a
+// request meant for later, that a storm timer firing late finds running,
+// is left alone, so a storm cancels the same requests on a loaded machine
+// and reports can tell its requests by their records.
 func (s *storms) strike(w trace.FaultWindow) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -94,7 +98,7 @@ func (s *storms) strike(w trace.FaultWindow) {
 	}
 	var in []pick
 	for a, f := range s.flights {
-		if a.session.Client == w.Client {
+		if a.session.Client == w.Client && us(a.intended) <= w.AtUS {
 			in = append(in, pick{flightKey(a), f})
 		}
 	}

@@ -191,18 +191,20 @@ func impact(w trace.FaultWindow, sp span, all []span, windows []trace.FaultWindo
 }
 
 // stormed counts the measured requests storm w cancelled: those of its
-// client marked "storm" whose first storm at or after their send is w.
-// (A cancelled request's record ends at its last byte, before the storm
-// instant, so its end cannot tell.)
+// client marked "storm" whose first storm at or after their intended send
+// is w, as the driver strikes only requests meant to be sent by a storm's
+// instant. (A cancelled request's record ends at its last byte, before the
+// storm instant, so its end cannot tell; its send can be later than the
+// instant on a loaded machine, when the storm struck late.)
 func stormed(w trace.FaultWindow, windows []trace.FaultWindow, faulted []*trace.Record) int {
 	n := 0
 	for _, r := range faulted {
-		if !Faulted.Has(r) || r.Fault != trace.FaultStorm || r.Client != w.Client || r.SentUS > w.AtUS {
+		if !Faulted.Has(r) || r.Fault != trace.FaultStorm || r.Client != w.Client || r.IntendedUS > w.AtUS {
 			continue
 		}
 		first := w.AtUS
 		for _, o := range windows {
-			if o.Kind == trace.FaultStorm && o.Client == w.Client && o.AtUS >= r.SentUS && o.AtUS < first {
+			if o.Kind == trace.FaultStorm && o.Client == w.Client && o.AtUS >= r.IntendedUS && o.AtUS < first {
 				first = o.AtUS
 			}
 		}

