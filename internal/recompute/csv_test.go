@@ -41,7 +41,7 @@ func checkCSV(t *testing.T, what string, text string, rep reportJSON) {
 			return
 		}
 		v, err := strconv.ParseFloat(s, 64)
-		if err != nil || !close(v, want) {
+		if err != nil || !near(v, want) {
 			t.Errorf("%s CSV %s: %q, report.json %v", what, key, s, want)
 		}
 	}

@@ -155,7 +155,7 @@ func (c checker) eqInt(name string, got, want int64) {
 // eqFloat checks a rate or a mean within float rounding.
 func (c checker) eqFloat(name string, got, want float64) {
 	c.t.Helper()
-	if !close(got, want) {
+	if !near(got, want) {
 		c.t.Errorf("%s %s: reported %v, recomputed %v", c.what, name, got, want)
 	}
 }
@@ -168,8 +168,8 @@ func (c checker) eqStr(name, got, want string) {
 	}
 }
 
-// close says whether a and b agree within float rounding.
-func close(a, b float64) bool {
+// near says whether a and b agree within float rounding.
+func near(a, b float64) bool {
 	if a == b || (math.IsNaN(a) && math.IsNaN(b)) {
 		return true
 	}

@@ -106,7 +106,7 @@ func TestSweep(t *testing.T) {
 	if sw.MaxPassing != best {
 		t.Errorf("max_passing %d, recomputed %d", sw.MaxPassing, best)
 	}
-	if sw.Search != nil && best >= 0 && !close(sw.Search.MaxLoad, bestLoad) {
+	if sw.Search != nil && best >= 0 && !near(sw.Search.MaxLoad, bestLoad) {
 		t.Errorf("search max_load %v, recomputed %v", sw.Search.MaxLoad, bestLoad)
 	}
 }
