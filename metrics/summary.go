@@ -23,9 +23,23 @@ type Options struct {
 	// ClosedLoop names the closed-loop clients (client name → true). For
 	// them IntendedUS is when a worker took the session, not a schedule,
 	// so their records are left out of the send and scheduled rates (but
-	// not of throughput). The records header does not say which clients
-	// are closed loop; the caller fills this from the spec.
+	// not of throughput). Nil means the records header's closed_loop.
 	ClosedLoop map[string]bool
+}
+
+// fromHeader fills the options the records header h says and o leaves
+// unset: the closed-loop clients and the SLO confidence level.
+func (o Options) fromHeader(h trace.RunHeader) Options {
+	if o.ClosedLoop == nil {
+		o.ClosedLoop = make(map[string]bool, len(h.ClosedLoop))
+		for _, name := range h.ClosedLoop {
+			o.ClosedLoop[name] = true
+		}
+	}
+	if o.SLOConfidence == 0 {
+		o.SLOConfidence = h.SLOConfidence
+	}
+	return o
 }
 
 // withDefaults fills the zero fields of o.
@@ -118,7 +132,7 @@ type Scope struct {
 // Summarize computes the summary of rs. It does no I/O and keeps no
 // reference to rs.
 func Summarize(rs *trace.Records, opts Options) *Summary {
-	o := opts.withDefaults()
+	o := opts.fromHeader(rs.Header).withDefaults()
 	s := &Summary{Header: rs.Header, Level: o.Level, SLOConfidence: o.SLOConfidence, Records: len(rs.Records)}
 	s.Header.SLO = slices.Clone(rs.Header.SLO)
 	if r := rs.Header.PrefixReuse; r != nil {

@@ -111,7 +111,7 @@ func sweepFields(r *sweep.Result) []field {
 // pointGrid is the table of a sweep's points with their SLO verdicts.
 func pointGrid(r *sweep.Result) grid {
 	asked, got := loadHeaders(r.Mode)
-	g := grid{Head: []string{"#", asked, got, "req/s", "out tok/s", "TTFT p50 ms", "TTFT p99 ms", "TPOT p50 ms", "TPOT p99 ms", "E2E p50 ms", "E2E p99 ms", "state", "verdict"}}
+	g := grid{Head: []string{"#", asked, got, "req/s", "out tok/s", "TTFT p50 ms", "TTFT p99 ms", "TPOT p50 ms", "TPOT p99 ms", "E2E p50 ms", "E2E p99 ms", "state", "verdict", "measurement"}}
 	for i := range r.Points {
 		p := &r.Points[i]
 		n := cell{Text: fmt.Sprint(i + 1)}
@@ -131,7 +131,7 @@ func pointGrid(r *sweep.Result) grid {
 		for _, f := range figures {
 			row = append(row, cell{Text: f})
 		}
-		g.Rows = append(g.Rows, append(row, state, verdictCell(p)))
+		g.Rows = append(g.Rows, append(row, state, verdictCell(p), measurementCell(p)))
 	}
 	return g
 }
@@ -159,4 +159,17 @@ func verdictCell(p *sweep.Point) cell {
 		c.Text += " — " + strings.Join(checks, "; ")
 	}
 	return c
+}
+
+// measurementCell shows the verdict on a point's measurement, with its
+// reasons when questionable.
+func measurementCell(p *sweep.Point) cell {
+	m := p.Measurement
+	switch {
+	case m == nil:
+		return cell{Text: "—"}
+	case m.Valid():
+		return cell{Text: m.Verdict, Class: "pass"}
+	}
+	return cell{Text: m.Verdict + ": " + strings.Join(m.Reasons, "; "), Class: "fail"}
 }

@@ -17,12 +17,12 @@ func SweepText(w io.Writer, r *sweep.Result) error {
 		fmt.Fprintf(&b, "saturation  %s req/s closed loop (the probe)\n", num(r.Saturation))
 	}
 	b.WriteString("\n")
-	t := table{left: map[int]bool{8: true, 9: true}}
+	t := table{left: map[int]bool{8: true, 9: true, 10: true}}
 	asked, got := loadHeaders(r.Mode)
-	t.add(asked, got, "req/s", "out tok/s", "TTFT p50", "TTFT p99", "TPOT p99", "E2E p99", "verdict", "")
+	t.add(asked, got, "req/s", "out tok/s", "TTFT p50", "TTFT p99", "TPOT p99", "E2E p99", "verdict", "measurement", "")
 	for i, p := range r.Points {
 		row := []string{loadNum(p.Load), num(achieved(r.Mode, p)), num(p.Throughput), num(p.OutputTokS), ms(p.TTFT.P50), ms(p.TTFT.P99), ms(p.TPOT.P99), ms(p.E2E.P99)}
-		t.add(append(unmeasured(p, row), verdictWord(p), marks(r, i))...)
+		t.add(append(unmeasured(p, row), verdictWord(p), measurementWord(p), marks(r, i))...)
 	}
 	if err := t.write(&b, ""); err != nil {
 		return err
@@ -40,6 +40,11 @@ func SweepText(w io.Writer, r *sweep.Result) error {
 	for _, p := range r.Points {
 		if p.Reason != "" {
 			fmt.Fprintf(&b, "%-11s %s: %s\n", p.Verdict, loadNum(p.Load), p.Reason)
+		}
+	}
+	for _, p := range r.Points {
+		if m := p.Measurement; m != nil && !m.Valid() {
+			fmt.Fprintf(&b, "measured    %s: %s\n", loadNum(p.Load), m.Line())
 		}
 	}
 	if s := r.Search; s != nil {
@@ -142,4 +147,13 @@ func marks(r *sweep.Result, i int) string {
 		m = append(m, "interrupted")
 	}
 	return strings.Join(m, ", ")
+}
+
+// measurementWord is the verdict on a point's measurement in a word:
+// "valid", "questionable", or "—" for a point from before the verdict.
+func measurementWord(p sweep.Point) string {
+	if p.Measurement == nil {
+		return "—"
+	}
+	return p.Measurement.Verdict
 }

@@ -108,6 +108,9 @@ type Point struct {
 	Reason  string `json:"verdict_reason,omitempty"`
 	// SLO is the verdict on each SLO of the point's run; nil without SLOs.
 	SLO *Verdict `json:"slo,omitempty"`
+	// Measurement is the verdict on the point's measurement itself, as
+	// its own report gives it (metrics.Measurement).
+	Measurement *metrics.Measurement `json:"measurement,omitempty"`
 	// Dir is where the point's records are, relative to the sweep's
 	// output directory.
 	Dir     string           `json:"dir"`

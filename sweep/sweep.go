@@ -238,11 +238,7 @@ func trimFloat(v float64) string {
 // summarize summarises a point's records as surge report does, with SLO
 // verdicts at the given confidence.
 func summarize(rs *trace.Records, confidence float64) *metrics.Summary {
-	opts := metrics.Options{ClosedLoop: map[string]bool{}, SLOConfidence: confidence}
-	for _, name := range rs.Header.ClosedLoop {
-		opts.ClosedLoop[name] = true
-	}
-	return metrics.Summarize(rs, opts)
+	return metrics.Summarize(rs, metrics.Options{SLOConfidence: confidence})
 }
 
 // newPoint reads a point's figures from the summary of its records, the
@@ -264,6 +260,7 @@ func newPoint(load float64, name string, rs *trace.Records, confidence float64) 
 		TPOT:         quantiles(&all.Latency.TPOT),
 		E2E:          quantiles(&all.Latency.E2ELag),
 		SLO:          Judge(all),
+		Measurement:  sum.Measurement,
 		Dir:          name,
 		Summary:      sum,
 	}

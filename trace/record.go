@@ -19,8 +19,11 @@ type RunHeader struct {
 	Start        time.Time `json:"start"` // wall-clock time of the run's start instant
 	WarmupUS     int64     `json:"warmup_us,omitempty"`
 	SLO          []SLO     `json:"slo,omitempty"`
-	ClosedLoop   []string  `json:"closed_loop,omitempty"` // clients with no schedule (concurrency)
-	Salt         string    `json:"salt,omitempty"`        // text put before every conversation's first message
+	// SLOConfidence is the confidence level the run's SLO verdicts are
+	// judged at (a sweep's --confidence); 0 for the reports' default.
+	SLOConfidence float64  `json:"slo_confidence,omitempty"`
+	ClosedLoop    []string `json:"closed_loop,omitempty"` // clients with no schedule (concurrency)
+	Salt          string   `json:"salt,omitempty"`        // text put before every conversation's first message
 	// PrefixReuse is the prefix-cache reuse the workload implies, for
 	// reports to set beside the hit rate the server reports.
 	PrefixReuse *Reuse `json:"prefix_reuse,omitempty"`
@@ -117,8 +120,15 @@ type Record struct {
 	ServerTTFTUS  int64 `json:"server_ttft_us,omitempty"`
 	ServerE2EUS   int64 `json:"server_e2e_us,omitempty"`
 
-	Status       int    `json:"status,omitempty"`  // HTTP status
-	Retries      int    `json:"retries,omitempty"` // re-sent on a fresh connection after a dead reused one
+	Status int `json:"status,omitempty"` // HTTP status
+	// Resends counts re-sends on a fresh connection because a reused one
+	// had died before the request reached the server (no answer came):
+	// the client's own, never an error. Retries counts re-sends under the
+	// retry policy (--retries) after a failed attempt: a 429 or 503
+	// answer, or a connection that failed before any response. Records
+	// written before resends existed counted both in retries.
+	Resends      int    `json:"resends,omitempty"`
+	Retries      int    `json:"retries,omitempty"`
 	FinishReason string `json:"finish_reason,omitempty"`
 	ErrorClass   string `json:"error_class,omitempty"` // see the Err constants
 	Error        string `json:"error,omitempty"`

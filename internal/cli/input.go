@@ -25,6 +25,9 @@ type workloadInput struct {
 	path     string
 	spec     *spec.Spec
 	specText []byte
+	// sloConfidence is the confidence level of the run's SLO verdicts,
+	// for its records header; 0 for the default (a sweep sets its own).
+	sloConfidence float64
 }
 
 // isTrace reports whether the file at path starts like a surge trace.

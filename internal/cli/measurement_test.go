@@ -106,3 +106,33 @@ func firstLine(s string) string {
 	line, _, _ := strings.Cut(s, "\n")
 	return line
 }
+
+// TestSweepFailOnInvalid: a sweep in virtual time (deterministic) whose
+// points judge a p99 SLO on a few dozen requests is questionable at every
+// point, and --fail-on-invalid exits 4 naming them; a p50 SLO that the
+// points can judge leaves the low load valid, and the sweep exits 0 when
+// no point is questionable.
+func TestSweepFailOnInvalid(t *testing.T) {
+	t.Parallel()
+	tmp := t.TempDir()
+	spec := writeSpec(t, tmp, "agree.yaml", agreeSpec)
+	tests := []struct {
+		name  string
+		slo   string
+		rates string
+		code  int
+	}{
+		{"p99 on a few dozen requests", "ttft.p99<=2s", "4,8", exitQuestionable},
+		{"p50 at light loads", "ttft.p50<=2s", "4,8", exitOK},
+	}
+	for _, tt := range tests {
+		dir := filepath.Join(tmp, strings.ReplaceAll(tt.name, " ", "-"))
+		code, out, errOut := run(t, "sweep", spec, "--sim", "--gpu", "h100", "--rates", tt.rates, "--min-requests", "0", "--slo", tt.slo, "--fail-on-invalid", "-o", dir)
+		if code != tt.code {
+			t.Fatalf("%s: exit %d, want %d\nstdout:\n%s\nstderr:\n%s", tt.name, code, tt.code, out, errOut)
+		}
+		if tt.code == exitQuestionable && !strings.Contains(errOut, "measurement questionable at 2 of 2 points") {
+			t.Errorf("%s: stderr does not name the points:\n%s", tt.name, errOut)
+		}
+	}
+}

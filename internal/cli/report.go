@@ -79,11 +79,7 @@ and --png DIR each chart as a PNG image.`,
 // summarize computes the report of rs; closed-loop clients, which have no
 // schedule, are left out of the send and scheduled rates.
 func summarize(rs *trace.Records, perClient bool) *metrics.Summary {
-	opts := metrics.Options{PerClient: perClient, ClosedLoop: map[string]bool{}}
-	for _, name := range rs.Header.ClosedLoop {
-		opts.ClosedLoop[name] = true
-	}
-	return metrics.Summarize(rs, opts)
+	return metrics.Summarize(rs, metrics.Options{PerClient: perClient})
 }
 
 // reportFormats write a summary with its engine-against-client table.

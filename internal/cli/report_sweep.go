@@ -64,7 +64,24 @@ func readSweep(warn io.Writer, dir string) (*sweep.Result, error) {
 		}
 		p.Decide() // the same word from the same figures, also for an older sweep.json
 	}
+	pointMeasurements(warn, dir, &res)
 	return &res, nil
+}
+
+// pointMeasurements gives each point of res, a sweep written to dir, the
+// measurement verdict its own report has: its summary's, with the engine
+// check of the server's metrics scraped during the point.
+func pointMeasurements(warn io.Writer, dir string, res *sweep.Result) {
+	for i := range res.Points {
+		p := &res.Points[i]
+		if p.Summary == nil {
+			continue
+		}
+		if _, _, err := serverView(filepath.Join(dir, p.Dir), p.Summary); err != nil {
+			fmt.Fprintf(warn, "surge: sweep point %s: %v (its measurement verdict leaves the server's metrics out)\n", p.Dir, err)
+		}
+		p.Measurement = p.Summary.Measurement
+	}
 }
 
 // writeHTML writes the HTML report to the file html and each chart as a

@@ -377,7 +377,7 @@ func runHeader(in *workloadInput, f runFlags, start time.Time) trace.RunHeader {
 		Seed: in.header.Seed, Tokenizer: in.header.Tokenizer, Target: f.shown,
 		API: f.api, Start: start, WarmupUS: in.header.WarmupUS, SLO: in.header.SLO,
 		ClosedLoop: closedLoop(in.header), Salt: f.salt, PrefixReuse: impliedReuse(in),
-		FaultWindows: in.header.FaultWindows, Engine: f.engineShown,
+		FaultWindows: in.header.FaultWindows, Engine: f.engineShown, SLOConfidence: in.sloConfidence,
 	}
 	return h
 }

@@ -201,7 +201,7 @@ func simulateRecords(ctx context.Context, cfg virtual.Config, in *workloadInput,
 		Seed: in.header.Seed, Tokenizer: in.header.Tokenizer, Target: target,
 		Start: cfg.Start, WarmupUS: in.header.WarmupUS, SLO: in.header.SLO,
 		ClosedLoop: closedLoop(in.header), PrefixReuse: impliedReuse(in),
-		FaultWindows: bursts(in.header.FaultWindows),
+		FaultWindows: bursts(in.header.FaultWindows), SLOConfidence: in.sloConfidence,
 	})
 	if err != nil {
 		return trace.RunEnd{}, err

@@ -34,6 +34,8 @@ type sweepFlags struct {
 	headroom   float64
 	confidence float64
 	precision  float64
+	// failOnInvalid makes a questionable measurement at any point exit 4.
+	failOnInvalid bool
 }
 
 func newSweep() *cobra.Command {
@@ -80,6 +82,7 @@ It writes DIR/sweep.json, DIR/report.txt and one run directory per point.`,
 	fs.Float64Var(&f.headroom, "headroom", sweep.DefaultHeadroom, "fraction the operating point stays below the limit or knee")
 	fs.Float64Var(&f.precision, "precision", sweep.DefaultPrecision, "the SLO search stops when the lowest failing load is within this fraction of the highest passing one")
 	fs.Float64Var(&f.confidence, "confidence", sweep.DefaultConfidence, "confidence level of SLO verdicts")
+	fs.BoolVar(&f.failOnInvalid, "fail-on-invalid", false, "exit 4 when the measurement of any point is questionable")
 	return c
 }
 
@@ -113,6 +116,7 @@ func runSweep(c *cobra.Command, path string, f sweepFlags) error {
 	if res != nil {
 		sum := sha256.Sum256(s.Canonical())
 		res.Spec, res.Target, res.SpecHash = path, p.target, "sha256:"+hex.EncodeToString(sum[:])
+		pointMeasurements(c.ErrOrStderr(), dir, res)
 		if werr := writeSweep(c.OutOrStdout(), dir, res); werr != nil && err == nil {
 			err = werr
 		}
@@ -120,7 +124,25 @@ func runSweep(c *cobra.Command, path string, f sweepFlags) error {
 	if errors.Is(err, context.Canceled) || errors.Is(err, errInterrupted) {
 		return errInterrupted // the points so far are written and reported
 	}
+	if err == nil && f.failOnInvalid {
+		err = questionablePoints(res)
+	}
 	return err
+}
+
+// questionablePoints returns an error naming the points of res whose
+// measurement is questionable, nil when there are none.
+func questionablePoints(res *sweep.Result) error {
+	var bad []string
+	for _, p := range res.Points {
+		if p.Measurement != nil && !p.Measurement.Valid() {
+			bad = append(bad, fmt.Sprintf("%s: %s", p.Dir, strings.Join(p.Measurement.Reasons, "; ")))
+		}
+	}
+	if len(bad) == 0 {
+		return nil
+	}
+	return questionableError{fmt.Errorf("measurement questionable at %d of %d points: %s", len(bad), len(res.Points), strings.Join(bad, " | "))}
 }
 
 // config reads the sweep's own flags into a sweep.Config.

@@ -53,6 +53,7 @@ func (p *pointRunner) prepare(ctx context.Context, plan sweep.Plan) (*workloadIn
 	if err != nil {
 		return nil, "", err
 	}
+	in.sloConfidence = p.f.confidence
 	dir := filepath.Join(p.dir, plan.Name)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, "", fmt.Errorf("creating run directory: %w", err)

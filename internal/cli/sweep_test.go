@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"surge/metrics"
 	"surge/sweep"
 )
 
@@ -218,7 +219,7 @@ slo:
 
 // htmlVerdict finds each point's row in a sweep's report.html and its
 // last cell, the verdict.
-var htmlVerdict = regexp.MustCompile(`<tr><td><a href="#point-(\d+)">\d+</a></td>.*<td[^>]*>([a-z]+)[^<]*</td></tr>`)
+var htmlVerdict = regexp.MustCompile(`<tr><td><a href="#point-(\d+)">\d+</a></td>.*<td[^>]*>([a-z]+)[^<]*</td><td[^>]*>([a-z]+)[^<]*</td></tr>`)
 
 // TestSweepFilesAgree runs small sweeps in virtual time and reads back
 // what they wrote: each point's throughput is the one in its own
@@ -250,10 +251,10 @@ func TestSweepFilesAgree(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		inHTML := map[int]string{}
+		inHTML, measuredHTML := map[int]string{}, map[int]string{}
 		for _, m := range htmlVerdict.FindAllStringSubmatch(string(html), -1) {
 			i, _ := strconv.Atoi(m[1])
-			inHTML[i-1] = m[2]
+			inHTML[i-1], measuredHTML[i-1] = m[2], m[3]
 		}
 		rows := strings.Split(strings.SplitN(string(text), "\n\n", 3)[1], "\n")[1:]
 		if len(rows) != len(res.Points) {
@@ -267,6 +268,7 @@ func TestSweepFilesAgree(t *testing.T) {
 						RequestsPerS float64 `json:"requests_per_s"`
 					} `json:"throughput"`
 				} `json:"all"`
+				Measurement *metrics.Measurement `json:"measurement"`
 			}
 			data, err := os.ReadFile(filepath.Join(dir, p.Dir, "report.json"))
 			if err != nil {
@@ -283,6 +285,11 @@ func TestSweepFilesAgree(t *testing.T) {
 			}
 			if f := strings.Fields(rows[i]); len(f) < 9 || f[8] != string(p.Verdict) {
 				t.Errorf("%s %g: report.txt row %q, sweep.json says %q", tt.name, p.Load, rows[i], p.Verdict)
+			}
+			if rep.Measurement == nil || p.Measurement == nil || p.Measurement.Line() != rep.Measurement.Line() {
+				t.Errorf("%s %g: sweep.json measurement %+v, its report.json %+v", tt.name, p.Load, p.Measurement, rep.Measurement)
+			} else if f := strings.Fields(rows[i]); len(f) < 10 || f[9] != p.Measurement.Verdict || measuredHTML[i] != p.Measurement.Verdict {
+				t.Errorf("%s %g: report.txt row %q and report.html %q, sweep.json's measurement %q", tt.name, p.Load, rows[i], measuredHTML[i], p.Measurement.Verdict)
 			}
 			if inHTML[i] != string(p.Verdict) {
 				t.Errorf("%s %g: report.html says %q, sweep.json %q", tt.name, p.Load, inHTML[i], p.Verdict)

@@ -33,7 +33,7 @@ clients:
 // with the trace's pinned replies, and checks every turn's prompt length
 // against the server's tokenizer and template.
 func TestLlamaConversations(t *testing.T) {
-	if testing.Short() {
+	if smoke() {
 		t.Skip("-short")
 	}
 	srv := startLlama(t, "model", "-np", "2")

@@ -49,7 +49,7 @@ func TestLlamaServer(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			if testing.Short() && c.name != "chat/stream/c8" {
+			if smoke() && c.name != "chat/stream/c8" {
 				t.Skip("-short: only chat/stream/c8")
 			}
 			var flags []string
@@ -85,19 +85,19 @@ func TestLlamaServer(t *testing.T) {
 	}
 
 	t.Run("faults", func(t *testing.T) {
-		if testing.Short() {
+		if smoke() {
 			t.Skip("-short")
 		}
 		testLlamaFaults(t, srv, tr)
 	})
 	t.Run("server-timings", func(t *testing.T) {
-		if testing.Short() {
+		if smoke() {
 			t.Skip("-short")
 		}
 		testServerTimings(t, srv, tr)
 	})
 	t.Run("sweep", func(t *testing.T) {
-		if testing.Short() {
+		if smoke() {
 			t.Skip("-short")
 		}
 		testLlamaSweep(t, srv)

@@ -37,7 +37,7 @@ func TestLLMDSim(t *testing.T) {
 		stream bool
 	}{{"completions/stream/c8", true}, {"completions/no-stream/c8", false}} {
 		t.Run(c.name, func(t *testing.T) {
-			if testing.Short() && !c.stream {
+			if smoke() && !c.stream {
 				t.Skip("-short")
 			}
 			var flags []string
@@ -88,7 +88,7 @@ func TestLLMDSim(t *testing.T) {
 	})
 
 	t.Run("server-failures", func(t *testing.T) {
-		if testing.Short() {
+		if smoke() {
 			t.Skip("-short")
 		}
 		bad := startLLMD(t, "--failure-injection-rate", "30", "--failure-types", "rate_limit", "server_error", "invalid_request", "--seed", "1")

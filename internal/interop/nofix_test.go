@@ -11,7 +11,7 @@ import (
 // other request a success, and the report must count them as the records
 // do.
 func TestLlamaInBandErrors(t *testing.T) {
-	if testing.Short() {
+	if smoke() {
 		t.Skip("-short")
 	}
 	srv := startLlama(t, "model-nofix")

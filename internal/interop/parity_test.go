@@ -9,7 +9,7 @@ import (
 // weights and one with other weights: the twin must answer exactly as
 // the base at temperature 0, the other must be told apart.
 func TestParity(t *testing.T) {
-	if testing.Short() {
+	if smoke() {
 		t.Skip("-short")
 	}
 	base := startLlama(t, "model", "-np", "2")

@@ -400,3 +400,11 @@ func tokenize(t *testing.T, p *peer, text string) int {
 	}
 	return len(out.Tokens)
 }
+
+// smoke reports whether to run only the smoke subset: one llama-server
+// chat run and two llm-d-inference-sim runs. The whole suite runs with
+// SURGE_INTEROP_FULL set (as .ci/run's interop step does), so a plain
+// `go test ./...` stays within minutes; -short always means the subset.
+func smoke() bool {
+	return testing.Short() || os.Getenv("SURGE_INTEROP_FULL") == ""
+}
