@@ -190,6 +190,8 @@ func unexplained(a TokenAudit) []string {
 		switch {
 		case c.Name == "input requested→client" && c.Disagree > 0 && c.Cause != CauseReplies:
 			bad = append(bad, fmt.Sprintf("surge's prompts were not the requested length in %d of %d requests", c.Disagree, c.N))
+		case c.Name == "input client→server" && c.Cause == CauseTokenizer:
+			bad = append(bad, fmt.Sprintf("the server counts prompts with another tokenizer than the workload's (%d of %d requests differ by varying amounts), so its prompts are not the lengths asked", c.Disagree, c.N))
 		case c.Name == "output requested→server" && c.More > 0:
 			bad = append(bad, fmt.Sprintf("the server counted more output tokens than max_tokens in %d of %d requests", c.More, c.N))
 		case c.Name == "output server→chunks" && c.More > 0:

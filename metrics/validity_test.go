@@ -49,6 +49,11 @@ func TestMeasurement(t *testing.T) {
 				rs.Records[i].ServerOutputTokens = 5
 			}
 		}, CheckTokens, "more token events"},
+		{"another tokenizer", func(rs *trace.Records) {
+			for i := range rs.Records {
+				rs.Records[i].ServerInputTokens = 90 + i%7
+			}
+		}, CheckTokens, "another tokenizer"},
 		{"template offset is explained", func(rs *trace.Records) {
 			for i := range rs.Records {
 				rs.Records[i].ServerInputTokens = 110
