@@ -53,7 +53,7 @@ import (
 // Anything after "[DONE]" is drained for connection reuse (within the
 // response cap and the idle timeout) and ignored, even an error. A request whose reused connection turns out closed before any
 // response byte arrived is re-sent once on a fresh connection and counted in
-// Retries, never as an error.
+// Resends, never as an error.
 func (c *Client) Do(ctx context.Context, req *Request) *Result {
 	res := &Result{}
 	u := c.endpoint(req, res)
@@ -126,7 +126,7 @@ func (c *Client) send(caller, ctx context.Context, w *watch, u *url.URL, req *Re
 		// The pooled connection was dead (the server closed it after its
 		// last response): nothing was received, so sending again on a
 		// connection of our own is safe.
-		res.Retries++
+		res.Resends++
 		before = p.wrote.Load()
 		w.redial()
 		resp, err = c.fresh.RoundTrip(newHTTPRequest(ctx, u, c.header, body))

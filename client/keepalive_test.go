@@ -41,22 +41,22 @@ func TestServerClosingAfterEachResponse(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer c.Close()
-		retries := 0
+		resends := 0
 		for i := range tt.n {
 			res := c.Do(context.Background(), chatReq())
-			if res.ErrClass != "" || res.Chunks != 1 || res.Retries > 1 {
-				t.Fatalf("%s: request %d: class %q err %q chunks %d retries %d", tt.reason, i, res.ErrClass, res.Err, res.Chunks, res.Retries)
+			if res.ErrClass != "" || res.Chunks != 1 || res.Resends > 1 {
+				t.Fatalf("%s: request %d: class %q err %q chunks %d resends %d", tt.reason, i, res.ErrClass, res.Err, res.Chunks, res.Resends)
 			}
-			retries += res.Retries
+			resends += res.Resends
 		}
-		// At most every other request reuses a dead connection: a retry's
+		// At most every other request reuses a dead connection: a re-send's
 		// fresh connection goes back to the pool, and the next request
 		// dies on it. Exactly n/2 only if net/http hands every connection
 		// back to the idle pool before the next request asks; when it is
-		// slower the next request dials anew and needs no retry, so only
+		// slower the next request dials anew and needs no re-send, so only
 		// the range is the client's doing.
-		if tt.waitForNext && (retries < 1 || retries > tt.n/2) {
-			t.Errorf("%s: %d retries in %d requests, want 1 to %d (at most every other request reuses a dead connection)", tt.reason, retries, tt.n, tt.n/2)
+		if tt.waitForNext && (resends < 1 || resends > tt.n/2) {
+			t.Errorf("%s: %d resends in %d requests, want 1 to %d (at most every other request reuses a dead connection)", tt.reason, resends, tt.n, tt.n/2)
 		}
 	}
 }

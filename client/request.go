@@ -102,8 +102,10 @@ type Result struct {
 	// after some text arrived keeps that text.
 	Text, Reasoning string
 
-	// Retries counts re-sends on a fresh connection after a reused one
+	// Resends counts re-sends on a fresh connection after a reused one
 	// turned out closed before any response byte arrived (servers such as
-	// llama-server close after every response). Not an error.
-	Retries int
+	// llama-server close after every response), so the request had not
+	// reached the server. Not an error, and not a retry: Do never retries
+	// a request the server answered.
+	Resends int
 }

@@ -39,7 +39,8 @@
 // allows it: then connection failures before any response and 429/503
 // answers are re-sent after a seeded, jittered exponential backoff that
 // honours Retry-After up to a cap, and the one record written after the
-// last attempt counts the re-sends in Retries (see RetryPolicy).
+// last attempt counts the re-sends in Retries (see RetryPolicy), apart
+// from the client's re-sends on a dead keep-alive connection (Resends).
 //
 // Sessions with several turns send them one after another: turn k+1 is
 // intended at the instant turn k finished. A failed or dropped turn ends its

@@ -40,7 +40,7 @@ func (a *attempt) record(start time.Time, res *client.Result) trace.Record {
 	rec.ServerTTFTUS = us(res.ServerTTFT)
 	rec.ServerE2EUS = us(res.ServerE2E)
 	rec.Status = res.Status
-	rec.Retries = res.Retries
+	rec.Retries, rec.Resends = a.retries, a.resends
 	rec.FinishReason = res.FinishReason
 	rec.ErrorClass = res.ErrClass
 	rec.Error = res.Err

@@ -39,8 +39,8 @@ const (
 //
 // One record is written per request, after its last attempt: its times,
 // status and error are that attempt's, Record.Retries counts the re-sends
-// (with the client's own re-sends on a dead keep-alive connection), and the
-// waits show in the schedule lag, sent_us − intended_us, so latency from
+// of this policy (Record.Resends, apart, the client's own re-sends on a
+// dead keep-alive connection, over every attempt), and the waits show in the schedule lag, sent_us − intended_us, so latency from
 // the intended instant includes them. A concurrency slot stays held while
 // the request waits to be re-sent. An interrupt (or the end of the drain)
 // ends the waiting: the last attempt's failure is recorded.
@@ -108,8 +108,10 @@ func (p RetryPolicy) rand(s *trace.Session, turn int) *rand.Rand {
 }
 
 // do sends req for a with ctx, re-sending it as the retry policy allows, and
-// returns the last attempt's result with every re-send counted in Retries.
-// a.called and a.returned frame the last attempt.
+// returns the last attempt's result. a.called and a.returned frame the last
+// attempt; a.retries counts the policy's re-sends, a.resends the client's
+// re-sends on a dead connection over every attempt: the one place either
+// is counted.
 func (r *run) do(ctx context.Context, a *attempt, req *client.Request) *client.Result {
 	p := r.cfg.Retry
 	var rng *rand.Rand
@@ -117,27 +119,17 @@ func (r *run) do(ctx context.Context, a *attempt, req *client.Request) *client.R
 		a.called = time.Now()
 		res := r.classify(r.cfg.Client.Do(ctx, req))
 		a.returned = time.Now()
+		a.retries, a.resends = k-1, a.resends+res.Resends
 		if k > p.Max || !retryable(res) {
-			return withRetries(res, k-1)
+			return res
 		}
 		if rng == nil {
 			rng = p.rand(a.session, a.turn)
 		}
 		if !r.pause(ctx, p.delay(k, res.RetryAfter, rng)) {
-			return withRetries(res, k-1)
+			return res
 		}
 	}
-}
-
-// withRetries returns res with n more re-sends counted, copying it so a
-// Doer's result is never changed.
-func withRetries(res *client.Result, n int) *client.Result {
-	if n == 0 {
-		return res
-	}
-	c := *res
-	c.Retries += n
-	return &c
 }
 
 // pause waits d before a re-send, reporting false if the run halts or ctx

@@ -98,6 +98,44 @@ func TestRetriedRecord(t *testing.T) {
 	})
 }
 
+// TestRetriesApartFromResends sends each request through a client that
+// re-sends it once on a fresh connection at every attempt, to a server that
+// answers 503 twice before succeeding: the record counts the policy's 2
+// retries and, apart, the client's 3 re-sends, one per attempt.
+func TestRetriesApartFromResends(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		reason           string
+		policy           RetryPolicy
+		retries, resends int
+		ok               bool
+	}{
+		{"with a retry policy", RetryPolicy{Max: 5, Seed: 7}, 2, 3, true},
+		{"without one", RetryPolicy{}, 0, 1, false},
+	}
+	for _, tt := range tests {
+		synctest.Test(t, func(t *testing.T) {
+			var calls atomic.Int64
+			f := &fake{}
+			doer := doerFunc(func(ctx context.Context, req *client.Request) *client.Result {
+				if calls.Add(1)%3 != 0 {
+					return &client.Result{Sent: time.Now(), Last: time.Now(), Status: 503, ErrClass: trace.ErrHTTP, Err: "HTTP 503", Resends: 1}
+				}
+				res := *f.Do(ctx, req)
+				res.Resends = 1
+				return &res
+			})
+			h, ss := openTrace([]int64{0}, []int{10})
+			_, out := runBubble(t, t.Context(), mustNew(t, Config{Client: doer, Retry: tt.policy}, h, ss), f)
+			r := out.recs[0]
+			if len(out.recs) != 1 || r.OK() != tt.ok || r.Retries != tt.retries || r.Resends != tt.resends {
+				t.Errorf("%s: %d records; ok %v, retries %d, resends %d; want one record, ok %v, %d retries, %d resends",
+					tt.reason, len(out.recs), r.OK(), r.Retries, r.Resends, tt.ok, tt.retries, tt.resends)
+			}
+		})
+	}
+}
+
 // TestRetryInterrupted interrupts a run while a request waits to be
 // re-sent: the wait ends at once and the last failure is recorded.
 func TestRetryInterrupted(t *testing.T) {

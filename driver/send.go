@@ -22,6 +22,8 @@ type attempt struct {
 	inputTokens      int       // prompt tokens surge means to send by the trace's counts, salt included
 	clientTokens     int       // prompt tokens counted by surge
 	stormed          bool      // cancelled by a cancellation storm
+	retries          int       // re-sends under the retry policy (see run.do)
+	resends          int       // the client's re-sends on a dead connection, over every attempt
 }
 
 // attempt prepares turn k of s, intended at the given offset.

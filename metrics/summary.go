@@ -109,9 +109,16 @@ type Scope struct {
 	Requests int    `json:"requests"` // measured records: sent or dropped
 	Sent     int    `json:"sent"`
 	OK       int    `json:"ok"` // sent without an error class
-	// Retried counts measured requests re-sent on a fresh connection
-	// after a reused one turned out dead (the server had closed it);
-	// Retries is their total number of re-sends. They are not errors.
+	// Resent counts measured requests the client re-sent on a fresh
+	// connection after a reused one turned out dead before the request
+	// reached the server (the server had closed it); Resends is their
+	// total number of re-sends. They are not errors.
+	Resent  int `json:"resent"`
+	Resends int `json:"resends"`
+	// Retried counts measured requests sent again under the retry policy
+	// (--retries) after a failed attempt, a 429 or 503 answer or a
+	// connection that failed before any response; Retries is their total
+	// number of retries.
 	Retried    int        `json:"retried"`
 	Retries    int        `json:"retries"`
 	Latency    Latency    `json:"latency"`
@@ -250,6 +257,19 @@ func newCalc(o Options, slos []trace.SLO, w Window) *calc {
 	return c
 }
 
+// countResends counts r's re-sends in sc, the client's on a dead
+// connection and the retry policy's apart: the one place either is counted.
+func (sc *Scope) countResends(r *trace.Record) {
+	if r.Resends > 0 {
+		sc.Resent++
+		sc.Resends += r.Resends
+	}
+	if r.Retries > 0 {
+		sc.Retried++
+		sc.Retries += r.Retries
+	}
+}
+
 // percentiles are the percentiles reported for the named metric.
 func (c *calc) percentiles(name string) []float64 {
 	if ps, ok := c.ps[name]; ok {
@@ -271,10 +291,7 @@ func (c *calc) scope(client string, recs []*trace.Record) Scope {
 			if Succeeded.Has(r) {
 				sc.OK++
 			}
-			if r.Retries > 0 {
-				sc.Retried++
-				sc.Retries += r.Retries
-			}
+			sc.countResends(r)
 		}
 	}
 	sc.Latency = c.latency(recs)

@@ -105,8 +105,10 @@ func (c *csvRows) scope(name string, sc *metrics.Scope) {
 	c.row(name, "requests", "", "measured", i(sc.Requests), "")
 	c.row(name, "requests", "", "sent", i(sc.Sent), "")
 	c.row(name, "requests", "", "ok", i(sc.OK), "")
-	c.row(name, "connections", "", "retried_requests", i(sc.Retried), "")
-	c.row(name, "connections", "", "retries", i(sc.Retries), "")
+	c.row(name, "connections", "", "resent_requests", i(sc.Resent), "")
+	c.row(name, "connections", "", "resends", i(sc.Resends), "")
+	c.row(name, "retries", "", "retried_requests", i(sc.Retried), "")
+	c.row(name, "retries", "", "retries", i(sc.Retries), "")
 	for _, m := range sc.Latency.Metrics() {
 		c.metric(name, "latency", m)
 	}

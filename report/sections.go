@@ -176,17 +176,25 @@ func clip(s string, n int) string {
 	return string(r[:n-1]) + "…"
 }
 
-// connections writes, when any request was re-sent, how many were: a
-// server closing idle keep-alive connections, not a failure.
+// connections writes, when any request was re-sent, how many were, and
+// why, on two lines: on a fresh connection, a server closing idle
+// keep-alive connections, not a failure; under the retry policy, after a
+// failed attempt.
 func (p *printer) connections(sc *metrics.Scope) {
-	if sc.Retried == 0 {
-		return
+	if sc.Resent > 0 {
+		p.line("connections %s re-sent on a fresh connection after the server closed a reused one (not errors)", requests(sc.Resent))
 	}
-	noun := "requests"
-	if sc.Retried == 1 {
-		noun = "request"
+	if sc.Retried > 0 {
+		p.line("retries     %s sent again after a failed attempt (--retries: a 429 or 503, or no connection), %s retries in all", requests(sc.Retried), count(sc.Retries))
 	}
-	p.line("connections %s %s re-sent on a fresh connection after the server closed a reused one (not errors)", count(sc.Retried), noun)
+}
+
+// requests is n requests, in words: "1 request", "1,204 requests".
+func requests(n int) string {
+	if n == 1 {
+		return "1 request"
+	}
+	return count(n) + " requests"
 }
 
 // tokens writes the token audit's findings, if any.
