@@ -136,17 +136,32 @@ func logBins(v []float64) []plotter.HistogramBin {
 	return bins
 }
 
+// latencyBins bins sorted v for a log axis (see logBins), counting its
+// zeros, which a log axis cannot place, in the lowest bin; zeros is how
+// many there were. Bins is nil when no value is above 0.
+func latencyBins(v []float64) (bins []plotter.HistogramBin, zeros int) {
+	pos, zeros := positive(v)
+	if len(pos) == 0 {
+		return nil, zeros
+	}
+	bins = logBins(pos)
+	bins[0].Weight += float64(zeros)
+	return bins, zeros
+}
+
 // latencyHist charts the histogram of sorted v (ms) on a log axis, with
-// the summary's p50 and p99 of m as rules; id names the chart.
+// the summary's p50 and p99 of m as rules; id names the chart. Values of
+// 0 are counted in the lowest bin, so the bins count every value the
+// summary does.
 func latencyHist(id, name, unit string, v []float64, m *metrics.Metric) (*chart, error) {
-	v, left := positive(v)
-	if len(v) == 0 {
+	bins, left := latencyBins(v)
+	if bins == nil {
 		return nil, nil
 	}
 	p := newPlot(name+" (ms, log scale)", unit+" per bin")
 	logAxis(&p.X)
 	p.Y.Min = 0
-	h := &plotter.Histogram{Bins: logBins(v), FillColor: skyBlue}
+	h := &plotter.Histogram{Bins: bins, FillColor: skyBlue}
 	h.LineStyle.Color, h.LineStyle.Width = blue, vg.Points(0.5)
 	p.Add(h)
 	p.Legend.Left = false
@@ -165,7 +180,7 @@ func latencyHist(id, name, unit string, v []float64, m *metrics.Metric) (*chart,
 	}
 	caption := fmt.Sprintf("%s of %d %s in %d bins of equal width on the log axis, with the summary's p50 and p99.", name, len(v), unit, len(h.Bins))
 	if left > 0 {
-		caption += fmt.Sprintf(" %d values of 0 ms are left out.", left)
+		caption += fmt.Sprintf(" %d values of 0 ms, which a log axis cannot place, are counted in the lowest bin.", left)
 	}
 	return &chart{ID: id, Title: name + " histogram", Caption: caption, plot: p}, nil
 }

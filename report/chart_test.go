@@ -230,3 +230,25 @@ func TestSlowestPopulation(t *testing.T) {
 		t.Errorf("slowest rows = %v, want only the healthy request", g)
 	}
 }
+
+// TestHistogramCountsZeros: gaps of 0 ms (coalesced events read at once)
+// cannot sit on a log axis, but the histogram still counts them, in its
+// lowest bin, so its caption and bins count what the summary does.
+func TestHistogramCountsZeros(t *testing.T) {
+	v := []float64{0, 0, 0, 1, 2, 4, 8}
+	c, err := latencyHist("chart-itl", "ITL", "gaps", v, &metrics.Metric{})
+	if err != nil || c == nil {
+		t.Fatalf("chart %v, %v", c, err)
+	}
+	if !strings.Contains(c.Caption, "ITL of 7 gaps") || !strings.Contains(c.Caption, "3 values of 0 ms") {
+		t.Errorf("caption %q", c.Caption)
+	}
+	bins, _ := latencyBins(v)
+	total := 0.0
+	for _, b := range bins {
+		total += b.Weight
+	}
+	if total != 7 {
+		t.Errorf("the bins count %g values, want 7", total)
+	}
+}

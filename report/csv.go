@@ -17,7 +17,8 @@ const AllScope = "(all)"
 
 // CSV writes s in long form, one figure a row, for spreadsheets and data
 // frames to pivot: the columns are scope (a client, or AllScope), section
-// (run, requests, connections, latency, throughput, goodput, slo, errors,
+// (run, requests, connections, latency, throughput, goodput, slo
+// (with its verdict word), measurement, errors,
 // errors_by_class, errors_by_status, errors_top, tokens, prefix_cache,
 // sessions, warning), name (the metric, SLO, class or comparison; for
 // prefix_cache, "server" for the hits the server reported, "implied" for
@@ -47,6 +48,7 @@ func CSVEngine(w io.Writer, s *metrics.Summary, es []EngineLatency) error {
 	for i := range s.Clients {
 		c.scope(s.Clients[i].Client, &s.Clients[i])
 	}
+	c.measurement(s.Measurement)
 	for _, wn := range s.Warnings {
 		scope := wn.Client
 		if scope == "" {
@@ -209,9 +211,32 @@ func (c *csvRows) slo(scope string, ch metrics.SLOCheck) {
 		r("observed_lo", f(ch.CI.Lo), "us")
 		r("observed_hi", f(ch.CI.Hi), "us")
 	}
+	r("verdict", ch.Verdict, "")
 	r("pass", strconv.FormatBool(ch.Pass), "")
 	r("conclusive", strconv.FormatBool(ch.Conclusive), "")
 	r("met", i(ch.Met), "")
+	r("requests", i(ch.Requests), "")
+	r("exceeded", i(ch.Exceeded), "")
+}
+
+// measurement writes the verdict on the measurement and each check's
+// outcome (ok, fail or n/a) with its detail.
+func (c *csvRows) measurement(m *metrics.Measurement) {
+	if m == nil {
+		return
+	}
+	c.row(AllScope, "measurement", "", "verdict", m.Verdict, "")
+	for _, ch := range m.Checks {
+		outcome := "ok"
+		switch {
+		case !ch.Applies:
+			outcome = "n/a"
+		case !ch.OK:
+			outcome = "fail"
+		}
+		c.row(AllScope, "measurement", ch.Name, "outcome", outcome, "")
+		c.row(AllScope, "measurement", ch.Name, "detail", ch.Detail, "")
+	}
 }
 
 // errors writes the failure counts of a scope.
