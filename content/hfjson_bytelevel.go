@@ -40,7 +40,7 @@ func newByteAlphabet() *byteAlphabet {
 
 // selfPrinting reports whether b stands for itself in the alphabet.
 func selfPrinting(b byte) bool {
-	return ('!' <= b && b <= '~') || (0xA1 <= b && b <= 0xAC) || (0xAE <= b && b <= 0xFF)
+	return ('!' <= b && b <= '~') || (0xA1 <= b && b <= 0xAC) || 0xAE <= b
 }
 
 // decode maps a vocabulary entry written in the alphabet back to the raw

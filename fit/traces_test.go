@@ -103,12 +103,3 @@ func readMooncake(t *testing.T, f *os.File) trace {
 	}
 	return tr
 }
-
-// gaps returns the differences between consecutive times.
-func gaps(times []float64) []float64 {
-	g := make([]float64, 0, len(times))
-	for i := 1; i < len(times); i++ {
-		g = append(g, times[i]-times[i-1])
-	}
-	return g
-}

@@ -191,7 +191,7 @@ func TestRunRedactsAndValidates(t *testing.T) {
 	if _, err := Run(t.Context(), Config{}, time.Now(), &bytes.Buffer{}); err == nil {
 		t.Error("empty URL: no error")
 	}
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { http.Error(w, "no", 503) }))
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { http.Error(w, "no", http.StatusServiceUnavailable) }))
 	defer srv.Close()
 	url := strings.Replace(srv.URL, "http://", "http://user:secret@", 1) + "/metrics"
 	st, s := runFor(t, Config{URL: url}, 2)

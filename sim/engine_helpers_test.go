@@ -105,15 +105,6 @@ func (e *Engine) check() error {
 	return nil
 }
 
-// kinds returns "id:kind" for each event, for compact comparisons.
-func kinds(evs []Event) []string {
-	out := make([]string, len(evs))
-	for i, ev := range evs {
-		out[i] = fmt.Sprintf("%d:%s", ev.ID, ev.Kind)
-	}
-	return out
-}
-
 // hashes returns n block hashes sharing the first shared with prefix base.
 func hashes(base uint64, n, shared int, own uint64) []uint64 {
 	h := make([]uint64, n)

@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -171,6 +170,3 @@ func readText(t *testing.T, dir, name string) string {
 	}
 	return string(b)
 }
-
-// us formats a duration in µs for messages.
-func us(v float64) string { return fmt.Sprintf("%.0fµs", v) }

@@ -41,10 +41,8 @@ func TestClosedLoopKeepsNInFlight(t *testing.T) {
 		t.Fatalf("%d records, end %+v", len(recs), end)
 	}
 	ends := make(map[int64]int)
-	var sessions []int
 	for _, r := range recs {
 		ends[r.SentUS+r.E2EUS]++
-		sessions = append(sessions, r.Session)
 	}
 	bySend := slices.Clone(recs)
 	slices.SortStableFunc(bySend, func(a, b trace.Record) int { return int(a.SentUS - b.SentUS) })
