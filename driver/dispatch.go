@@ -9,9 +9,10 @@ import (
 
 // dispatch launches each open-loop session at its absolute instant
 // start + AtUS, waiting on one reused timer backed by an alarm (see
-// waitUntil). It never waits
-// "an interval after the last send": if it falls behind (a slow machine, a
-// long GC), the sessions already due go out at once and their lag shows it.
+// waitUntil). It never waits "an interval after the last send": if it
+// falls behind (a slow machine, a long GC), the sessions already due go
+// out one after another without waiting, each once the one before is under
+// way, and their lag shows it.
 func (r *run) dispatch() {
 	defer close(r.openDone)
 	al := newAlarm()
