@@ -239,21 +239,24 @@ func errorsCheck(s *Summary, _ Options) Check {
 // samplesCheck fails a run with an SLO that too few requests were
 // measured to judge.
 func samplesCheck(s *Summary, _ Options) Check {
-	if len(s.All.SLOs) == 0 {
+	switch {
+	case len(s.All.SLOs) == 0:
 		return skip(CheckSamples, "no SLO to judge")
+	case s.All.Requests == 0:
+		return skip(CheckSamples, "no measured request to judge the SLOs on")
 	}
 	var short, unjudged []string
 	for _, c := range s.All.SLOs {
 		switch c.Verdict {
 		case VerdictShort:
-			short = append(short, fmt.Sprintf("%s %s needs %d requests, %d measured", c.Metric, PercentileName(c.Percentile), c.MinN, c.Requests))
+			short = append(short, fmt.Sprintf("%s %s (%d measured, %d needed)", c.Metric, PercentileName(c.Percentile), c.Requests, c.MinN))
 		case VerdictNotJudged:
 			unjudged = append(unjudged, fmt.Sprintf("%s %s (%s)", c.Metric, PercentileName(c.Percentile), c.Note))
 		}
 	}
 	switch {
 	case len(short) > 0:
-		return fail(CheckSamples, "too few requests to judge %s", strings.Join(short, ", "))
+		return fail(CheckSamples, "too few requests to judge %s", strings.Join(short, " and "))
 	case len(unjudged) > 0:
 		return fail(CheckSamples, "cannot judge %s", strings.Join(unjudged, ", "))
 	}

@@ -91,7 +91,7 @@ func TestMeasurement(t *testing.T) {
 		}, "", ""},
 		{"too few for the SLO", func(rs *trace.Records) {
 			rs.Header.SLO = []trace.SLO{{Metric: "ttft", Percentile: 99.9, BoundUS: 1e6}}
-		}, CheckSamples, "ttft p99.9 needs"},
+		}, CheckSamples, "ttft p99.9 (200 measured, "},
 		{"enough for the SLO", func(rs *trace.Records) {
 			rs.Header.SLO = []trace.SLO{{Metric: "ttft", Percentile: 50, BoundUS: 1e6}}
 		}, "", ""},
