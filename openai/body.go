@@ -55,6 +55,13 @@ func (r *Request) AppendJSON(dst []byte) []byte {
 		dst = strconv.AppendBool(dst, r.StreamOptions.IncludeUsage)
 		dst = append(dst, '}')
 	}
+	if r.Seed != nil {
+		dst = strconv.AppendInt(appendKey(dst, open, "seed"), int64(*r.Seed), 10)
+	}
+	if r.Logprobs {
+		dst = appendKey(dst, open, "logprobs")
+		dst = append(dst, "true"...)
+	}
 	dst = appendInt(dst, open, "surge_reasoning_tokens", r.SurgeReasoningTokens)
 	return append(dst, '}')
 }

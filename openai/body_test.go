@@ -45,6 +45,8 @@ func TestAppendJSONMatchesEncodingJSON(t *testing.T) {
 		{Request{Messages: []Message{{Role: "system", Content: "s"}, {Role: "user", Content: ""}}}, "several messages, empty content kept"},
 		{Request{MaxTokens: -1}, "negative max_tokens is sent"},
 		{Request{Model: "m", Prompt: "x", Stream: true, StreamOptions: &StreamOptions{IncludeUsage: true}, SurgeReasoningTokens: 40}, "the built-in engine's reasoning extension"},
+		{Request{Model: "m", MaxTokens: 4, Temperature: ptr(0.0), Seed: ptr(0), Logprobs: true}, "a zero seed is sent, with logprobs"},
+		{Request{Seed: ptr(-7)}, "negative seed"},
 	}
 	for _, tt := range tests {
 		got := tt.req.AppendJSON(nil)

@@ -1,5 +1,7 @@
 package openai
 
+import "encoding/json"
+
 // API names, as traces spell them, and the paths they are served at.
 const (
 	APIChat         = "chat"        // /v1/chat/completions with messages
@@ -20,10 +22,12 @@ func Path(api string) (string, bool) {
 	return "", false
 }
 
-// Request is the body of a chat or completions request. Chat requests set
-// Messages, completions requests set Prompt. Zero fields are omitted when
-// encoded (servers such as llama-server reject explicit nulls). MinTokens
-// and IgnoreEOS are vLLM and SGLang extensions.
+// Request is the body of a chat or completions request as a client sends
+// it (ServerRequest is the same body as a server reads it). Chat requests
+// set Messages, completions requests set Prompt. Zero fields are omitted
+// when encoded (servers such as llama-server reject explicit nulls), so
+// Seed is a pointer: a seed of 0 is sent. MinTokens and IgnoreEOS are vLLM
+// and SGLang extensions.
 type Request struct {
 	Model         string         `json:"model,omitempty"`
 	Messages      []Message      `json:"messages,omitempty"`
@@ -35,6 +39,10 @@ type Request struct {
 	TopP          *float64       `json:"top_p,omitempty"`
 	Stream        bool           `json:"stream,omitempty"`
 	StreamOptions *StreamOptions `json:"stream_options,omitempty"`
+	Seed          *int           `json:"seed,omitempty"`
+	// Logprobs asks for the log-probability of each output token, in
+	// choices[].logprobs.
+	Logprobs bool `json:"logprobs,omitempty"`
 	// SurgeReasoningTokens asks surge's built-in engine to stream that
 	// many reasoning tokens before the answer; other servers do not know
 	// it, so it is sent only to that engine.
@@ -45,6 +53,39 @@ type Request struct {
 type Message struct {
 	Role    string `json:"role"`
 	Content string `json:"content"`
+}
+
+// ServerRequest is the body of a chat or completions request as a server
+// reads it: the members whose type varies stay raw (Prompt: a string, an
+// array of strings or of token IDs; a message's content), and the numbers a
+// server must tell absent from zero are pointers. MaxCompletionTokens is
+// the newer name of max_tokens; N asks for several choices;
+// SurgeReasoningTokens is the built-in engine's extension (see Request).
+type ServerRequest struct {
+	Model                string          `json:"model"`
+	Messages             []ServerMessage `json:"messages"`
+	Prompt               json.RawMessage `json:"prompt"`
+	MaxTokens            *int            `json:"max_tokens"`
+	MaxCompletionTokens  *int            `json:"max_completion_tokens"`
+	MinTokens            *int            `json:"min_tokens"`
+	IgnoreEOS            bool            `json:"ignore_eos"`
+	Stream               bool            `json:"stream"`
+	StreamOptions        *StreamOptions  `json:"stream_options"`
+	N                    *int            `json:"n"`
+	SurgeReasoningTokens *int            `json:"surge_reasoning_tokens"`
+}
+
+// ServerMessage is one chat message as a server reads it: Content is a
+// string, an array of ContentPart or null.
+type ServerMessage struct {
+	Role    string          `json:"role"`
+	Content json.RawMessage `json:"content"`
+}
+
+// ContentPart is one part of an array content; Text is set for type "text".
+type ContentPart struct {
+	Type string `json:"type"`
+	Text string `json:"text"`
 }
 
 // StreamOptions asks a streaming server for a final usage chunk.
@@ -64,17 +105,32 @@ type Chunk struct {
 	Choices []Choice `json:"choices"`
 	Usage   *Usage   `json:"usage,omitempty"`
 	Timings *Timings `json:"timings,omitempty"`
+	// SurgeTimings is surge's own engine server's measurement, in its
+	// final usage chunk and whole responses.
+	SurgeTimings *SurgeTimings `json:"surge_timings,omitempty"`
 }
 
 // Choice is one choice of a chunk or response: Delta when streamed, Message
 // when not, Text for the completions API. FinishReason is null until the
-// choice ends.
+// choice ends; Logprobs is null unless they were asked for.
 type Choice struct {
-	Index        int     `json:"index"`
-	Delta        *Delta  `json:"delta,omitempty"`
-	Message      *Delta  `json:"message,omitempty"`
-	Text         *string `json:"text,omitempty"`
-	FinishReason *string `json:"finish_reason"`
+	Index        int       `json:"index"`
+	Delta        *Delta    `json:"delta,omitempty"`
+	Message      *Delta    `json:"message,omitempty"`
+	Text         *string   `json:"text,omitempty"`
+	Logprobs     *Logprobs `json:"logprobs"`
+	FinishReason *string   `json:"finish_reason"`
+}
+
+// Logprobs is a chat choice's log-probabilities: one per output token.
+type Logprobs struct {
+	Content []TokenLogprob `json:"content"`
+}
+
+// TokenLogprob is one output token and its log-probability.
+type TokenLogprob struct {
+	Token   string  `json:"token"`
+	Logprob float64 `json:"logprob"`
 }
 
 // Delta is the message part a chat chunk adds, or a whole chat message.
@@ -111,6 +167,19 @@ type Usage struct {
 	TotalTokens      int `json:"total_tokens"`
 }
 
+// UsageDetails is a usage with vLLM's and OpenAI's prompt_tokens_details,
+// as surge's engine server writes it.
+type UsageDetails struct {
+	Usage
+	PromptTokensDetails PromptTokensDetails `json:"prompt_tokens_details"`
+}
+
+// PromptTokensDetails details a usage's prompt tokens: how many came from
+// the prefix cache.
+type PromptTokensDetails struct {
+	CachedTokens int `json:"cached_tokens"`
+}
+
 // Timings is llama-server's own measurement of a request, sent in its final
 // chunk, in milliseconds: PromptMS runs from the start of the slot's prompt
 // processing (after HTTP, tokenizing and queueing) through the sampling of
@@ -141,9 +210,21 @@ type ErrorResponse struct {
 }
 
 // ErrorDetail describes an error. Code is a number (vLLM, llama-server) or a
-// string (OpenAI).
+// string (OpenAI); Param names the offending parameter, null for none.
 type ErrorDetail struct {
-	Message string `json:"message"`
-	Type    string `json:"type,omitempty"`
-	Code    any    `json:"code,omitempty"`
+	Message string  `json:"message"`
+	Type    string  `json:"type,omitempty"`
+	Param   *string `json:"param"`
+	Code    any     `json:"code,omitempty"`
+}
+
+// ObjectError is the body of a failed request as vLLM writes it: the
+// error's members at the top level, with object "error" and the status as
+// code.
+type ObjectError struct {
+	Object  string  `json:"object"`
+	Message string  `json:"message"`
+	Type    string  `json:"type"`
+	Param   *string `json:"param"`
+	Code    int     `json:"code"`
 }

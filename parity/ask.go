@@ -10,6 +10,8 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+
+	"surge/openai"
 )
 
 // maxBody bounds the bytes read from one answer.
@@ -144,38 +146,6 @@ func (e endpoint) get(ctx context.Context, path string) (int, []byte, error) {
 	return e.do(req)
 }
 
-// chatRequest is the probe's request body. Logprobs is omitted, never
-// null, when false: llama-server rejects "logprobs": null.
-type chatRequest struct {
-	Model       string    `json:"model"`
-	Messages    []message `json:"messages"`
-	MaxTokens   int       `json:"max_tokens"`
-	Temperature float64   `json:"temperature"`
-	Seed        int       `json:"seed"`
-	Logprobs    bool      `json:"logprobs,omitempty"`
-}
-
-type message struct {
-	Role    string `json:"role"`
-	Content string `json:"content"`
-}
-
-// chatResponse is the part of a chat completion the probe reads.
-type chatResponse struct {
-	Choices []struct {
-		Message struct {
-			Content string `json:"content"`
-		} `json:"message"`
-		FinishReason string `json:"finish_reason"`
-		Logprobs     *struct {
-			Content []Token `json:"content"`
-		} `json:"logprobs"`
-	} `json:"choices"`
-	Usage *struct {
-		CompletionTokens int `json:"completion_tokens"`
-	} `json:"usage"`
-}
-
 // httpError is an answer other than 200.
 type httpError struct {
 	status int
@@ -230,11 +200,12 @@ func refusedForLength(err error) bool {
 
 // ask sends one prompt and decodes the answer.
 func (e endpoint) ask(ctx context.Context, model, prompt string, maxTokens int, logprobs bool) (Answer, error) {
-	body, err := json.Marshal(chatRequest{Model: model, Messages: []message{{"user", prompt}},
-		MaxTokens: maxTokens, Logprobs: logprobs})
-	if err != nil {
-		return Answer{}, err
-	}
+	// Temperature and seed 0 are sent; logprobs is omitted, never null,
+	// when false: llama-server rejects "logprobs": null.
+	zero, seed := 0.0, 0
+	r := openai.Request{Model: model, Messages: []openai.Message{{Role: "user", Content: prompt}},
+		MaxTokens: maxTokens, Temperature: &zero, Seed: &seed, Logprobs: logprobs}
+	body := r.AppendJSON(nil)
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, e.base+"/v1/chat/completions", bytes.NewReader(body))
 	if err != nil {
 		return Answer{}, err
@@ -253,7 +224,7 @@ func (e endpoint) ask(ctx context.Context, model, prompt string, maxTokens int, 
 // decodeAnswer reads the text, length, finish reason and logprobs of a
 // chat completion.
 func decodeAnswer(raw []byte) (Answer, error) {
-	var r chatResponse
+	var r openai.Chunk
 	if err := json.Unmarshal(raw, &r); err != nil {
 		return Answer{}, fmt.Errorf("decoding answer: %w", err)
 	}
@@ -261,9 +232,17 @@ func decodeAnswer(raw []byte) (Answer, error) {
 		return Answer{}, errors.New("decoding answer: no choices")
 	}
 	c := r.Choices[0]
-	a := Answer{Text: c.Message.Content, FinishReason: c.FinishReason}
-	if c.Logprobs != nil && len(c.Logprobs.Content) > 0 {
-		a.Tokens = c.Logprobs.Content
+	var a Answer
+	if c.Message != nil && c.Message.Content != nil {
+		a.Text = *c.Message.Content
+	}
+	if c.FinishReason != nil {
+		a.FinishReason = *c.FinishReason
+	}
+	if c.Logprobs != nil {
+		for _, t := range c.Logprobs.Content {
+			a.Tokens = append(a.Tokens, Token(t))
+		}
 	}
 	if r.Usage != nil {
 		a.CompletionTokens = r.Usage.CompletionTokens

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"surge/content"
+	"surge/openai"
 )
 
 // fake is a deterministic chat server: its answer to a prompt is
@@ -32,7 +33,7 @@ type fake struct {
 	slotCtx     int
 
 	mu       sync.Mutex // guards the fields below
-	requests []chatRequest
+	requests []openai.Request
 	raw      []map[string]any
 }
 
@@ -64,7 +65,7 @@ func (f *fake) start(t *testing.T) string {
 }
 
 func (f *fake) chat(w http.ResponseWriter, r *http.Request) {
-	var req chatRequest
+	var req openai.Request
 	var raw map[string]any
 	dec := json.NewDecoder(r.Body)
 	if err := dec.Decode(&raw); err != nil {
@@ -107,7 +108,7 @@ func (f *fake) chat(w http.ResponseWriter, r *http.Request) {
 }
 
 // tokens counts req's prompt in o200k_base.
-func (f *fake) tokens(req chatRequest) int {
+func (f *fake) tokens(req openai.Request) int {
 	tok, err := content.Builtin("o200k_base")
 	if err != nil {
 		panic(err)
@@ -124,7 +125,7 @@ func authorized(r *http.Request, key string) bool {
 }
 
 // answer builds the chat completion for req.
-func (f *fake) answer(req chatRequest) []byte {
+func (f *fake) answer(req openai.Request) []byte {
 	h := fnv.New64a()
 	h.Write([]byte(req.Messages[0].Content))
 	n := max(f.scale, 1) * int(5+h.Sum64()%20)

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+
+	"surge/openai"
 )
 
 // request is a decoded, validated chat or completions request.
@@ -23,38 +25,9 @@ type request struct {
 	reasoning    int // output tokens to stream as reasoning before the answer
 }
 
-// wireRequest is the JSON body as sent; fields whose type varies stay raw.
-type wireRequest struct {
-	Model               string          `json:"model"`
-	Messages            []wireMessage   `json:"messages"`
-	Prompt              json.RawMessage `json:"prompt"`
-	MaxTokens           *int            `json:"max_tokens"`
-	MaxCompletionTokens *int            `json:"max_completion_tokens"`
-	MinTokens           *int            `json:"min_tokens"`
-	IgnoreEOS           bool            `json:"ignore_eos"`
-	Stream              bool            `json:"stream"`
-	StreamOptions       *struct {
-		IncludeUsage bool `json:"include_usage"`
-	} `json:"stream_options"`
-	N *int `json:"n"`
-	// SurgeReasoningTokens asks this engine to make the first that many
-	// output tokens reasoning (reasoning_content), as a reasoning model
-	// thinks before it answers; a surge extension other servers ignore.
-	SurgeReasoningTokens *int `json:"surge_reasoning_tokens"`
-}
-
-// wireMessage is one chat message; content is a string, an array of parts
-// or null.
-type wireMessage struct {
-	Role    string          `json:"role"`
-	Content json.RawMessage `json:"content"`
-}
-
-// wirePart is one part of an array content.
-type wirePart struct {
-	Type string `json:"type"`
-	Text string `json:"text"`
-}
+// wireRequest is the JSON body as sent, openai's server-side request type;
+// a type of this package so that its fields can be read by its methods.
+type wireRequest openai.ServerRequest
 
 // decodeRequest parses and validates body as a chat (chat true) or
 // completions request. Its errors are *apiError with status 400.
@@ -149,7 +122,7 @@ func messageText(raw json.RawMessage) (string, error) {
 		err := json.Unmarshal(raw, &s)
 		return s, err
 	}
-	var parts []wirePart
+	var parts []openai.ContentPart
 	if err := json.Unmarshal(raw, &parts); err != nil {
 		return "", errors.New("must be a string or an array of content parts")
 	}
@@ -214,13 +187,7 @@ func badRequest(msg string) *apiError {
 // writeError writes e as vLLM does:
 // {"object":"error","message":…,"type":…,"param":null,"code":status}.
 func writeError(w http.ResponseWriter, e *apiError) {
-	body, _ := json.Marshal(struct {
-		Object  string `json:"object"`
-		Message string `json:"message"`
-		Type    string `json:"type"`
-		Param   any    `json:"param"`
-		Code    int    `json:"code"`
-	}{"error", e.msg, e.typ, nil, e.status})
+	body, _ := json.Marshal(openai.ObjectError{Object: "error", Message: e.msg, Type: e.typ, Code: e.status})
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(e.status)
 	w.Write(body)

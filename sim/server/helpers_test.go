@@ -97,7 +97,7 @@ type streamResult struct {
 	tokens  int           // events carrying a token
 	usage   openai.Info   // the usage event
 	finish  string        // the last finish reason
-	timings timings
+	timings openai.SurgeTimings
 	cached  int
 }
 
@@ -134,13 +134,13 @@ func parseStream(t *testing.T, body []byte) streamResult {
 		if in.HasUsage {
 			res.usage = in
 			var extra struct {
-				Usage   usage   `json:"usage"`
-				Timings timings `json:"surge_timings"`
+				Usage   openai.UsageDetails `json:"usage"`
+				Timings openai.SurgeTimings `json:"surge_timings"`
 			}
 			if err := json.Unmarshal(ev.Data, &extra); err != nil {
 				t.Fatal(err)
 			}
-			res.timings, res.cached = extra.Timings, extra.Usage.Details.CachedTokens
+			res.timings, res.cached = extra.Timings, extra.Usage.PromptTokensDetails.CachedTokens
 		}
 	}
 	return res

@@ -5,6 +5,8 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+
+	"surge/openai"
 )
 
 // TestReasoning checks surge_reasoning_tokens: the first that many output
@@ -44,7 +46,7 @@ func TestReasoning(t *testing.T) {
 				Content   string `json:"content"`
 			} `json:"message"`
 		} `json:"choices"`
-		Usage usage `json:"usage"`
+		Usage openai.UsageDetails `json:"usage"`
 	}
 	if err := json.Unmarshal(out, &whole); err != nil || code != http.StatusOK {
 		t.Fatalf("status %d, %v: %s", code, err, out)

@@ -6,24 +6,9 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"surge/openai"
 )
-
-// usage is the usage object, with vLLM's prompt_tokens_details.
-type usage struct {
-	PromptTokens     int `json:"prompt_tokens"`
-	CompletionTokens int `json:"completion_tokens"`
-	TotalTokens      int `json:"total_tokens"`
-	Details          struct {
-		CachedTokens int `json:"cached_tokens"`
-	} `json:"prompt_tokens_details"`
-}
-
-// timings is the surge_timings member (see the package doc).
-type timings struct {
-	QueuedMS float64 `json:"queued_ms"`
-	TTFTMS   float64 `json:"ttft_ms"`
-	E2EMS    float64 `json:"e2e_ms"`
-}
 
 // reply holds what every chunk and response of one request repeats.
 type reply struct {
@@ -88,17 +73,17 @@ func (rp *reply) appendToken(dst []byte, i int) []byte {
 // usageOf returns the usage and timings of a finished request, whose last
 // bytes are being written now: its TTFT counts to the flush of its first
 // token (or to now, if that is in this last write), its E2E to now.
-func (rp *reply) usageOf(p progress) (usage, timings) {
-	u := usage{PromptTokens: rp.st.job.promptLen, CompletionTokens: p.tokens,
-		TotalTokens: rp.st.job.promptLen + p.tokens}
-	u.Details.CachedTokens = p.cached
+func (rp *reply) usageOf(p progress) (openai.UsageDetails, openai.SurgeTimings) {
+	u := openai.UsageDetails{Usage: openai.Usage{PromptTokens: rp.st.job.promptLen, CompletionTokens: p.tokens,
+		TotalTokens: rp.st.job.promptLen + p.tokens}}
+	u.PromptTokensDetails.CachedTokens = p.cached
 	now := time.Now()
 	first := rp.firstWrite
 	if first.IsZero() {
 		first = now
 	}
 	ms := func(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
-	return u, timings{QueuedMS: ms(p.queued), TTFTMS: ms(first.Sub(rp.st.arrival)), E2EMS: ms(now.Sub(rp.st.arrival))}
+	return u, openai.SurgeTimings{QueuedMS: ms(p.queued), TTFTMS: ms(first.Sub(rp.st.arrival)), E2EMS: ms(now.Sub(rp.st.arrival))}
 }
 
 // writeStream streams the request as Server-Sent Events until it ends or
@@ -166,8 +151,8 @@ func (s *Server) writeStream(w http.ResponseWriter, r *http.Request, req request
 // chunk when asked for, then [DONE].
 func (rp *reply) appendEnd(dst []byte, p progress) []byte {
 	if p.failure != nil {
-		body, _ := json.Marshal(map[string]any{"error": map[string]any{
-			"message": p.failure.msg, "type": p.failure.typ, "param": nil, "code": p.failure.status}})
+		body, _ := json.Marshal(openai.ErrorResponse{Error: openai.ErrorDetail{
+			Message: p.failure.msg, Type: p.failure.typ, Code: p.failure.status}})
 		dst = append(dst, "data: "...)
 		dst = append(dst, body...)
 		return append(dst, "\n\n"...)
@@ -175,8 +160,8 @@ func (rp *reply) appendEnd(dst []byte, p progress) []byte {
 	if rp.req.includeUsage {
 		u, t := rp.usageOf(p)
 		tail, _ := json.Marshal(struct {
-			Usage   usage   `json:"usage"`
-			Timings timings `json:"surge_timings"`
+			Usage   openai.UsageDetails `json:"usage"`
+			Timings openai.SurgeTimings `json:"surge_timings"`
 		}{u, t})
 		dst = append(dst, "data: "...)
 		dst = append(dst, rp.head...)
@@ -215,40 +200,25 @@ func (s *Server) writeWhole(w http.ResponseWriter, r *http.Request, req request,
 	}
 	rp := s.newReply(req, st, "")
 	u, t := rp.usageOf(p)
-	type message struct {
-		Role      string  `json:"role"`
-		Reasoning *string `json:"reasoning_content,omitempty"`
-		Content   string  `json:"content"`
-	}
-	type choice struct {
-		Index        int      `json:"index"`
-		Message      *message `json:"message,omitempty"`
-		Text         *string  `json:"text,omitempty"`
-		Logprobs     any      `json:"logprobs"`
-		FinishReason string   `json:"finish_reason"`
-	}
-	c := choice{FinishReason: finishReason(st.job)}
+	finish := finishReason(st.job)
+	answer := text.String()
+	c := openai.Choice{FinishReason: &finish}
 	object := "text_completion"
 	if req.chat {
 		object = "chat.completion"
-		c.Message = &message{Role: "assistant", Content: text.String()}
-		if reasoning.Len() > 0 {
-			r := reasoning.String()
-			c.Message.Reasoning = &r
-		}
+		c.Message = &openai.Delta{Role: "assistant", Content: &answer, ReasoningContent: reasoning.String()}
 	} else {
-		s := text.String()
-		c.Text = &s
+		c.Text = &answer
 	}
 	writeJSON(w, struct {
-		ID      string   `json:"id"`
-		Object  string   `json:"object"`
-		Created int64    `json:"created"`
-		Model   string   `json:"model"`
-		Choices []choice `json:"choices"`
-		Usage   usage    `json:"usage"`
-		Timings timings  `json:"surge_timings"`
-	}{rp.id, object, s.created, s.cfg.Model, []choice{c}, u, t})
+		ID      string              `json:"id"`
+		Object  string              `json:"object"`
+		Created int64               `json:"created"`
+		Model   string              `json:"model"`
+		Choices []openai.Choice     `json:"choices"`
+		Usage   openai.UsageDetails `json:"usage"`
+		Timings openai.SurgeTimings `json:"surge_timings"`
+	}{rp.id, object, s.created, s.cfg.Model, []openai.Choice{c}, u, t})
 }
 
 // writeJSON writes v as a 200 JSON response.
