@@ -8,8 +8,8 @@ import (
 	"strconv"
 	"strings"
 
-	"surge/compare"
 	"surge/metrics"
+	"surge/metrics/compare"
 )
 
 // CompareFormat is the format version written in JSON comparisons.

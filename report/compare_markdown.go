@@ -4,7 +4,7 @@ import (
 	"io"
 	"strings"
 
-	"surge/compare"
+	"surge/metrics/compare"
 )
 
 // CompareMarkdown writes r as GitHub-flavoured Markdown for a pull

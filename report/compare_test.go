@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"surge/compare"
 	"surge/metrics"
+	"surge/metrics/compare"
 )
 
 // comparison is a hand-made result with a row of every kind: significant

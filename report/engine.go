@@ -6,8 +6,8 @@ import (
 	"math"
 	"strings"
 
+	"surge/bundle/scrape"
 	"surge/metrics"
-	"surge/scrape"
 )
 
 // EngineLatency is one row of the engine-against-client table: a latency

@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"surge/bundle/scrape"
 	"surge/metrics"
-	"surge/scrape"
 )
 
 // histogramScrape is one scrape at atUS holding the histogram family with

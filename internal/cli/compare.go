@@ -8,7 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"surge/compare"
+	"surge/metrics/compare"
 	"surge/report"
 )
 

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"surge/compare"
+	"surge/metrics/compare"
 	"surge/sim"
 )
 

@@ -18,7 +18,7 @@ import (
 	"k8s.io/apimachinery/pkg/api/resource"
 
 	"surge/content"
-	"surge/k8s"
+	"surge/internal/k8s"
 	"surge/trace"
 	"surge/workload"
 )

@@ -15,7 +15,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 
-	"surge/k8s"
+	"surge/internal/k8s"
 )
 
 // k8sMain runs `surge k8s args...` and returns the exit code, stdout and

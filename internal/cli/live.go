@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"surge/driver"
-	"surge/live"
+	"surge/internal/exporter"
 	"surge/trace"
 )
 
@@ -25,7 +25,7 @@ func serveLive(w io.Writer, addr string, d *driver.Driver, shard *trace.Shard) (
 	if shard != nil {
 		label = shard.String()
 	}
-	m := live.New(func() float64 { return float64(d.Progress().InFlight) }, label)
+	m := exporter.New(func() float64 { return float64(d.Progress().InFlight) }, label)
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return nil, nil, usageError{fmt.Errorf("--metrics-addr: %w", err)}

@@ -13,7 +13,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"surge/parity"
+	"surge/internal/parity"
 )
 
 // parityTimeout bounds one probe request, so a hung server cannot hang

@@ -12,7 +12,7 @@ import (
 	"testing"
 
 	"surge/content"
-	"surge/parity"
+	"surge/internal/parity"
 	"surge/sim/server"
 )
 

@@ -10,7 +10,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
-	"surge/selftest"
+	"surge/internal/selftest"
 	"surge/sim/virtual"
 	"time"
 

@@ -11,9 +11,9 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"surge/bundle/scrape"
 	"surge/metrics"
 	"surge/report"
-	"surge/scrape"
 )
 
 // serverMetricsFile is the scraped metrics' name in a run directory.

@@ -9,7 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"surge/selftest"
+	"surge/internal/selftest"
 	"surge/trace"
 )
 

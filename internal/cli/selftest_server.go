@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"surge/selftest"
+	"surge/internal/selftest"
 )
 
 // zeroServerWait bounds how long selftest waits for its server process

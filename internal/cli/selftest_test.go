@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"surge/selftest"
+	"surge/internal/selftest"
 	"surge/trace"
 )
 

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"surge/compare"
+	"surge/metrics/compare"
 	"surge/trace"
 )
 

@@ -3,7 +3,7 @@ package compare_test
 import (
 	"fmt"
 
-	"surge/compare"
+	"surge/metrics/compare"
 )
 
 func ExampleParseGates() {

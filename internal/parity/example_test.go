@@ -3,7 +3,7 @@ package parity_test
 import (
 	"fmt"
 
-	"surge/parity"
+	"surge/internal/parity"
 )
 
 func ExampleCompare() {

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"time"
 
-	"surge/k8s"
+	"surge/internal/k8s"
 )
 
 // Eight shards of a spec against a Service, bundles on a claim created for

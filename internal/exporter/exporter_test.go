@@ -1,4 +1,4 @@
-package live
+package exporter
 
 import (
 	"net/http/httptest"

@@ -1,4 +1,4 @@
-// Package live exposes surge's own metrics during a run, in Prometheus'
+// Package exporter exposes surge's own metrics during a run, in Prometheus'
 // format, so that a dashboard can watch a run (or every shard of one) as
 // it goes. The figures of record stay the records file and its report:
 // these are for watching.
@@ -24,7 +24,7 @@
 //
 // The histograms have classic buckets and native (sparse) buckets for a
 // scraper that asks for them.
-package live
+package exporter
 
 import (
 	"net/http"
