@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -100,40 +99,16 @@ func runCompare(c *cobra.Command, base, cand string, f compareFlags) error {
 		return err
 	}
 	warnUnderpowered(c.ErrOrStderr(), res)
-	return gateError(res)
+	return res.Err()
 }
 
 // warnUnderpowered says on w which gates went unjudged although their
 // row's change is large, so that a large regression on too few requests
 // does not pass unseen.
 func warnUnderpowered(w io.Writer, res *compare.Result) {
-	for _, g := range res.Gates {
+	for _, g := range res.Overlooked() {
 		row := res.Row(g.Gate.Row)
-		if g.Verdict != compare.VerdictUnjudged || row == nil || !row.Underpowered || res.FailOnUnjudged {
-			continue
-		}
 		fmt.Fprintf(w, "surge: warning: gate %s is unjudged, not failed, but its row changed by %+.1f%%, %s: measure more requests, or pass --fail-on-unjudged\n",
 			g.Gate, 100*row.Delta, row.Finding())
 	}
-}
-
-// gateError names the failed gates of res, or is nil when none failed.
-func gateError(res *compare.Result) error {
-	failed := res.Failed()
-	if len(failed) == 0 {
-		return nil
-	}
-	msgs := make([]string, len(failed))
-	for i, g := range failed {
-		msgs[i] = fmt.Sprintf("%s %s", g.Gate, g.Verdict)
-		if row := res.Row(g.Gate.Row); row != nil && g.Verdict == compare.VerdictFail {
-			unit := "%"
-			if row.Absolute {
-				unit = " points"
-			}
-			msgs[i] += fmt.Sprintf(" (candidate %+.1f%s)", 100*row.Delta, unit)
-		}
-		msgs[i] += ": " + g.Reason
-	}
-	return fmt.Errorf("%d of %d gates failed: %s", len(failed), len(res.Gates), strings.Join(msgs, "; "))
 }
