@@ -40,17 +40,8 @@ const (
 	numStyles
 )
 
-// String returns the style's name, which ParseStyle reads back.
+// String returns the style's name.
 func (s Style) String() string { return string(s) }
-
-// ParseStyle returns the style named s: mixed, question, instruction,
-// summarize or code.
-func ParseStyle(s string) (Style, error) {
-	if Style(s) == StyleMixed || styleIndex(Style(s)) >= 0 {
-		return Style(s), nil
-	}
-	return "", fmt.Errorf("unknown prompt style %q (want mixed, question, instruction, summarize or code)", s)
-}
 
 // styleIndex returns the index of s in styles(), or -1.
 func styleIndex(s Style) int {
@@ -145,7 +136,7 @@ func (s *Synth) Hash() string { return s.hash }
 // Prompt appends to dst a prompt of exactly n tokens in the given style and
 // returns the extended slice. Pieces are chosen with r only, so the same r
 // state gives the same bytes. n <= 0 appends nothing. It panics if style is
-// not one ParseStyle accepts. Reusing dst avoids allocation.
+// not StyleMixed or one of the concrete styles. Reusing dst avoids allocation.
 func (s *Synth) Prompt(dst []byte, r *rand.Rand, style Style, n int) []byte {
 	if n <= 0 {
 		return dst

@@ -91,32 +91,6 @@ func TestPromptExact(t *testing.T) {
 	}
 }
 
-func TestParseStyle(t *testing.T) {
-	t.Parallel()
-	for _, tc := range []struct {
-		in     string
-		ok     bool
-		reason string
-	}{
-		{"mixed", true, "the default style"},
-		{"question", true, "a concrete style"},
-		{"instruction", true, "a concrete style"},
-		{"summarize", true, "a concrete style"},
-		{"code", true, "a concrete style"},
-		{"Code", false, "names are case-sensitive, as in specs"},
-		{"summarise", false, "one spelling only"},
-		{"", false, "empty is not a style"},
-	} {
-		got, err := ParseStyle(tc.in)
-		if (err == nil) != tc.ok {
-			t.Errorf("ParseStyle(%q) error = %v, want ok=%v (%s)", tc.in, err, tc.ok, tc.reason)
-		}
-		if tc.ok && got.String() != tc.in {
-			t.Errorf("ParseStyle(%q).String() = %q, want the input back", tc.in, got)
-		}
-	}
-}
-
 func TestPromptEdges(t *testing.T) {
 	t.Parallel()
 	tok, s := testSynth(t, "o200k_base")

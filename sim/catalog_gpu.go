@@ -52,9 +52,6 @@ func (g GPU) FLOPS(p Precision) float64 {
 	return g.BF16FLOPS
 }
 
-// GPUs returns a copy of the accelerator catalog.
-func GPUs() []GPU { return slices.Clone(gpus) }
-
 // LookupGPU finds an accelerator by name or alias, case-insensitive
 // ("H100" finds H100-SXM). The error lists the catalog.
 func LookupGPU(name string) (GPU, error) {

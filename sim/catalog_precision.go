@@ -1,10 +1,5 @@
 package sim
 
-import (
-	"fmt"
-	"strings"
-)
-
 // Precision is the numeric format of weights or of the KV cache. The zero
 // value is BF16.
 type Precision int
@@ -25,22 +20,10 @@ func (p Precision) Bytes() float64 {
 	return 2
 }
 
-// String returns "bf16" or "fp8"; ParsePrecision reads it back.
+// String returns "bf16" or "fp8".
 func (p Precision) String() string {
 	if p == FP8 {
 		return "fp8"
 	}
 	return "bf16"
-}
-
-// ParsePrecision reads a precision name, case-insensitive: bf16 (also fp16,
-// "auto") or fp8 (also fp8_e4m3).
-func ParsePrecision(s string) (Precision, error) {
-	switch strings.ToLower(strings.TrimSpace(s)) {
-	case "bf16", "fp16", "auto", "":
-		return BF16, nil
-	case "fp8", "fp8_e4m3", "e4m3":
-		return FP8, nil
-	}
-	return BF16, fmt.Errorf("unknown precision %q (want bf16 or fp8)", s)
 }

@@ -128,16 +128,3 @@ func TestKVHeadsReplicated(t *testing.T) {
 		t.Errorf("TP8 KV/token %v != TP4 %v; heads must replicate, not split", h8.KVBytesPerToken(), h4.KVBytesPerToken())
 	}
 }
-
-func TestParsePrecision(t *testing.T) {
-	t.Parallel()
-	for _, p := range []Precision{BF16, FP8} {
-		got, err := ParsePrecision(p.String())
-		if err != nil || got != p {
-			t.Errorf("round trip %v: got %v, %v", p, got, err)
-		}
-	}
-	if _, err := ParsePrecision("int4"); err == nil {
-		t.Error("int4 accepted")
-	}
-}

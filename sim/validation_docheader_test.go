@@ -13,7 +13,7 @@ fails if this file is stale.
 Rows are of three kinds, each predicted in closed form from the cost model.
 
 **Serving rows** (throughput, TTFT, ITL, e2e latency) are predicted by
-` + "`predictSteady`" + ` (sim/validation.go), a steady-state predictor built on
+` + "`predictSteady`" + ` (sim/validation_steady_test.go), a steady-state predictor built on
 ` + "`CostModel.StepTime`" + `; it stands in for the engine until the engine is
 validated itself. Closed-loop concurrency c and
 offline rows use B = min(c, max_num_seqs, KV capacity / tokens per request)
@@ -28,7 +28,7 @@ use FP8 weights and FP8 KV cache.
 
 **Static-batch step rows** (Splitwise, Llama-2-70B FP16 on 2/4/8 A100 or
 H100, TP = gpu_count) call ` + "`CostModel.StepTime`" + ` directly
-(sim/validation_static.go). A static batch of b identical requests is
+(sim/validation_static_pred_test.go). A static batch of b identical requests is
 admitted whole, so prefill_time_batch is one step of b chunks of isl tokens
 at context 0 (no token-budget chunking), and decode_step_time is the mean of
 the osl steps that decode b sequences at contexts isl … isl+osl−1.

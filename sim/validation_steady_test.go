@@ -3,7 +3,7 @@ package sim
 // This file is the STEADY-STATE PREDICTOR used only to validate the cost
 // model against published measurements (docs/sim-validation.md). It is a
 // closed-form stand-in for the engine: the engine in this package replaces
-// it for real simulations, and nothing outside validation should call it.
+// it for real simulations, and as a test file it is not part of the package.
 
 import "math"
 

@@ -57,19 +57,3 @@ func (m *merged) fill(i int) error {
 	m.head[i] = s
 	return err
 }
-
-// slice is a Source of sessions in memory.
-type slice struct{ ss []*trace.Session }
-
-// Slice returns a Source of ss, which must be in start order.
-func Slice(ss []*trace.Session) Source { return &slice{ss: ss} }
-
-// Next returns the next session of the slice.
-func (s *slice) Next() (*trace.Session, error) {
-	if len(s.ss) == 0 {
-		return nil, io.EOF
-	}
-	next := s.ss[0]
-	s.ss = s.ss[1:]
-	return next, nil
-}
