@@ -2,22 +2,16 @@ package cli
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
-	"regexp"
-	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 	corev1 "k8s.io/api/core/v1"
-	"k8s.io/apimachinery/pkg/api/resource"
 
-	"surge/content"
 	"surge/internal/k8s"
 	"surge/trace"
 	"surge/workload"
@@ -105,10 +99,8 @@ func runK8s(c *cobra.Command, path string, extra []string, f k8sFlags) error {
 	if err != nil {
 		return specFailure(c, path, err)
 	}
-	for _, cl := range in.header.Clients {
-		if cl.Concurrency > 0 && cl.Concurrency < f.shards {
-			return usageError{fmt.Errorf("--shards %d: client %q keeps %d requests in flight, fewer than the shards: use at most %d", f.shards, cl.Name, cl.Concurrency, cl.Concurrency)}
-		}
+	if err := k8s.CheckShards(in.header.Clients, f.shards); err != nil {
+		return usageError{fmt.Errorf("--shards %d: %w", f.shards, err)}
 	}
 	cfg, err := k8sConfig(c, path, in, extra, f)
 	if err != nil {
@@ -122,7 +114,7 @@ func runK8s(c *cobra.Command, path string, extra []string, f k8sFlags) error {
 	if err != nil {
 		return usageError{err}
 	}
-	if err := writeK8s(c, m, k8sHeader(path, cfg, load, f.e2e), f.out); err != nil {
+	if err := writeK8s(c, m, k8s.Header(path, cfg, load, f.e2e), f.out); err != nil {
 		return err
 	}
 	k8sSummary(c.ErrOrStderr(), cfg, load)
@@ -181,16 +173,24 @@ func k8sConfig(c *cobra.Command, path string, in *workloadInput, extra []string,
 	cfg := k8s.Config{
 		Name: f.name, Namespace: f.namespace, Image: f.image, Shards: f.shards,
 		Target: f.target, StartAt: start, Output: output, APIKeySecret: f.apiKey,
-		Salt: k8sSalt(f.salt, in.header), Args: append(genArgs(c), extra...),
+		Salt: k8s.SharedSalt(f.salt, in.header), Args: append(genArgs(c), extra...),
 	}
 	if cfg.Name == "" {
-		cfg.Name = defaultK8sName(in)
+		cfg.Name = "surge"
+		if in.spec != nil {
+			cfg.Name = k8s.DefaultName(in.spec.Name)
+		}
 	}
 	if cfg.Spec, err = os.ReadFile(path); err != nil {
 		return k8s.Config{}, fmt.Errorf("reading spec: %w", err)
 	}
-	cfg.Files, err = specFiles(path, in)
-	return cfg, err
+	if in.spec != nil {
+		cfg.Files, err = k8s.SpecFiles(in.spec, func(p string) ([]byte, error) { return os.ReadFile(relTo(path, p)) })
+	}
+	if err != nil {
+		return k8s.Config{}, fmt.Errorf("spec %s: %w", path, err)
+	}
+	return cfg, nil
 }
 
 // k8sStart is the instant every shard starts: --start-at, or now plus
@@ -206,19 +206,7 @@ func k8sStart(f k8sFlags) (time.Time, error) {
 	if f.startDelay <= 0 {
 		return time.Time{}, usageError{fmt.Errorf("--start-delay %v: want a positive delay, long enough to pull the image and start every pod", f.startDelay)}
 	}
-	return time.Now().UTC().Add(f.startDelay).Truncate(time.Second).Add(time.Second), nil
-}
-
-// k8sSalt is the salt all shards share: --salt, or a new nonce unless the
-// workload says salt: none. One salt for all keeps the prompts of sessions
-// that share a system prompt identical across shards, as in one run.
-func k8sSalt(flag string, h trace.Header) string {
-	if flag != "" || h.Salt == trace.SaltNone {
-		return flag
-	}
-	var b [4]byte
-	rand.Read(b[:])
-	return hex.EncodeToString(b[:])
+	return k8s.StartAt(time.Now(), f.startDelay), nil
 }
 
 // genArgs passes the workload overrides given to k8s on to every shard.
@@ -230,40 +218,6 @@ func genArgs(c *cobra.Command) []string {
 		}
 	}
 	return a
-}
-
-var notLabel = regexp.MustCompile(`[^a-z0-9-]+`)
-
-// defaultK8sName is surge-NAME for the spec's name made a DNS label.
-func defaultK8sName(in *workloadInput) string {
-	name := ""
-	if in.spec != nil {
-		name = strings.Trim(notLabel.ReplaceAllString(strings.ToLower(in.spec.Name), "-"), "-")
-	}
-	if name == "" {
-		return "surge"
-	}
-	return strings.TrimRight(("surge-" + name)[:min(len(name)+6, k8s.MaxNameLength)], "-")
-}
-
-// specFiles reads the files a spec names (a tokenizer.json, a corpus), so
-// that the ConfigMap carries them beside it.
-func specFiles(path string, in *workloadInput) ([]k8s.File, error) {
-	if in.spec == nil {
-		return nil, nil
-	}
-	var files []k8s.File
-	for _, p := range []string{in.spec.Tokenizer, in.spec.Corpus} {
-		if p == "" || (p == in.spec.Tokenizer && content.IsBuiltin(p)) {
-			continue
-		}
-		data, err := os.ReadFile(relTo(path, p))
-		if err != nil {
-			return nil, fmt.Errorf("spec %s: %w", path, err)
-		}
-		files = append(files, k8s.File{Path: filepath.ToSlash(p), Data: data})
-	}
-	return files, nil
 }
 
 // k8sResources sizes each pod for load, or takes --cpu and --memory.
@@ -279,21 +233,13 @@ func k8sResources(load k8s.Load, f k8sFlags) (corev1.ResourceRequirements, error
 		if o.value == "" {
 			continue
 		}
-		q, err := resource.ParseQuantity(o.value)
-		if err != nil || q.Sign() <= 0 {
-			return r, usageError{fmt.Errorf("%s %q: want a positive quantity like 4, 500m or 2Gi", o.flag, o.value)}
+		q, err := k8s.ParseQuantity(o.value)
+		if err != nil {
+			return r, usageError{fmt.Errorf("%s %w", o.flag, err)}
 		}
 		r.Requests[o.name], r.Limits[o.name] = q, q
 	}
 	return r, nil
-}
-
-// k8sHeader is the comment heading the manifests.
-func k8sHeader(path string, cfg k8s.Config, load k8s.Load, e2e time.Duration) string {
-	return fmt.Sprintf(`# surge k8s: %s as %d shards, each writing its bundle to /out/shard-INDEX.
-# Every shard starts its schedule at %s: apply before then.
-# Busiest shard, if each request takes %v: %.0f requests/s, %d in flight.
-`, path, max(cfg.Shards, 1), cfg.StartAt.Format(time.RFC3339), e2e, load.PeakRate, load.InFlight)
 }
 
 // writeK8s writes the manifests to stdout, or one file per object into dir.
@@ -305,17 +251,15 @@ func writeK8s(c *cobra.Command, m k8s.Manifest, header, dir string) error {
 		}
 		return k8s.Write(out, m.Objects())
 	}
+	files, err := m.Files(header)
+	if err != nil {
+		return err
+	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("creating %s: %w", dir, err)
 	}
-	for i, o := range m.Objects() {
-		var b strings.Builder
-		b.WriteString(header)
-		if err := k8s.Write(&b, m.Objects()[i:i+1]); err != nil {
-			return err
-		}
-		name := fmt.Sprintf("%d-%s.yaml", i+1, strings.ToLower(o.GetObjectKind().GroupVersionKind().Kind))
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(b.String()), 0o644); err != nil {
+	for _, f := range files {
+		if err := os.WriteFile(filepath.Join(dir, f.Path), f.Data, 0o644); err != nil {
 			return fmt.Errorf("writing manifests: %w", err)
 		}
 	}

@@ -62,7 +62,8 @@ type Config struct {
 	Args []string
 }
 
-// File is a file a spec names, by the relative path the spec writes.
+// File is a file by relative path: one a spec names, by the path the spec
+// writes, or one of Manifest.Files.
 type File struct {
 	Path string
 	Data []byte
