@@ -2,9 +2,13 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
-	"slices"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -45,7 +49,7 @@ lower than against a server on another machine.`,
 		Args: exactArgs(0),
 		RunE: func(c *cobra.Command, _ []string) error {
 			if f.zeroServer {
-				return serveZero(c.Context(), c.OutOrStdout(), c.InOrStdin())
+				return selftest.ServeProcess(c.Context(), c.OutOrStdout(), c.InOrStdin())
 			}
 			return runSelftest(c.Context(), c.OutOrStdout(), c.ErrOrStderr(), f)
 		},
@@ -86,7 +90,7 @@ func runSelftest(ctx context.Context, w, warn io.Writer, f selftestFlags) error 
 	if err != nil {
 		return err
 	}
-	printSelftest(w, r)
+	r.WriteText(w)
 	if f.noSave {
 		return nil
 	}
@@ -101,40 +105,16 @@ func runSelftest(ctx context.Context, w, warn io.Writer, f selftestFlags) error 
 	return nil
 }
 
-// printSelftest writes the points and the ceiling.
-func printSelftest(w io.Writer, r selftest.Result) {
-	where := "in-process zero-delay server"
-	if r.SeparateServer {
-		where = "zero-delay server in a process of its own"
-	}
-	fmt.Fprintf(w, "%s · %d CPUs (GOMAXPROCS %d) · %d-token streams · %s, sharing the cores\n\n", r.Version, r.CPUs, r.Procs, r.Tokens, where)
-	fmt.Fprintf(w, "%11s %14s %16s %8s %7s\n", "concurrency", "streamed req/s", "token events/s", "CPU", "failed")
-	for _, p := range r.Points {
-		fmt.Fprintf(w, "%11d %14s %16s %7.2fs %7d\n", p.Concurrency, thousands(p.RequestsPerS), thousands(p.TokenEventsPerS), p.CPUSeconds, p.Failed)
-	}
-	req, ev := r.Ceiling()
-	fmt.Fprintf(w, "\nceiling     %s streamed req/s, %s token events/s; surge run warns above half of it\n", thousands(req), thousands(ev))
-}
-
-// thousands formats v rounded to a whole number with commas.
-func thousands(v float64) string {
-	s := fmt.Sprintf("%.0f", v)
-	var out []byte
-	for i, ch := range []byte(s) {
-		if i > 0 && (len(s)-i)%3 == 0 && s[i-1] != '-' {
-			out = append(out, ',')
-		}
-		out = append(out, ch)
-	}
-	return string(out)
-}
-
 // selftestPath is path, or the default cache file when it is empty.
 func selftestPath(path string) (string, error) {
 	if path != "" {
 		return path, nil
 	}
-	return selftest.CachePath()
+	dir, err := os.UserCacheDir()
+	if err != nil {
+		return "", fmt.Errorf("finding the cache directory: %w", err)
+	}
+	return filepath.Join(dir, "surge", "selftest.json"), nil
 }
 
 // ceilingWarning returns the warning of the self-test cached at path ("":
@@ -146,44 +126,20 @@ func ceilingWarning(path string, h trace.Header, sessions []*trace.Session) stri
 	if err != nil {
 		return ""
 	}
-	r, err := selftest.Load(path)
-	if err != nil || !r.Current(versionString()) {
-		return ""
-	}
-	rate, concurrency := requestedLoad(h, sessions)
-	return selftest.Warn(rate, concurrency, r)
+	return selftest.WarnFor(path, versionString(), h, sessions)
 }
 
-// requestedLoad is the load a workload asks for: the most open-loop
-// requests whose sessions start within any one second (its peak rate, in
-// req/s, each session's turns counted at its start), and the closed-loop
-// clients' concurrencies added up.
-func requestedLoad(h trace.Header, sessions []*trace.Session) (rate float64, concurrency int) {
-	closed := map[string]bool{}
-	for _, c := range h.Clients {
-		if c.Concurrency > 0 {
-			closed[c.Name] = true
-			concurrency += c.Concurrency
-		}
+// startZeroServer starts this executable as selftest's zero-delay server
+// (selftest --zero-server) and returns its URL and a function that stops
+// it.
+func startZeroServer(ctx context.Context) (string, func(), error) {
+	if testing.Testing() {
+		// The executable is a test binary, which would run its tests.
+		return "", nil, errors.New("no surge executable under go test")
 	}
-	type start struct{ atUS, turns int64 }
-	var starts []start
-	for _, s := range sessions {
-		if !closed[s.Client] {
-			starts = append(starts, start{s.AtUS, int64(len(s.Turns))})
-		}
+	exe, err := os.Executable()
+	if err != nil {
+		return "", nil, fmt.Errorf("finding surge's executable to start the server: %w", err)
 	}
-	slices.SortFunc(starts, func(a, b start) int { return int(min(max(a.atUS-b.atUS, -1), 1)) })
-	// A window [starts[i].atUS, starts[i].atUS + 1 s) for each i, two
-	// pointers: j is the first start past the window.
-	var in, most int64
-	j := 0
-	for i := range starts {
-		for ; j < len(starts) && starts[j].atUS < starts[i].atUS+1_000_000; j++ {
-			in += starts[j].turns
-		}
-		most = max(most, in)
-		in -= starts[i].turns
-	}
-	return float64(most), concurrency
+	return selftest.StartProcess(ctx, exec.Command(exe, "selftest", "--zero-server"))
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"surge/internal/selftest"
 	"surge/trace"
 )
 
@@ -136,7 +137,7 @@ func serveProcess(t *testing.T, cmd *exec.Cmd) string {
 		time.AfterFunc(10*time.Second, func() { cmd.Process.Kill() })
 		cmd.Wait()
 	})
-	url, err := listeningOn(t.Context(), stdout)
+	url, err := selftest.ListeningOn(t.Context(), stdout)
 	if err != nil {
 		t.Fatalf("surge serve: %v", err)
 	}

@@ -8,16 +8,6 @@ import (
 	"runtime"
 )
 
-// CachePath is where the last self-test is kept: surge/selftest.json in the
-// user's cache directory (os.UserCacheDir).
-func CachePath() (string, error) {
-	dir, err := os.UserCacheDir()
-	if err != nil {
-		return "", fmt.Errorf("finding the cache directory: %w", err)
-	}
-	return filepath.Join(dir, "surge", "selftest.json"), nil
-}
-
 // Save writes r to path as JSON, creating its directory; the file is
 // replaced whole (written aside, then renamed), so a reader never sees it
 // half written.

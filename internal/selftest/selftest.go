@@ -6,10 +6,10 @@
 // concurrency with it, and Load and Save keep it between runs.
 //
 // The server runs where Options.Target says: in a process of its own
-// (Serve, which `surge selftest` starts as a second surge process), as a
-// real target would, or else in this one, which reads higher: one Go
-// scheduler then serves client and server without the kernel's between
-// them. Either way it shares the machine's cores with the client, so a
+// (ServeProcess, which `surge selftest` starts as a second surge process
+// with StartProcess), as a real target would, or else in this one, which
+// reads higher: one Go scheduler then serves client and server without
+// the kernel's between them. Either way it shares the machine's cores with the client, so a
 // target on another machine leaves surge more room.
 package selftest
 
