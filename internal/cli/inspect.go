@@ -24,15 +24,18 @@ func newInspect() *cobra.Command {
 		Long: `inspect summarises a trace: per-client rates and burstiness, length
 quantiles, the prefix reuse it implies and its hashes.
 
-Given a run directory with a manifest.json (a bundle, as surge run and
-surge sim write), it prints what the manifest says of the run, checks every
-file against the size and SHA-256 the manifest gives, checks trace.jsonl's
-workload hash against the manifest's, and summarises the records; it exits
-1 when a check fails.`,
+Given a run directory (a bundle, as surge run and surge sim write), it
+says how far the run got (complete, interrupted, killed, or ended without
+its manifest), which files it holds and which it lacks, what the manifest
+says of the run, checks every file present against the size and SHA-256
+the manifest gives, checks trace.jsonl's workload hash against the
+manifest's (or the records header's, without a manifest), and summarises
+the records. It exits 1 when a file present does not check out; a missing
+file is said, not failed. - reads a trace from standard input.`,
 		Args: exactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
 			if isBundle(args[0]) {
-				return inspectBundle(c.OutOrStdout(), c.ErrOrStderr(), args[0])
+				return inspectBundle(c.OutOrStdout(), args[0])
 			}
 			if err := notBundle(args[0]); err != nil {
 				return err

@@ -11,45 +11,79 @@ import (
 
 	"surge/bundle"
 	"surge/metrics"
+	"surge/trace"
 )
 
-// isBundle reports whether path is a directory holding a bundle manifest.
+// isBundle reports whether path is a directory holding a bundle, whole or
+// partial: a manifest, records or a trace.
 func isBundle(path string) bool {
-	_, err := os.Stat(filepath.Join(path, bundle.ManifestFile))
-	return err == nil
+	if path == "-" {
+		return false
+	}
+	for _, name := range []string{bundle.ManifestFile, bundle.RecordsFile, bundle.TraceFile} {
+		if _, err := os.Stat(filepath.Join(path, name)); err == nil {
+			return true
+		}
+	}
+	return false
 }
 
-// notBundle explains why the directory at path, which has no manifest,
-// is not a bundle; nil when path is not a directory.
+// notBundle explains why the directory at path is not a bundle; nil when
+// path is not a directory.
 func notBundle(path string) error {
 	info, err := os.Stat(path)
-	if err != nil || !info.IsDir() {
+	if path == "-" || err != nil || !info.IsDir() {
 		return nil
 	}
-	if _, err := os.Stat(filepath.Join(path, "records.jsonl")); err == nil {
-		return fmt.Errorf("%s is a run directory without %s: the run did not finish writing its bundle (surge report %s still reads its records)",
-			path, bundle.ManifestFile, path)
-	}
-	return fmt.Errorf("%s is a directory, neither a trace nor a bundle (no %s)", path, bundle.ManifestFile)
+	return fmt.Errorf("%s is a directory, neither a trace nor a bundle (no %s, %s or %s)", path, bundle.ManifestFile, bundle.RecordsFile, bundle.TraceFile)
 }
 
-// inspectBundle prints what the bundle in dir says of itself, checks
-// every file against the manifest and the trace's workload hash against
-// the manifest's, and summarises the records. It fails when a check does.
-func inspectBundle(w, warn io.Writer, dir string) error {
-	f, err := os.Open(filepath.Join(dir, bundle.ManifestFile))
-	if err != nil {
-		return err
-	}
-	m, err := bundle.Read(f)
-	f.Close()
+// inspectBundle prints what the bundle in dir holds and what it lacks,
+// what its manifest says of the run, the check of every file present
+// against the manifest and of the trace's workload hash, and a summary of
+// the records. It fails when a check does; a missing file is said, not
+// failed.
+func inspectBundle(w io.Writer, dir string) error {
+	b, err := bundle.Open(os.DirFS(dir))
 	if err != nil {
 		return fmt.Errorf("%s: %w", dir, err)
 	}
+	v := b.Verify()
 	p := func(label, format string, args ...any) {
 		fmt.Fprintf(w, "%-10s %s\n", label, fmt.Sprintf(format, args...))
 	}
 	p("bundle", "%s", dir)
+	p("state", "%s", b.State())
+	if m := b.Manifest; m != nil {
+		writeManifestLines(p, m)
+	} else if rs := b.Records; rs != nil {
+		p("run", "%s", runSpan(rs.Header.Start, rs.End))
+	}
+	p("workload", "%s", workloadLine(b, v))
+	p("files", "%s", filesLine(v))
+	if missing := b.Missing(); len(missing) > 0 {
+		p("missing", "%s", strings.Join(missing, ", "))
+	}
+	if rs := b.Records; rs != nil {
+		line := recordsLine(summarize(rs, false))
+		if b.RecordsErr != nil {
+			line += " (" + b.RecordsErr.Error() + ")"
+		}
+		p("records", "%s", line)
+	}
+	switch problems := strings.Join(v.Problems, "\n  "); {
+	case v.OK():
+		return nil
+	case !b.Has(bundle.ManifestFile):
+		return fmt.Errorf("%s is a run directory without %s, and what it holds does not check out:\n  %s", dir, bundle.ManifestFile, problems)
+	default:
+		return fmt.Errorf("bundle %s does not check out:\n  %s", dir, problems)
+	}
+	return nil
+}
+
+// writeManifestLines prints what the manifest m says of the run.
+func writeManifestLines(p func(label, format string, args ...any), m *bundle.Manifest) {
 	p("tool", "%s", m.Tool)
 	p("command", "%s", strings.Join(m.Command, " "))
 	p("target", "%s%s", m.Target, serverText(m.Server))
@@ -59,61 +93,54 @@ func inspectBundle(w, warn io.Writer, dir string) error {
 	if m.Spec != nil {
 		p("spec", "%s %s", m.Spec.Path, m.SpecHash)
 	}
-	var problems []string
-	hash, err := traceHash(filepath.Join(dir, "trace.jsonl"))
+}
+
+// runSpan says when a run without a manifest started and, from its end
+// line, when it ended.
+func runSpan(start time.Time, end *trace.RunEnd) string {
+	if end == nil {
+		return start.Format(time.RFC3339) + " – (no end line)"
+	}
+	s := fmt.Sprintf("%s – %s (%s)", start.Format(time.RFC3339), end.End.Format(time.RFC3339), end.End.Sub(start).Round(time.Millisecond))
+	if end.Interrupted {
+		s += ", interrupted"
+	}
+	return s
+}
+
+// workloadLine says whether trace.jsonl is the run's workload.
+func workloadLine(b *bundle.Bundle, v *bundle.Verification) string {
 	switch {
-	case err != nil:
-		problems = append(problems, "trace.jsonl: "+err.Error())
-		p("workload", "%s (trace.jsonl unreadable)", m.WorkloadHash)
-	case hash != m.WorkloadHash:
-		problems = append(problems, fmt.Sprintf("trace.jsonl has workload hash %s, the manifest says %s", hash, m.WorkloadHash))
-		p("workload", "%s ≠ trace.jsonl's %s", m.WorkloadHash, hash)
-	default:
-		p("workload", "%s (trace.jsonl matches)", m.WorkloadHash)
+	case !b.Has(bundle.TraceFile):
+		return v.WantHash + " (no trace.jsonl)"
+	case v.TraceHash == "":
+		return v.WantHash + " (trace.jsonl unreadable)"
+	case v.WantHash == "":
+		return v.TraceHash + " (trace.jsonl; nothing to check it against)"
+	case v.TraceHash != v.WantHash:
+		return fmt.Sprintf("%s ≠ trace.jsonl's %s", v.WantHash, v.TraceHash)
+	case b.Manifest == nil:
+		return v.WantHash + " (trace.jsonl matches the records header)"
 	}
-	problems = append(problems, checkFiles(p, dir, m)...)
-	if rs, err := readRecordFiles(warn, []string{dir}); err == nil {
-		p("records", "%s", recordsLine(summarize(rs, false)))
-	}
-	if len(problems) > 0 {
-		return fmt.Errorf("bundle %s does not check out:\n  %s", dir, strings.Join(problems, "\n  "))
-	}
-	return nil
+	return v.WantHash + " (trace.jsonl matches)"
 }
 
-// checkFiles verifies each file the manifest names, printing a line of
-// them, and returns the problems found.
-func checkFiles(p func(label, format string, args ...any), dir string, m *bundle.Manifest) []string {
-	names := make([]string, 0, len(m.Files))
-	for name := range m.Files {
-		names = append(names, name)
-	}
-	slices.Sort(names)
-	var cells, problems []string
-	for _, name := range names {
-		f, err := os.Open(filepath.Join(dir, filepath.Base(name)))
-		if err == nil {
-			err = m.Verify(name, f)
-			f.Close()
+// filesLine describes each file's check in a line.
+func filesLine(v *bundle.Verification) string {
+	var cells []string
+	for _, c := range v.Files {
+		switch c.Status {
+		case bundle.Verified:
+			cells = append(cells, fmt.Sprintf("%s %s ✓", c.Name, byteSize(c.Bytes)))
+		case bundle.Mismatch:
+			cells = append(cells, c.Name+" ✗")
+		case bundle.Missing:
+			cells = append(cells, c.Name+" missing")
+		default:
+			cells = append(cells, fmt.Sprintf("%s %s %s", c.Name, byteSize(c.Bytes), c.Status))
 		}
-		if err != nil {
-			problems = append(problems, err.Error())
-			cells = append(cells, name+" ✗")
-			continue
-		}
-		cells = append(cells, fmt.Sprintf("%s %s ✓", name, byteSize(m.Files[name].Bytes)))
 	}
-	p("files", "%s", strings.Join(cells, " · "))
-	return problems
-}
-
-// traceHash is the workload hash of the trace file at path.
-func traceHash(path string) (string, error) {
-	in, err := readTraceFile(path)
-	if err != nil {
-		return "", err
-	}
-	return in.hash, nil
+	return strings.Join(cells, " · ")
 }
 
 // serverText describes what the target said of itself.

@@ -1,13 +1,17 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/spf13/cobra"
 
+	"surge/bundle"
 	"surge/metrics"
 	"surge/report"
 	"surge/trace"
@@ -41,14 +45,14 @@ and --png DIR each chart as a PNG image.`,
 			if len(args) == 1 && isSweepDir(args[0]) {
 				return reportSweep(c, args[0], format, html, png)
 			}
-			rs, err := readRecordFiles(c.ErrOrStderr(), args)
+			rs, err := readRecordsFrom(c.InOrStdin(), c.ErrOrStderr(), args)
 			if err != nil {
 				return err
 			}
 			sum := summarize(rs, perClient)
 			in := report.HTMLInput{Summary: sum, Records: rs, Title: "surge report", Warn: warnChart(c.ErrOrStderr())}
-			if tracePath == "" && len(args) == 1 && isBundle(args[0]) {
-				tracePath = filepath.Join(args[0], "trace.jsonl") // a bundle holds its trace
+			if own := filepath.Join(args[0], bundle.TraceFile); tracePath == "" && len(args) == 1 && isBundle(args[0]) && exists(own) {
+				tracePath = own // a bundle holds its trace (a killed run's may not)
 			}
 			if tracePath != "" {
 				tr, err := readTraceFile(tracePath)
@@ -57,7 +61,7 @@ and --png DIR each chart as a PNG image.`,
 				}
 				in.Prompt = promptsOf(tr.sessions)
 			}
-			if len(args) == 1 {
+			if len(args) == 1 && args[0] != "-" {
 				if in.Server, in.Engine, err = serverView(args[0], sum); err != nil {
 					fmt.Fprintf(c.ErrOrStderr(), "surge: %v (the report leaves the server's metrics out)\n", err)
 				}
@@ -74,6 +78,12 @@ and --png DIR each chart as a PNG image.`,
 	c.Flags().StringVar(&format, "format", "text", "text, json or csv")
 	c.Flags().BoolVar(&perClient, "per-client", true, "break figures down by client")
 	return c
+}
+
+// exists reports whether there is a file at path.
+func exists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
 }
 
 // summarize computes the report of rs; closed-loop clients, which have no
@@ -102,22 +112,20 @@ func textReport(w io.Writer, s *metrics.Summary, es []report.EngineLatency) erro
 // run). A truncated last line, and shards missing from a merge, are
 // reported on warn.
 func readRecordFiles(warn io.Writer, paths []string) (*trace.Records, error) {
-	var runs []*trace.Records
+	return readRecordsFrom(nil, warn, paths)
+}
+
+// readRecordsFrom is readRecordFiles where the path - stands for stdin.
+func readRecordsFrom(stdin io.Reader, warn io.Writer, paths []string) (*trace.Records, error) {
 	var names []string
 	for _, path := range paths {
 		files, err := recordFiles(path)
 		if err != nil {
 			return nil, err
 		}
-		for _, file := range files {
-			rs, err := readRecordFile(warn, file)
-			if err != nil {
-				return nil, err
-			}
-			runs, names = append(runs, rs), append(names, file)
-		}
+		names = append(names, files...)
 	}
-	all, warnings, err := trace.Merge(runs, names)
+	all, warnings, err := bundle.ReadRecords(argFS{stdin}, names)
 	if err != nil {
 		return nil, err
 	}
@@ -127,9 +135,13 @@ func readRecordFiles(warn io.Writer, paths []string) (*trace.Records, error) {
 	return all, nil
 }
 
-// recordFiles lists the records files path stands for: itself, a
-// directory's records.jsonl, or that of each of its subdirectories.
+// recordFiles lists the records files path stands for: itself (- for
+// stdin), a directory's records.jsonl, or that of each of its
+// subdirectories.
 func recordFiles(path string) ([]string, error) {
+	if path == "-" {
+		return []string{path}, nil
+	}
 	info, err := os.Stat(path)
 	if err != nil {
 		return nil, fmt.Errorf("reading records: %w", err)
@@ -137,33 +149,47 @@ func recordFiles(path string) ([]string, error) {
 	if !info.IsDir() {
 		return []string{path}, nil
 	}
-	own := filepath.Join(path, "records.jsonl")
-	if _, err := os.Stat(own); err == nil {
-		return []string{own}, nil
+	files, err := bundle.RecordFiles(os.DirFS(path))
+	if err != nil {
+		return nil, fmt.Errorf("reading records: %s %w", path, err)
 	}
-	sub, err := filepath.Glob(filepath.Join(path, "*", "records.jsonl"))
-	if err != nil || len(sub) == 0 {
-		return nil, fmt.Errorf("reading records: %s holds no records.jsonl, nor any directory that does", path)
+	for i, f := range files {
+		files[i] = filepath.Join(path, filepath.FromSlash(f))
 	}
-	return sub, nil
+	return files, nil
 }
 
-func readRecordFile(warn io.Writer, path string) (*trace.Records, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("reading records: %w", err)
+// argFS opens files by the paths given on the command line, - being
+// standard input (read once). Unlike os.DirFS it takes any path, absolute
+// or relative, as the command line does.
+type argFS struct{ stdin io.Reader }
+
+// Open opens the file at name, or standard input for -.
+func (a argFS) Open(name string) (fs.File, error) {
+	if name != "-" {
+		return os.Open(name)
 	}
-	defer f.Close()
-	rs, err := trace.ReadRecords(f)
-	if rs != nil && err != nil {
-		fmt.Fprintf(warn, "surge: warning: %s: %v\n", path, err)
-		return rs, nil
+	if a.stdin == nil {
+		return nil, &fs.PathError{Op: "open", Path: name, Err: errors.New("no standard input here")}
 	}
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	return rs, nil
+	return stdinFile{a.stdin}, nil
 }
+
+// stdinFile is standard input as an fs.File.
+type stdinFile struct{ io.Reader }
+
+func (stdinFile) Stat() (fs.FileInfo, error) { return stdinInfo{}, nil }
+func (stdinFile) Close() error               { return nil }
+
+// stdinInfo describes standard input: a stream of unknown size.
+type stdinInfo struct{}
+
+func (stdinInfo) Name() string       { return "-" }
+func (stdinInfo) Size() int64        { return 0 }
+func (stdinInfo) Mode() fs.FileMode  { return fs.ModeNamedPipe }
+func (stdinInfo) ModTime() time.Time { return time.Time{} }
+func (stdinInfo) IsDir() bool        { return false }
+func (stdinInfo) Sys() any           { return nil }
 
 // warnChart tells warn of a chart of the HTML report that could not be
 // drawn; the report says so in its place.
