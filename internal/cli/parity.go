@@ -4,11 +4,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"net/url"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -95,7 +93,7 @@ func runParity(c *cobra.Command, f parityFlags) error {
 		enc.SetIndent("", "  ")
 		err = enc.Encode(res)
 	} else {
-		err = writeParity(c.OutOrStdout(), res)
+		err = res.WriteText(c.OutOrStdout())
 	}
 	if err != nil {
 		return fmt.Errorf("writing parity result: %w", err)
@@ -140,88 +138,8 @@ func parityTargets(f parityFlags) ([]parity.Target, error) {
 
 // parityError is nil unless failOnDiff and some candidate differs.
 func parityError(res *parity.Result, failOnDiff bool) error {
-	if !failOnDiff {
-		return nil
-	}
-	var names []string
-	for _, c := range res.Candidates {
-		if c.Verdict == parity.Differs {
-			names = append(names, c.Candidate)
-		}
-	}
-	if len(names) == 0 {
-		return nil
-	}
-	return fmt.Errorf("parity: %s differs from %s (--fail-on-diff)", strings.Join(names, ", "), res.Targets[0].Name)
-}
-
-// writeParity prints the targets, then a table, summary and verdict per
-// candidate.
-func writeParity(w io.Writer, res *parity.Result) error {
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	for i, t := range res.Targets {
-		role := "candidate"
-		if i == 0 {
-			role = "base"
-		}
-		lp := "logprobs"
-		if !t.Logprobs {
-			lp = "no logprobs"
-		}
-		ctx := "context unknown"
-		if t.Context > 0 {
-			ctx = fmt.Sprintf("context %d", t.Context)
-		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\tmodel %s\t%s\t%s\n", role, t.Name, t.URL, t.Model, ctx, lp)
-		for _, n := range t.Notes {
-			fmt.Fprintf(tw, "\t\tnote: %s\n", n)
-		}
-	}
-	if err := tw.Flush(); err != nil {
-		return err
-	}
-	for _, n := range res.Notes {
-		fmt.Fprintf(w, "note: %s\n", n)
-	}
-	for i, c := range res.Candidates {
-		fmt.Fprintf(w, "\n%s vs %s (%d prompts of up to %d tokens, answers of at most %d)\n", c.Candidate, c.Base, res.Prompts, res.PromptTokens, res.MaxTokens)
-		if err := writeParityTable(w, c, res.Targets[0], res.Targets[i+1]); err != nil {
-			return err
-		}
-		s := c.Summary
-		fmt.Fprintf(w, "exact %d/%d (%.0f%%)  length ratio median %.2f× mean %.2f× total %.2f×  lengths >10%% apart %d/%d  finish agree %.0f%%  one side failed %d  both failed %d\n",
-			s.Exact, s.Prompts-s.BothFailed, 100*s.ExactShare, s.MedianRatio, s.MeanRatio, s.TokenRatio,
-			s.LengthDiffers, s.Prompts-s.BothFailed, 100*s.FinishAgreeShare, s.Errors, s.BothFailed)
-		if s.LogprobTokens > 0 {
-			fmt.Fprintf(w, "mean |Δlogprob| %.4f over %d common tokens\n", s.MeanAbsDLogprob, s.LogprobTokens)
-		}
-		fmt.Fprintf(w, "verdict: %s — %s\n", c.Verdict, c.Explanation)
+	if names := res.Differing(); failOnDiff && len(names) > 0 {
+		return fmt.Errorf("parity: %s differs from %s (--fail-on-diff)", strings.Join(names, ", "), res.Targets[0].Name)
 	}
 	return nil
-}
-
-// writeParityTable prints one row per prompt of candidate comparison c.
-func writeParityTable(w io.Writer, c parity.Comparison, base, cand parity.TargetResult) error {
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "prompt\texact\tprefix chars\tprefix tokens\tbase tokens\tcand tokens\tratio\tfinish\t|Δlogprob|\t")
-	for _, d := range c.Prompts {
-		if d.Error != "" {
-			fmt.Fprintf(tw, "%d\t-\t-\t-\t-\t-\t-\t-\t-\t %s\n", d.Prompt, d.Error)
-			continue
-		}
-		exact, tokens, dlp := "no", "-", "-"
-		if d.Exact {
-			exact = "yes"
-		}
-		if d.HasTokens {
-			tokens, dlp = fmt.Sprint(d.PrefixTokens), fmt.Sprintf("%.4f", d.MeanAbsDLogprob)
-		}
-		finish := base.Answers[d.Prompt].FinishReason
-		if !d.SameFinish {
-			finish += "/" + cand.Answers[d.Prompt].FinishReason
-		}
-		fmt.Fprintf(tw, "%d\t%s\t%d\t%s\t%d\t%d\t%.2f\t%s\t%s\t\n",
-			d.Prompt, exact, d.PrefixChars, tokens, d.BaseTokens, d.CandTokens, d.Ratio, finish, dlp)
-	}
-	return tw.Flush()
 }

@@ -200,3 +200,14 @@ func tooLongHint(s Summary) string {
 	}
 	return fmt.Sprintf(" %d prompts were refused as longer than the server's context: pass shorter prompts (--prompt-tokens) or a smaller --max-tokens.", s.TooLong)
 }
+
+// Differing names the candidates whose verdict is Differs.
+func (res *Result) Differing() []string {
+	var names []string
+	for _, c := range res.Candidates {
+		if c.Verdict == Differs {
+			names = append(names, c.Candidate)
+		}
+	}
+	return names
+}
