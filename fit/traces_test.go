@@ -15,20 +15,20 @@ import (
 // traceDir holds the public traces (see its README.md for the known answers).
 const traceDir = "/work/shared/traces"
 
-// trace is the part of a real trace the fitter reads: arrival times in
+// realTrace is the part of a real trace the fitter reads: arrival times in
 // seconds from the first request, and the token counts.
-type trace struct {
+type realTrace struct {
 	times, in, out []float64
 }
 
 var (
 	traceMu    sync.Mutex // guards traceCache
-	traceCache = map[string]trace{}
+	traceCache = map[string]realTrace{}
 )
 
 // loadTrace reads a trace once per test binary (the files are read-only
 // shared fixtures), skipping the test when it is missing.
-func loadTrace(t *testing.T, rel string) trace {
+func loadTrace(t *testing.T, rel string) realTrace {
 	t.Helper()
 	traceMu.Lock()
 	defer traceMu.Unlock()
@@ -41,7 +41,7 @@ func loadTrace(t *testing.T, rel string) trace {
 		t.Skipf("trace not available: %v", err)
 	}
 	defer f.Close()
-	var tr trace
+	var tr realTrace
 	if filepath.Ext(rel) == ".csv" {
 		tr = readAzure(t, f)
 	} else {
@@ -52,13 +52,13 @@ func loadTrace(t *testing.T, rel string) trace {
 }
 
 // readAzure reads TIMESTAMP,ContextTokens,GeneratedTokens rows.
-func readAzure(t *testing.T, f *os.File) trace {
+func readAzure(t *testing.T, f *os.File) realTrace {
 	t.Helper()
 	rows, err := csv.NewReader(f).ReadAll()
 	if err != nil {
 		t.Fatalf("reading azure csv: %v", err)
 	}
-	var tr trace
+	var tr realTrace
 	var t0 time.Time
 	for i, row := range rows[1:] {
 		at, err := time.Parse("2006-01-02 15:04:05.9999999", row[0])
@@ -81,9 +81,9 @@ func readAzure(t *testing.T, f *os.File) trace {
 
 // readMooncake reads JSONL rows with timestamp (ms), input_length and
 // output_length.
-func readMooncake(t *testing.T, f *os.File) trace {
+func readMooncake(t *testing.T, f *os.File) realTrace {
 	t.Helper()
-	var tr trace
+	var tr realTrace
 	sc := bufio.NewScanner(f)
 	sc.Buffer(make([]byte, 1<<20), 1<<24)
 	for sc.Scan() {

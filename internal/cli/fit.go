@@ -10,7 +10,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"surge/fit"
-	"surge/trace"
 	"surge/trace/importers"
 )
 
@@ -47,24 +46,18 @@ commented with the fit statistics; a summary goes to stderr.`,
 }
 
 func runFit(c *cobra.Command, files []string, f fitFlags) error {
-	samples, models, order, err := fitSamples(files, f.format)
+	tr, err := fitTraffic(files, f.format)
 	if err != nil {
 		return err
 	}
-	var clients []fit.Client
-	for _, name := range order {
-		s := samples[name]
-		arr, err := fit.Arrivals(s.Times, fit.ArrivalOptions{})
-		if err != nil {
-			return fmt.Errorf("fit: client %q: %w", name, err)
-		}
-		lens, err := fit.Lengths(s.In, s.Out)
-		if err != nil {
-			return fmt.Errorf("fit: client %q: %w", name, err)
-		}
-		clients = append(clients, fit.Client{Name: name, Model: models[name], Arrivals: arr, Lengths: lens, Flat: f.flat})
+	clients, err := fit.Clients(tr, f.flat)
+	if err != nil {
+		return fmt.Errorf("fit: %w", err)
+	}
+	for _, cl := range clients {
+		arr, lens := cl.Arrivals, cl.Lengths
 		fmt.Fprintf(c.ErrOrStderr(), "surge fit: %s: %d arrivals, %.4g/s, gaps %s (KS %.3f, %s), input %s, output %s\n",
-			name, arr.N, arr.Rate, arr.Gaps.Best.Family, arr.Gaps.Best.KS, arr.Gaps.Grade,
+			cl.Name, arr.N, arr.Rate, arr.Gaps.Best.Family, arr.Gaps.Best.KS, arr.Gaps.Grade,
 			lens.Input.Grade, lens.Output.Grade)
 	}
 	spec, err := fit.Spec(strings.TrimSuffix(filepath.Base(files[0]), filepath.Ext(files[0])), clients)
@@ -72,8 +65,8 @@ func runFit(c *cobra.Command, files []string, f fitFlags) error {
 		return fmt.Errorf("fit: %w", err)
 	}
 	if f.check {
-		if err := checkFit(c, spec, samples, order); err != nil {
-			return err
+		if err := fit.Check(c.Context(), c.ErrOrStderr(), spec, tr); err != nil {
+			return fmt.Errorf("fit --check: %w", err)
 		}
 	}
 	if f.out == "-" {
@@ -83,66 +76,39 @@ func runFit(c *cobra.Command, files []string, f fitFlags) error {
 	return os.WriteFile(f.out, spec, 0o644)
 }
 
-// fitSamples reads the sessions of files by client, with each client's
-// model and the clients in the order they first appear.
-func fitSamples(files []string, format string) (samples map[string]*fit.Sample, models map[string]string, order []string, err error) {
-	samples, models = map[string]*fit.Sample{}, map[string]string{}
-	add := func(s *trace.Session) {
-		fs, ok := samples[s.Client]
-		if !ok {
-			fs = &fit.Sample{}
-			samples[s.Client], models[s.Client] = fs, s.Model
-			order = append(order, s.Client)
-		}
-		addSample(fs, s)
-	}
+// fitTraffic reads the sessions of files by client: a surge trace, or
+// files surge import reads as requests.
+func fitTraffic(files []string, format string) (*fit.Traffic, error) {
+	tr := &fit.Traffic{}
 	if len(files) == 1 && format == "auto" {
 		if ok, err := isTrace(files[0]); err == nil && ok {
 			in, err := readTraceFile(files[0])
 			if err != nil {
-				return nil, nil, nil, err
+				return nil, err
 			}
 			for _, s := range in.sessions {
-				add(s)
+				tr.Add(s)
 			}
-			return samples, models, order, nil
+			return tr, nil
 		}
 	}
-	src, closeAll, err := importSource(files, format)
+	ft, err := detectFormat(files, format, false)
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, err
 	}
-	defer closeAll()
+	src, err := importers.OpenRequests(osFS{}, files, importers.ImportOptions{Format: ft})
+	if err != nil {
+		return nil, err
+	}
+	defer src.Close()
 	for {
 		s, err := src.Next()
 		if err == io.EOF {
-			return samples, models, order, nil
+			return tr, nil
 		}
 		if err != nil {
-			return nil, nil, nil, fmt.Errorf("fit: %w", err)
+			return nil, fmt.Errorf("fit: %w", err)
 		}
-		add(s)
+		tr.Add(s)
 	}
-}
-
-// addSample adds session s to fs: its start and every request's lengths.
-func addSample(fs *fit.Sample, s *trace.Session) {
-	fs.Times = append(fs.Times, float64(s.AtUS)/1e6)
-	for _, t := range s.Turns {
-		fs.In = append(fs.In, float64(t.InputTokens))
-		fs.Out = append(fs.Out, float64(t.OutputTokens))
-	}
-}
-
-// importSource opens files as surge import reads request-level traces.
-func importSource(files []string, format string) (importers.Source, func(), error) {
-	ft, err := detectFormat(files, format, false)
-	if err != nil {
-		return nil, nil, err
-	}
-	rf, err := openRequests(files, ft, importFlags{})
-	if err != nil {
-		return nil, nil, err
-	}
-	return rf.source(), rf.close, nil
 }

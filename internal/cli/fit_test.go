@@ -55,7 +55,7 @@ func sampleOf(t *testing.T, path string) fit.Sample {
 	}
 	var fs fit.Sample
 	for _, s := range in.sessions {
-		addSample(&fs, s)
+		fs.Add(s)
 	}
 	return fs
 }

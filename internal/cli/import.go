@@ -3,7 +3,10 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"io"
+	"io/fs"
 	"math"
+	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -11,6 +14,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"surge/content"
 	"surge/trace/importers"
 )
 
@@ -114,21 +118,160 @@ func runImport(c *cobra.Command, files []string, f importFlags) error {
 	if err := f.checkColumns(format); err != nil {
 		return usageError{err}
 	}
-	if format == importers.FormatShareGPT {
-		return importShareGPT(c, files, f, shape)
+	opts, err := f.options(files, format, shape)
+	if err != nil {
+		return err
 	}
-	if format == importers.FormatWEKA || format == importers.FormatWEKACSV {
-		if f.window != "" || f.rate > 0 {
-			return usageError{errors.New("--window and --rate do not apply to weka conversations, which run closed loop")}
+	out, commit, err := createOutput(c, f.out)
+	if err != nil {
+		return err
+	}
+	st, err := importers.Import(c.Context(), out, osFS{}, files, opts)
+	if cerr := commit(err == nil); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return err
+	}
+	printImport(c.ErrOrStderr(), files, f, opts, st)
+	return nil
+}
+
+// options checks the flags that apply to format and returns the import's
+// options.
+func (f importFlags) options(files []string, format importers.Format, shape importers.Reshape) (importers.ImportOptions, error) {
+	opts := importers.ImportOptions{
+		Format: format, Client: f.client, Model: f.model, SkipBad: f.skipBad, Reshape: shape,
+		Speed: f.speed, Rate: f.rate, Concurrency: f.concurrency, TimeUnit: f.timeUnit,
+		Seed: f.seed, Even: f.arrivals == "even", Think: f.think,
+	}
+	opts.Columns, _ = importers.ParseColumns(f.columns) // checked by checkColumns
+	var err error
+	switch format {
+	case importers.FormatShareGPT:
+		err = f.shareGPT(files, &opts)
+	case importers.FormatWEKA, importers.FormatWEKACSV:
+		switch {
+		case f.window != "" || f.rate > 0:
+			err = usageError{errors.New("--window and --rate do not apply to weka conversations, which run closed loop")}
+		case format == importers.FormatWEKACSV && len(files) > 1:
+			err = usageError{fmt.Errorf("weka-csv: give one file, not %d: each holds every conversation", len(files))}
 		}
-		return importConversations(c, files, format, f, shape)
-	}
-	if f.rate > 0 {
-		if shape.Scale, err = rateScale(files, format, f, shape); err != nil {
-			return err
+	case importers.FormatServeGen:
+		if opts.Input, opts.Output, err = parseLengths(f.lengths); err != nil {
+			err = fmt.Errorf("import %s: %w", files[0], err)
 		}
 	}
-	return importRequests(c, files, format, f, shape)
+	return opts, err
+}
+
+// shareGPT checks the flags of a ShareGPT import and loads --tokenizer
+// into opts.
+func (f importFlags) shareGPT(files []string, opts *importers.ImportOptions) error {
+	switch {
+	case len(files) > 1:
+		return usageError{fmt.Errorf("sharegpt: give one file, not %d", len(files))}
+	case f.window != "":
+		return usageError{errors.New("--window does not apply to sharegpt, which records no times")}
+	case f.arrivals != "poisson" && f.arrivals != "even":
+		return usageError{fmt.Errorf("--arrivals %q: want poisson or even", f.arrivals)}
+	case f.think < 0:
+		return usageError{fmt.Errorf("--think %v: want a duration ≥ 0", f.think)}
+	}
+	tok, err := content.Open(f.tokenizer)
+	if err != nil {
+		return usageError{fmt.Errorf("--tokenizer: %w", err)}
+	}
+	opts.Count = func(s string) int { return len(tok.Encode(s)) }
+	opts.Tokenizer, opts.TokenizerHash = tok.Name(), content.Fingerprint(tok)
+	return nil
+}
+
+// printImport says on w what an import wrote and what it left out.
+func printImport(w io.Writer, files []string, f importFlags, opts importers.ImportOptions, st importers.Stats) {
+	switch st.Format {
+	case importers.FormatShareGPT:
+		fmt.Fprintf(w, "surge import: %d conversations from %s over %v, tokens in %s\n", st.Sessions, files[0], st.Span, opts.Tokenizer)
+		if sk := st.Files[0].Skipped; sk.Rows > 0 {
+			fmt.Fprintf(w, "  skipped %d malformed conversation%s, the first:\n", sk.Rows, plural(sk.Rows))
+			printSkips(w, sk)
+		}
+		if k := st.Truncated; k > 0 {
+			fmt.Fprintf(w, "  cut %d conversation%s short (a broken human/gpt alternation, an empty message or --max-context)\n", k, plural(k))
+		}
+		if k := st.Dropped; k > 0 {
+			fmt.Fprintf(w, "  left out %d conversation%s whose first turn exceeds --max-context %d\n", k, plural(k), f.maxContext)
+		}
+		fmt.Fprintf(w, "workload %s\n", st.Hash)
+		return
+	case importers.FormatWEKA, importers.FormatWEKACSV:
+		fmt.Fprintf(w, "surge import: %d sessions from %d %s file%s\n", st.Sessions, len(files), st.Format, plural(len(files)))
+	default:
+		fmt.Fprintf(w, "surge import: %d sessions from %d %s file%s over %v\n", st.Sessions, len(files), st.Format, plural(len(files)), st.Span)
+	}
+	for _, fs := range st.Files {
+		if fs.Skipped.Rows > 0 {
+			fmt.Fprintf(w, "  %s: skipped %d malformed row%s, the first:\n", fs.Name, fs.Skipped.Rows, plural(fs.Skipped.Rows))
+			printSkips(w, fs.Skipped)
+		}
+	}
+	for _, fs := range st.Files {
+		if fs.NoLengths {
+			fmt.Fprintf(w, "  %s: no length PMFs: every request %s tokens (--lengths IN:OUT)\n", fs.Name, pick(f.lengths, "1024:256"))
+		}
+		if fs.Failed > 0 {
+			fmt.Fprintf(w, "  %s: left out %d failed request%s (0 response tokens)\n", fs.Name, fs.Failed, plural(fs.Failed))
+		}
+	}
+	if st.Capped > 0 {
+		fmt.Fprintf(w, "  capped %d session%s to --max-context %d tokens\n", st.Capped, plural(st.Capped), f.maxContext)
+	}
+	fmt.Fprintf(w, "workload %s\n", st.Hash)
+}
+
+// printSkips lists the first rows skipped.
+func printSkips(w io.Writer, sk importers.Skips) {
+	for _, e := range sk.First {
+		fmt.Fprintf(w, "    %v\n", e)
+	}
+}
+
+// detectFormat returns the files' format: --format, or detected from
+// each file's first bytes (with a column mapping, csv or jsonl).
+func detectFormat(files []string, force string, mapped bool) (importers.Format, error) {
+	if force == "auto" {
+		return importers.DetectFiles(osFS{}, files, mapped)
+	}
+	if !slices.Contains(importers.Formats, importers.Format(force)) {
+		var names []string
+		for _, f := range importers.Formats {
+			names = append(names, string(f))
+		}
+		return "", usageError{fmt.Errorf("--format %q: the formats are auto, %s", force, strings.Join(names, ", "))}
+	}
+	return importers.Format(force), nil
+}
+
+// osFS opens files by the paths the user gave, relative to the working
+// directory or absolute, which fs.ValidPath would refuse: errors and
+// client names then show each path as it was typed.
+type osFS struct{}
+
+// Open opens the file at path.
+func (osFS) Open(path string) (fs.File, error) { return os.Open(path) }
+
+// parseLengths parses --lengths IN:OUT; empty is 1024:256.
+func parseLengths(s string) (in, out int, err error) {
+	if s == "" {
+		return 1024, 256, nil
+	}
+	a, b, ok := strings.Cut(s, ":")
+	in, err1 := strconv.Atoi(a)
+	out, err2 := strconv.Atoi(b)
+	if !ok || err1 != nil || err2 != nil || in < 1 || out < 1 {
+		return 0, 0, fmt.Errorf("--lengths %q: want IN:OUT tokens, such as 1024:256", s)
+	}
+	return in, out, nil
 }
 
 // checkColumns checks --columns and --time-unit: given exactly for the
