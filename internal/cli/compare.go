@@ -78,11 +78,11 @@ func runCompare(c *cobra.Command, base, cand string, f compareFlags) error {
 	if !(f.alpha > 0 && f.alpha < 1) {
 		return usageError{fmt.Errorf("--alpha %g: want a level in (0, 1), e.g. 0.05", f.alpha)}
 	}
-	rb, err := readRecordFiles(c.ErrOrStderr(), []string{base})
+	rb, err := readRecordsFrom(c.InOrStdin(), c.ErrOrStderr(), []string{base})
 	if err != nil {
 		return err
 	}
-	rc, err := readRecordFiles(c.ErrOrStderr(), []string{cand})
+	rc, err := readRecordsFrom(c.InOrStdin(), c.ErrOrStderr(), []string{cand})
 	if err != nil {
 		return err
 	}

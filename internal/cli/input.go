@@ -44,6 +44,9 @@ func isTrace(path string) (bool, error) {
 // loadWorkload reads a trace file, or compiles a spec (with the gen flags'
 // overrides) into sessions in memory.
 func loadWorkload(ctx context.Context, path string, f genFlags, c interface{ Changed(string) bool }, stdin io.Reader) (*workloadInput, error) {
+	if path == "-" {
+		return loadStdin(ctx, f, c, stdin)
+	}
 	traceFile, err := isTrace(path)
 	if err != nil {
 		return nil, fmt.Errorf("reading %s: %w", path, err)
@@ -54,13 +57,30 @@ func loadWorkload(ctx context.Context, path string, f genFlags, c interface{ Cha
 	return compileSpec(ctx, path, f, c, stdin)
 }
 
+// loadStdin reads a trace or a spec, whichever it is, from stdin.
+func loadStdin(ctx context.Context, f genFlags, c interface{ Changed(string) bool }, stdin io.Reader) (*workloadInput, error) {
+	data, err := io.ReadAll(stdin)
+	if err != nil {
+		return nil, fmt.Errorf("reading stdin: %w", err)
+	}
+	if bytes.HasPrefix(data, []byte(`{"surge_trace"`)) {
+		return readTrace("-", bytes.NewReader(data))
+	}
+	return compileSpec(ctx, "-", f, c, bytes.NewReader(data))
+}
+
 func readTraceFile(path string) (*workloadInput, error) {
 	file, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer file.Close()
-	tr, err := trace.NewReader(file)
+	return readTrace(path, file)
+}
+
+// readTrace reads the trace from r, read from path ("-": stdin).
+func readTrace(path string, r io.Reader) (*workloadInput, error) {
+	tr, err := trace.NewReader(r)
 	if err != nil {
 		return nil, fmt.Errorf("trace %s: %w", path, err)
 	}

@@ -28,9 +28,12 @@ prints TTFT, TTFO, ITL, TPOT and E2E percentiles with confidence intervals,
 throughput, goodput under the run's SLOs, errors by class and a token-count
 audit. Several files of the same workload are merged record by record.
 
+- reads records from standard input: surge run - -o - | surge report -.
+
 A sweep directory (from surge sweep) prints the sweep's report instead.
---html FILE also writes the self-contained HTML report with its charts,
-and --png DIR each chart as a PNG image.`,
+--html FILE also writes the self-contained HTML report with its charts
+(--html - prints it instead of the text report), and --png DIR each chart
+as a PNG image.`,
 		Args: func(c *cobra.Command, args []string) error {
 			if len(args) == 0 {
 				return usageError{fmt.Errorf("report: give at least one records file or run directory (usage: %s)", c.UseLine())}
@@ -66,13 +69,19 @@ and --png DIR each chart as a PNG image.`,
 					fmt.Fprintf(c.ErrOrStderr(), "surge: %v (the report leaves the server's metrics out)\n", err)
 				}
 			}
+			if html == "-" { // the HTML report is the output
+				if err := writeHTML("", png, in); err != nil {
+					return err
+				}
+				return report.HTML(c.OutOrStdout(), in)
+			}
 			if err := writeHTML(html, png, in); err != nil {
 				return err
 			}
 			return write(c.OutOrStdout(), sum, in.Engine)
 		},
 	}
-	c.Flags().StringVar(&html, "html", "", "also write the HTML report to this file")
+	c.Flags().StringVar(&html, "html", "", "also write the HTML report to this file (-: print it instead of the text report)")
 	c.Flags().StringVar(&tracePath, "trace", "", "the trace the records ran, to show prompts in the HTML report")
 	c.Flags().StringVar(&png, "png", "", "also write each chart as a PNG file in this directory")
 	c.Flags().StringVar(&format, "format", "text", "text, json or csv")
