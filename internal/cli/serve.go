@@ -103,9 +103,7 @@ func runServe(c *cobra.Command, f serveFlags) error {
 	if err != nil {
 		return fmt.Errorf("--addr: %w", err)
 	}
-	ec := s.EngineConfig()
-	hw := cfg.Hardware
-	fmt.Fprintf(c.OutOrStdout(), "serving %q: %s on %d×%s, %s\n", s.Model(), hw.Model.Name, f.tp, hw.GPU.Name, describe(ec))
+	fmt.Fprintln(c.OutOrStdout(), s.Describe())
 	if cfg.Faults.Enabled() {
 		fmt.Fprintf(c.OutOrStdout(), "injecting faults %s (seed %d)\n", cfg.Faults, cfg.FaultSeed)
 	}
