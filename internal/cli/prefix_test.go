@@ -225,8 +225,9 @@ func TestChatCacheEndToEnd(t *testing.T) {
 
 // TestSaltAcrossRuns runs the same chats twice against one engine: with
 // the default salt the second run finds nothing of the first in the cache
-// (its first turns are not cached), while with salt: none (in the spec, or
-// --salt none) its first turns find the first run's prompts.
+// (no first turn finds most of its prompt cached), while with salt: none
+// (in the spec, or --salt none) its first turns find the first run's
+// prompts.
 func TestSaltAcrossRuns(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
@@ -249,7 +250,11 @@ func TestSaltAcrossRuns(t *testing.T) {
 			for _, r := range second.Records {
 				if r.Turn == 0 {
 					firstTurns++
-					if r.CachedTokens > 0 {
+					// A first turn that finds most of its prompt cached
+					// found the first run's; a block or two can come from
+					// another conversation of the same run whose text
+					// happens to start alike after the shared salt.
+					if r.CachedTokens >= r.InputTokens/2 {
 						hits++
 					}
 				}
