@@ -27,4 +27,11 @@
 // answer, token counts coming from the tokenizer the caller passes, and
 // starts paced at a rate the caller chooses, since ShareGPT records no
 // times.
+//
+// Import is surge import as one call: it reads the named files of an
+// fs.FS in any of these formats (detected by DetectFiles, or named) and
+// writes a surge trace to an io.Writer, reshaped as ImportOptions say,
+// returning what it wrote and skipped as Stats. OpenRequests returns the
+// merged requests of such files as a Source, for readers other than the
+// trace writer, such as surge fit.
 package importers
