@@ -79,7 +79,6 @@ func inspectBundle(w io.Writer, dir string) error {
 	default:
 		return fmt.Errorf("bundle %s does not check out:\n  %s", dir, problems)
 	}
-	return nil
 }
 
 // writeManifestLines prints what the manifest m says of the run.
