@@ -57,6 +57,23 @@ func (sr *sessionRun) messages(dst []message, k int) []message {
 	return dst
 }
 
+// inputTokens is the prompt length turn k sends by the trace's counts, as
+// the driver records it (Record.InputTokens): its InputTokens, corrected
+// under live history for each reply along its chain of parents that the
+// engine made of another length than planned,
+//
+//	InputTokens_k + Σ over ancestors p of (out_p − OutputTokens_p).
+func (sr *sessionRun) inputTokens(k int) int {
+	n := sr.s.Turns[k].InputTokens
+	if sr.pinned {
+		return n
+	}
+	for p := sr.s.Turns[k].Parent; p != nil; p = sr.s.Turns[*p].Parent {
+		n += sr.turns[*p].out - sr.s.Turns[*p].OutputTokens
+	}
+	return n
+}
+
 // rootContent appends, last first (messages reverses them), the content
 // of root turn j after its system prompt: its user message, or, for an
 // imported turn described by content blocks, its blocks, then the rest of

@@ -45,7 +45,9 @@
 //	ClientInputTokens = ServerInputTokens = prompt tokens as the engine saw them
 //	CachedTokens = prompt tokens found in the prefix cache at admission
 //
-// all rounded to whole microseconds; InputTokens is the trace's count. The
+// all rounded to whole microseconds; InputTokens is the trace's count,
+// corrected under live history, as the driver corrects it, for earlier
+// replies the engine made of other lengths than planned. The
 // first ReasoningTokens tokens of the output are reasoning, as the
 // built-in server streams them. A
 // prompt longer than the context gets a record with error class "http",
@@ -65,9 +67,10 @@
 //
 //	system = SystemTokens of the conversation's first turn
 //	user j = InputTokens_j − SystemTokens                       (first turn)
-//	user j = InputTokens_j − (InputTokens_p + OutputTokens_p)   (parent p)
-//	reply p = OutputTokens_p                  (client history pinned)
-//	reply p = the tokens the engine generated for p   (live history)
+//	user j = InputTokens_j − (InputTokens_p + answer_p)         (parent p)
+//	reply p = answer_p = OutputTokens_p − ReasoningTokens_p   (pinned)
+//	reply p = the tokens the engine generated for p, less     (live)
+//	          the reasoning, which clients do not carry forward
 //
 // With pinned history the prompt is exactly the turn's InputTokens; with
 // live history it differs where the engine's reply did (max_tokens or the

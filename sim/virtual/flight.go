@@ -16,6 +16,7 @@ type flight struct {
 	warmup  bool
 	arrival time.Duration // intended = sent
 	prompt  int           // prompt tokens as the engine sees them
+	input   int           // prompt tokens by the trace's counts, corrected for live replies (see inputTokens)
 	out     int           // output tokens the engine generates
 	finish  string        // finish reason
 	cached  int           // prompt tokens found in the prefix cache
@@ -54,7 +55,7 @@ func (f *flight) base() trace.Record {
 	return trace.Record{
 		Client: s.Client, Session: s.Index, Turn: f.turn, Model: f.model, Warmup: f.warmup,
 		IntendedUS: at, SentUS: at,
-		InputTokens: t.InputTokens, ClientInputTokens: f.prompt, OutputTokens: t.OutputTokens,
+		InputTokens: f.input, ClientInputTokens: f.prompt, OutputTokens: t.OutputTokens,
 		ReasoningTokens: t.ReasoningTokens, WaitUS: t.WaitUS, ToolCalls: t.ToolCalls,
 		DeadlineUS: s.DeadlineUS,
 	}

@@ -32,6 +32,7 @@ func (rn *runner) send(sr *sessionRun, k int, at time.Duration) error {
 		model:  pick(rn.cfg.Model, sr.s.Model, rn.models[sr.s.Client]),
 		warmup: at < rn.warmup,
 		prompt: max(promptLen(rn.msgs), 1),
+		input:  sr.inputTokens(k),
 		reason: sr.s.Turns[k].ReasoningTokens,
 	}
 	var hashes []uint64
