@@ -8,9 +8,10 @@ import (
 )
 
 // chatSpec is an open-loop chat client: 4 conversations of 3 turns with
-// shared system prompts and think times, replies of exactly 12 tokens
-// (exact) or of the server's natural lengths, history live or pinned.
-func chatSpec(history string, exact bool) string {
+// shared system prompts and think times, replies of output tokens,
+// history live or pinned, and the sampling settings given (exact_output
+// or max_tokens).
+func chatSpec(history, sampling string, output int) string {
 	return fmt.Sprintf(`version: 1
 seed: 11
 tokenizer: o200k_base
@@ -20,17 +21,20 @@ clients:
     model: %s
     rate: 20/s
     input: {dist: uniform, min: 20, max: 60}
-    output: 12
+    output: %d
     reasoning: {dist: uniform, min: 0, max: 4}
-    sampling: {exact_output: %t}
+    sampling: {%s}
     prefix: {pool: 2, length: 40}
     session:
       kind: chat
       turns: 3
       think: {dist: uniform, min: 10ms, max: 40ms}
       history: %s
-`, servedModel, exact, history)
+`, servedModel, output, sampling, history)
 }
+
+// exact asks for exact output lengths.
+const exact = "exact_output: true"
 
 // agentSpec is a closed-loop agent client: 3 episodes, 2 in flight, of 3
 // to 5 calls with 1 to 3 parallel tool calls, sub-agents, compaction and
@@ -122,6 +126,11 @@ type conformanceCase struct {
 	// about half the turns that could be sent are refused; the check
 	// then wants a refusal and a turn left unsent for it.
 	refuse bool
+	// limit, when positive, is both engines' context limit.
+	limit int
+	// dag, when set, wants the trace to hold joins (turns with After)
+	// and parallel tool calls, so the case tests what it means to.
+	dag bool
 }
 
 // TestConformance runs each workload through the driver against the
@@ -135,20 +144,26 @@ func TestConformance(t *testing.T) {
 	c := newContent(t)
 	hw := hardware(t)
 	cases := []conformanceCase{
-		{name: "chat live", spec: chatSpec("live", true), exactOut: true},
-		{name: "chat pinned", spec: chatSpec("pinned", true), pinned: true, exactOut: true},
-		{name: "chat live natural lengths", spec: chatSpec("live", false), median: 8},
-		{name: "agent pinned", spec: agentSpec("pinned"), pinned: true, exactOut: true},
-		{name: "agent live", spec: agentSpec("live"), exactOut: true},
+		{name: "chat live", spec: chatSpec("live", exact, 12), exactOut: true},
+		{name: "chat pinned", spec: chatSpec("pinned", exact, 12), pinned: true, exactOut: true},
+		{name: "chat live natural lengths", spec: chatSpec("live", "max_tokens: output", 12), median: 8},
+		{name: "agent pinned", spec: agentSpec("pinned"), pinned: true, exactOut: true, dag: true},
+		{name: "agent live", spec: agentSpec("live"), exactOut: true, dag: true},
 		{name: "rag", spec: ragSpec, exactOut: true},
 		{name: "batch", spec: batchSpec, exactOut: true},
-		{name: "chat refused", spec: chatSpec("pinned", true), pinned: true, exactOut: true, refuse: true},
-		{name: "agent refused", spec: agentSpec("pinned"), pinned: true, exactOut: true, refuse: true},
+		// Replies longer than the context allows are cut at its end, on
+		// both sides; the next turn, carrying the cut reply, is refused.
+		{name: "chat live cut by the context", spec: chatSpec("live", "max_tokens: none", 300), median: 5000, limit: 200},
+		{name: "chat refused", spec: chatSpec("pinned", exact, 12), pinned: true, exactOut: true, refuse: true},
+		{name: "agent refused", spec: agentSpec("pinned"), pinned: true, exactOut: true, refuse: true, dag: true},
 	}
 	for _, tc := range cases {
 		t.Run(strings.ReplaceAll(tc.name, " ", "_"), func(t *testing.T) {
 			w := c.compile(t, tc.spec)
-			e := engine{hw: hw, outputMedian: tc.median}
+			if tc.dag {
+				checkDAG(t, w)
+			}
+			e := engine{hw: hw, outputMedian: tc.median, maxModelLen: tc.limit}
 			if tc.refuse {
 				e.maxModelLen = refusingLimit(w)
 			}
@@ -200,5 +215,28 @@ func checkRefused(t *testing.T, w *workloadOf, o outcome) {
 	}
 	if refused == 0 || len(o.recs) == total {
 		t.Errorf("%s: %d of %d turns sent, %d refused: want some refused and some left unsent", o.side, len(o.recs), total, refused)
+	}
+}
+
+// checkDAG checks that w holds a join (a turn with After), a turn
+// reading several parallel tool calls and a reasoning turn.
+func checkDAG(t *testing.T, w *workloadOf) {
+	t.Helper()
+	var joins, fanIn, reasoning int
+	for _, s := range w.sessions {
+		for _, tu := range s.Turns {
+			if len(tu.After) > 0 {
+				joins++
+			}
+			if tu.ToolCalls > 1 {
+				fanIn++
+			}
+			if tu.ReasoningTokens > 0 {
+				reasoning++
+			}
+		}
+	}
+	if joins == 0 || fanIn == 0 || reasoning == 0 {
+		t.Fatalf("the agent trace has %d joins, %d turns reading several tool calls and %d reasoning turns: want some of each", joins, fanIn, reasoning)
 	}
 }
