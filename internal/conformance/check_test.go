@@ -229,3 +229,48 @@ func checkMessages(t *testing.T, c contentOf, w *workloadOf, o outcome, pinned b
 		}
 	}
 }
+
+// checkClosedLoop checks that no closed-loop client of w had more sessions
+// in flight than its concurrency in o's run: when a session started (its
+// first turns' intended instant less their waits), fewer than that many
+// of the client's other sessions had started and not yet finished (their
+// last turn's end).
+func checkClosedLoop(t *testing.T, w *workloadOf, o outcome) {
+	t.Helper()
+	type span struct{ start, end int64 }
+	spans := map[string]map[int]*span{}
+	for k, rec := range o.recs {
+		_, tu := w.turn(k)
+		if tu == nil {
+			continue
+		}
+		if spans[k.client] == nil {
+			spans[k.client] = map[int]*span{}
+		}
+		sp := spans[k.client][k.session]
+		if sp == nil {
+			sp = &span{start: rec.IntendedUS, end: rec.SentUS + rec.E2EUS}
+			spans[k.client][k.session] = sp
+		}
+		if len(tu.Deps()) == 0 {
+			sp.start = min(sp.start, rec.IntendedUS-tu.WaitUS)
+		}
+		sp.end = max(sp.end, rec.SentUS+rec.E2EUS)
+	}
+	for _, c := range w.header.Clients {
+		if c.Concurrency <= 0 {
+			continue
+		}
+		for i, a := range spans[c.Name] {
+			busy := 0
+			for j, b := range spans[c.Name] {
+				if j != i && b.start <= a.start && b.end > a.start+roundingUS {
+					busy++
+				}
+			}
+			if busy >= c.Concurrency {
+				t.Errorf("%s: session %s/%d started at %d µs with %d others in flight, concurrency %d", o.side, c.Name, i, a.start, busy, c.Concurrency)
+			}
+		}
+	}
+}

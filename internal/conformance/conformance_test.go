@@ -173,6 +173,7 @@ func TestConformance(t *testing.T) {
 				checkSent(t, w, o)
 				checkOrder(t, w, o, o.sent == nil)
 				checkTokens(t, w, o, tc.pinned, tc.exactOut)
+				checkClosedLoop(t, w, o)
 			}
 			checkSame(t, drv, vir)
 			checkMessages(t, c, w, drv, tc.pinned)
