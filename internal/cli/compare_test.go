@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"surge/harness"
 	"surge/metrics/compare"
 	"surge/sim"
 )
@@ -211,7 +212,8 @@ func TestCompareFailsALargeShift(t *testing.T) {
 
 // TestEngineNameIsSimTarget: surge run names its built-in engine as
 // surge sim names its target (after sim://), so compare can set one
-// against the other; several engines are named per served model.
+// against the other (harness tests several engines named per served
+// model).
 func TestEngineNameIsSimTarget(t *testing.T) {
 	t.Parallel()
 	e := engineFlags{maxNumSeqs: 64, maxBatched: sim.DefaultMaxNumBatchedTokens, memUtil: sim.DefaultMemoryUtilization, noPrefix: true}
@@ -219,13 +221,8 @@ func TestEngineNameIsSimTarget(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	name := engineName(llamaH100(t), e)
+	name := harness.EngineName(llamaH100(t), e.settings())
 	if want := "Llama-3.1-8B@H100-SXMx1?max-num-seqs=64&prefix-caching=off"; name != want || target != "sim://"+name {
 		t.Errorf("engine name %q, sim target %q; want %q and sim:// before it", name, target, want)
-	}
-	one := embedded{names: map[string]string{"llama": "A@Gx1"}}
-	two := embedded{names: map[string]string{"qwen": "B@Gx1", "llama": "A@Gx1"}}
-	if one.name() != "A@Gx1" || two.name() != "llama=A@Gx1,qwen=B@Gx1" {
-		t.Errorf("names %q and %q", one.name(), two.name())
 	}
 }

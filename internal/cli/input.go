@@ -9,9 +9,9 @@ import (
 	"io"
 	"os"
 
+	"surge/harness"
 	"surge/spec"
 	"surge/trace"
-	"surge/workload"
 )
 
 // workloadInput is what `surge run` sends: a trace's header and sessions,
@@ -80,23 +80,11 @@ func readTraceFile(path string) (*workloadInput, error) {
 
 // readTrace reads the trace from r, read from path ("-": stdin).
 func readTrace(path string, r io.Reader) (*workloadInput, error) {
-	tr, err := trace.NewReader(r)
+	w, err := harness.ReadTrace(r)
 	if err != nil {
 		return nil, fmt.Errorf("trace %s: %w", path, err)
 	}
-	in := &workloadInput{header: tr.Header, path: path}
-	for {
-		s, err := tr.Read()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return nil, fmt.Errorf("trace %s: %w", path, err)
-		}
-		in.sessions = append(in.sessions, s)
-	}
-	in.hash = tr.Hash()
-	return in, nil
+	return &workloadInput{header: w.Header, sessions: w.Sessions, hash: w.Hash, path: path}, nil
 }
 
 func compileSpec(ctx context.Context, path string, f genFlags, c interface{ Changed(string) bool }, stdin io.Reader) (*workloadInput, error) {
@@ -125,25 +113,26 @@ func compile(ctx context.Context, path string, s *spec.Spec) (*workloadInput, er
 	if err != nil {
 		return nil, err
 	}
-	g, err := workload.New(s, tok, synth, workload.Options{})
-	if err != nil {
-		return nil, fmt.Errorf("spec %s: %w", path, err)
-	}
-	in := &workloadInput{header: g.Header(), path: path, spec: s}
-	tw, err := trace.NewWriter(io.Discard, in.header)
-	if err != nil {
-		return nil, err
-	}
-	_, err = g.Generate(ctx, func(s *trace.Session) error {
-		in.sessions = append(in.sessions, s)
-		return tw.Write(s)
-	})
-	if errors.Is(err, context.Canceled) {
+	w, err := harness.Compile(ctx, s, tok, synth)
+	if errors.Is(err, harness.ErrInterrupted) {
 		return nil, errInterrupted
 	}
 	if err != nil {
 		return nil, fmt.Errorf("spec %s: %w", path, err)
 	}
-	in.hash, err = tw.Close()
-	return in, err
+	return &workloadInput{header: w.Header, sessions: w.Sessions, hash: w.Hash, path: path, spec: s}, nil
+}
+
+// workload is in as the harness takes it: a trace file's bytes are kept
+// in the bundle as they are.
+func (in *workloadInput) workload() *harness.Workload {
+	w := &harness.Workload{
+		Header: in.header, Sessions: in.sessions, Hash: in.hash,
+		Spec: in.spec, SpecText: in.specText, SpecPath: in.path, SLOConfidence: in.sloConfidence,
+	}
+	if in.spec == nil && in.path != "-" {
+		path := in.path
+		w.Raw = func() (io.ReadCloser, error) { return os.Open(path) }
+	}
+	return w
 }

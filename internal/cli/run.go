@@ -1,26 +1,18 @@
 package cli
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"io"
-	"net/url"
 	"os"
-	"path/filepath"
-	"runtime"
-	"strings"
-	"surge/internal/selftest"
-	"surge/sim/virtual"
 	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"surge/bundle"
 	"surge/client"
-	"surge/driver"
-	"surge/metrics"
-	"surge/report"
+	"surge/harness"
 	"surge/trace"
 )
 
@@ -41,9 +33,6 @@ type runFlags struct {
 	salt      string
 
 	engineModel string // built-in engine, when there is no target
-	builtin     bool   // the target is the built-in engine, started by this run
-	shown       string // the records header's target, without credentials
-	engineShown string // the records header's engine: the built-in engines' names
 	gpu         string
 	tp          int
 	engine      engineFlags
@@ -110,8 +99,8 @@ func (f *runFlags) register(fs *pflag.FlagSet) {
 	fs.DurationVar(&f.spin, "spin", 0, "stop sleeping this long before each open-loop send and spin until it is due: schedule lag of tens of µs instead of hundreds, at the cost of up to a core (e.g. 1.5ms)")
 	f.robust.register(fs)
 	fs.StringVar(&f.salt, "salt", "", "nonce put before every conversation so no earlier run's prefix cache is hit: none, or a nonce to repeat (default: a new one per run, unless the spec says salt: none)")
-	fs.StringVar(&f.engineModel, "engine-model", "", "without --target: model every built-in engine simulates (default: each engine's model of the workload, if in the catalog, else "+defaultEngineModel+")")
-	fs.StringVar(&f.gpu, "gpu", defaultEngineGPU, "without --target: accelerator the built-in engine simulates")
+	fs.StringVar(&f.engineModel, "engine-model", "", "without --target: model every built-in engine simulates (default: each engine's model of the workload, if in the catalog, else "+harness.DefaultEngineModel+")")
+	fs.StringVar(&f.gpu, "gpu", harness.DefaultEngineGPU, "without --target: accelerator the built-in engine simulates")
 	fs.IntVar(&f.tp, "tp", 1, "without --target: GPUs (tensor parallelism) of the built-in engine")
 	f.engine.register(fs, "without --target: ")
 }
@@ -128,96 +117,76 @@ func runRun(c *cobra.Command, path string, f runFlags) error {
 	if err != nil {
 		return err
 	}
-	whole, err := loadWorkload(c.Context(), path, f.gen, c.Flags(), c.InOrStdin())
+	in, err := loadWorkload(c.Context(), path, f.gen, c.Flags(), c.InOrStdin())
 	if err != nil {
 		return specFailure(c, path, err)
 	}
-	if err := f.slos.apply(&whole.header); err != nil {
+	if err := f.slos.apply(&in.header); err != nil {
 		return err
 	}
-	in, err := shardOf(whole, shard)
+	whole := in.workload()
+	part, err := harness.ShardOf(whole, shard)
 	if err != nil {
-		return err
+		return cliError(err)
 	}
-	if msg := ceilingWarning("", in.header, in.sessions); msg != "" {
+	if msg := ceilingWarning("", part.Header, part.Sessions); msg != "" {
 		fmt.Fprintln(c.ErrOrStderr(), "surge: "+msg)
 	}
-	base, routes, stop, err := servers(c.ErrOrStderr(), &f, in)
+	cfg := f.config(c, whole, key)
+	out, err := newRunOutput(runDirName(f.out, "surge-run-"))
 	if err != nil {
 		return err
 	}
-	defer stop()
-	cl, err := client.NewRouter(client.RouterConfig{
-		Config: f.robust.client(client.Config{BaseURL: base, APIKey: key, MaxConns: maxConns(in, f.maxConc), HTTP2: f.http2, Timeout: f.timeout}),
-		Routes: routes,
-	})
+	defer out.remove()
+	cfg.Shard, cfg.StartAt, cfg.Dir = shard, startAt, out.dir
+	cfg.Scrape, cfg.LiveAddr = f.scrape.config(), f.liveAddr
+	cfg.FailOnSLO, cfg.FailOnInvalid = f.slos.failOn, f.slos.failOnInvalid
+	res, err := harness.Run(c.Context(), cfg)
 	if err != nil {
-		return usageError{fmt.Errorf("--target: %w", err)}
+		return cliError(err)
 	}
-	defer cl.Close()
-	salt, saltTokens := runSalt(shardSalt(f.salt, shard, startAt), in.header)
-	f.salt = salt
-	expand, err := expander(c.ErrOrStderr(), in.header)
-	if err != nil {
+	if err := out.finish(c, res.Report); err != nil {
 		return err
 	}
-	d, err := driver.New(driver.Config{
-		Client: cl, Stream: !f.noStream, API: f.api, Model: f.model,
+	return cliError(res.Verdict)
+}
+
+// config is the harness configuration of the run flags for workload w,
+// with API key key, logging to c's stderr.
+func (f runFlags) config(c *cobra.Command, w *harness.Workload, key string) harness.Config {
+	cfg := harness.Config{
+		Workload: w, Log: c.ErrOrStderr(),
+		Target: f.target,
+		Engine: harness.Engine{Model: f.engineModel, GPU: f.gpu, TP: f.tp, Settings: f.engine.settings()},
+		Client: f.robust.client(client.Config{APIKey: key, HTTP2: f.http2, Timeout: f.timeout}),
+		API:    f.api, Model: f.model, NoStream: f.noStream,
 		MaxConcurrency: f.maxConc, Drop: f.drop, Drain: f.drain, Spin: f.spin,
-		Retry:  f.robust.retry(in.header.Seed),
-		Warmup: time.Duration(in.header.WarmupUS) * time.Microsecond,
-		Salt:   salt, SaltTokens: saltTokens,
-		// Only the built-in engine knows the planned reasoning lengths.
-		ReasoningHint: f.builtin,
-		Expand:        expand,
-	}, in.header, in.sessions)
-	if err != nil {
-		return err
+		Retry: f.robust.retry(0), Salt: f.salt,
+		Tool: versionString(), Command: commandLine(c.Context()), Host: bundle.ThisHost(kernelRelease()),
 	}
-	dir, err := runDir(f.out)
-	if err != nil {
-		return err
+	if isTerminal(c.ErrOrStderr()) {
+		cfg.Progress = c.ErrOrStderr()
 	}
-	if err := writeBundleTrace(dir, whole); err != nil {
-		return fmt.Errorf("writing the bundle's trace: %w", err)
-	}
-	server := probeServer(c.Context(), base, routes, key)
-	start := startAt
-	if start.IsZero() {
-		start = time.Now()
-	}
-	stopScrape, err := startScrape(c.Context(), c.ErrOrStderr(), f.scrape, base, dir, start)
-	if err != nil {
-		return err
-	}
-	h := runHeader(in, f, start)
-	h.Shard = shard
-	liveSink, stopLive, err := serveLive(c.ErrOrStderr(), f.liveAddr, d, shard)
-	if err != nil {
-		stopScrape()
-		return err
-	}
-	end, err := execute(c.Context(), c.ErrOrStderr(), d, h, dir, liveSink)
-	stopLive()
-	stopScrape()
-	if err != nil {
-		return err
-	}
-	sum, err := writeReports(c, dir, report.HTMLInput{Prompt: promptsOf(in.sessions)})
-	if err != nil {
-		return err
-	}
-	rec := runRecord{target: f.shown, server: server, salt: salt, start: start, end: end}
-	if err := writeManifest(c.Context(), dir, in, rec); err != nil {
-		return fmt.Errorf("writing the bundle's manifest: %w", err)
-	}
-	if end.Interrupted {
+	return cfg
+}
+
+// cliError is err as the command line reports it: a harness.ConfigError
+// is a usage error, an interrupted run exits 130, a questionable
+// measurement 4.
+func cliError(err error) error {
+	var ce harness.ConfigError
+	var qe harness.QuestionableError
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, harness.ErrInterrupted):
 		return errInterrupted
+	case errors.Is(err, harness.ErrNoSLO), errors.As(err, &ce):
+		return usageError{err}
+	case errors.As(err, &qe):
+		return questionableError{err}
 	}
-	if sum.All.Sent > 0 && sum.All.OK == 0 {
-		return fmt.Errorf("no request succeeded (%d sent): see the errors line above and %s", sum.All.Sent, filepath.Join(dir, "records.jsonl"))
-	}
-	return f.slos.verdict(sum)
+	return err
 }
 
 // check refuses flags out of range or at odds with each other; changed
@@ -248,38 +217,10 @@ func (f runFlags) check(changed interface{ Changed(string) bool }) error {
 	case f.drop && f.maxConc == 0:
 		return usageError{errors.New("--drop needs --max-concurrency: there is no cap to drop at")}
 	}
-	if _, err := parseTarget(f.target); err != nil {
+	if err := harness.CheckTarget(f.target); err != nil {
 		return usageError{err}
 	}
 	return nil
-}
-
-// servers resolves where the run's requests go: the --target URL, the
-// --target routes for the workload's models, or the built-in engines it
-// starts without --target (f.builtin is then set). It sets f.shown and
-// returns the default base URL, the routes by model, and a function that
-// stops the engines it started.
-func servers(w io.Writer, f *runFlags, in *workloadInput) (string, map[string]string, func(), error) {
-	if f.target == "" {
-		e, err := startEmbedded(w, *f, in)
-		if err != nil {
-			return "", nil, nil, err
-		}
-		f.builtin, f.shown, f.engineShown = true, targetName(e.base, e.routes), e.name()
-		return e.base, e.routes, e.stop, nil
-	}
-	t, err := parseTarget(f.target)
-	if err != nil {
-		return "", nil, nil, usageError{err}
-	}
-	var routes map[string]string
-	if t.url == "" {
-		if routes, err = t.resolve(modelsOf(in, f.model)); err != nil {
-			return "", nil, nil, usageError{err}
-		}
-	}
-	f.shown = targetName(t.url, routes)
-	return t.url, routes, func() {}, nil
 }
 
 // apiKey reads the API key from the named environment variable, so the key
@@ -295,134 +236,31 @@ func apiKey(env string) (string, error) {
 	return key, nil
 }
 
-// maxConns sizes each server's connection pool to the most requests that
-// can be in flight at once.
-func maxConns(in *workloadInput, capped int) int {
-	if capped > 0 {
-		return capped
-	}
-	n := 256
-	for _, c := range in.header.Clients {
-		n += c.Concurrency
-	}
-	return n
-}
+// redact removes credentials from a URL before it is printed.
+func redact(target string) string { return harness.Redact(target) }
 
-// redact removes credentials from a URL before it is printed or recorded.
-func redact(target string) string {
-	u, err := url.Parse(target)
-	if err != nil {
-		return "(unparsable URL)"
-	}
-	u.User = nil
-	return u.String()
-}
+// isPair and checkURL read a --target entry (harness.IsPair, harness.CheckURL).
+func isPair(item string) bool       { return harness.IsPair(item) }
+func checkURL(u, what string) error { return harness.CheckURL(u, what) }
 
-func runDir(dir string) (string, error) {
+// runDirName is dir, or prefix and the time when it is empty.
+func runDirName(dir, prefix string) string {
 	if dir == "" {
-		dir = "surge-run-" + time.Now().Format("20060102-150405")
+		dir = prefix + time.Now().Format("20060102-150405")
 	}
+	return dir
+}
+
+// runDir creates the run directory dir (default surge-run-TIME).
+func runDir(dir string) (string, error) {
+	dir = runDirName(dir, "surge-run-")
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return "", fmt.Errorf("creating run directory: %w", err)
 	}
 	return dir, nil
 }
 
-// execute runs the driver, streaming records to DIR/records.jsonl under
-// header h (whose Start is the run's start) and to also, when set.
-func execute(ctx context.Context, stderr io.Writer, d *driver.Driver, h trace.RunHeader, dir string, also driver.Sink) (trace.RunEnd, error) {
-	file, err := os.Create(filepath.Join(dir, "records.jsonl"))
-	if err != nil {
-		return trace.RunEnd{}, fmt.Errorf("creating records file: %w", err)
-	}
-	defer file.Close()
-	rw, err := trace.NewRecordWriter(file, h)
-	if err != nil {
-		return trace.RunEnd{}, err
-	}
-	var sink driver.Sink = rw
-	if also != nil {
-		sink = tee{rw, also}
-	}
-	stopProgress := showProgress(stderr, d)
-	cpu0, cpuErr := selftest.ReadCPU()
-	end, err := d.Run(ctx, h.Start, sink)
-	stopProgress()
-	if err != nil {
-		return end, fmt.Errorf("run: %w", err)
-	}
-	if cpu1, err := selftest.ReadCPU(); err == nil && cpuErr == nil {
-		end.ClientCPUUS = cpu1.Sub(cpu0).Total().Microseconds()
-		end.ClientCPUs = runtime.GOMAXPROCS(0)
-	}
-	if err := rw.Close(end); err != nil {
-		return end, fmt.Errorf("writing records: %w", err)
-	}
-	return end, file.Close()
-}
-
-// tee writes each record to both of its sinks.
-type tee [2]driver.Sink
-
-func (t tee) Write(r *trace.Record) error {
-	if err := t[0].Write(r); err != nil {
-		return err
-	}
-	return t[1].Write(r)
-}
-
-func runHeader(in *workloadInput, f runFlags, start time.Time) trace.RunHeader {
-	h := trace.RunHeader{
-		Tool: versionString(), WorkloadHash: in.hash, SpecHash: in.header.SpecHash,
-		Seed: in.header.Seed, Tokenizer: in.header.Tokenizer, Target: f.shown,
-		API: f.api, Start: start, WarmupUS: in.header.WarmupUS, SLO: in.header.SLO,
-		ClosedLoop: closedLoop(in.header), Salt: f.salt, PrefixReuse: impliedReuse(in),
-		FaultWindows: in.header.FaultWindows, Engine: f.engineShown, SLOConfidence: in.sloConfidence,
-	}
-	return h
-}
-
-// closedLoop names the trace's clients that have no schedule.
-func closedLoop(h trace.Header) []string {
-	var names []string
-	for _, c := range h.Clients {
-		if c.Concurrency > 0 {
-			names = append(names, c.Name)
-		}
-	}
-	return names
-}
-
-// showProgress prints a live progress line to w while a run goes, when w
-// is a terminal; it returns a function that stops it.
-func showProgress(w io.Writer, d *driver.Driver) func() {
-	if !isTerminal(w) {
-		return func() {}
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		tick := time.NewTicker(500 * time.Millisecond)
-		defer tick.Stop()
-		for {
-			select {
-			case <-ctx.Done():
-				fmt.Fprint(w, "\r\033[K")
-				return
-			case <-tick.C:
-				fmt.Fprint(w, "\r\033[K"+progressLine(d.Progress()))
-			}
-		}
-	}()
-	return func() { cancel(); <-done }
-}
-
-func progressLine(p driver.Progress) string {
-	return fmt.Sprintf("%6.1fs  sent %d  in flight %d  rate %.1f/s (target %.1f/s)  errors %d  p50 TTFT %v",
-		p.Elapsed.Seconds(), p.Sent, p.InFlight, p.AchievedRate, p.TargetRate, p.Errors, p.TTFTp50.Round(time.Millisecond))
-}
-
+// isTerminal reports whether w is a terminal.
 func isTerminal(w io.Writer) bool {
 	f, ok := w.(*os.File)
 	if !ok {
@@ -430,55 +268,6 @@ func isTerminal(w io.Writer) bool {
 	}
 	info, err := f.Stat()
 	return err == nil && info.Mode()&os.ModeCharDevice != 0
-}
-
-// writeReports reads the run's records back, exactly as `surge report`
-// would, writes the report files (see writeReportFiles) and prints the
-// text report to stdout.
-func writeReports(c *cobra.Command, dir string, html report.HTMLInput) (*metrics.Summary, error) {
-	sum, text, err := writeReportFiles(c.ErrOrStderr(), dir, html)
-	if err != nil {
-		return nil, err
-	}
-	_, err = io.WriteString(c.OutOrStdout(), text)
-	return sum, err
-}
-
-// writeReportFiles reads the records in dir back, with the server's
-// metrics when DIR/server_metrics.jsonl holds them, and writes
-// DIR/report.txt, DIR/report.json and DIR/report.html, the last with
-// html's prompts and server samples. It returns the summary and the text
-// report.
-func writeReportFiles(warn io.Writer, dir string, html report.HTMLInput) (*metrics.Summary, string, error) {
-	rs, err := readRecordFiles(warn, []string{dir})
-	if err != nil {
-		return nil, "", err
-	}
-	sum := summarize(rs, true)
-	server, engine, err := serverView(dir, sum)
-	if err != nil {
-		fmt.Fprintf(warn, "surge: %v (the report leaves the server's metrics out)\n", err)
-	}
-	if html.Server == nil {
-		html.Server = server
-	}
-	html.Summary, html.Records, html.Engine, html.Title = sum, rs, engine, "surge run "+filepath.Base(dir)
-	html.Warn = warnChart(warn)
-	var text strings.Builder
-	if err := textReport(&text, sum, engine); err != nil {
-		return nil, "", err
-	}
-	files := map[string]func(io.Writer) error{
-		"report.txt":  func(w io.Writer) error { _, err := io.WriteString(w, text.String()); return err },
-		"report.json": func(w io.Writer) error { return report.JSONEngine(w, sum, engine) },
-		"report.html": func(w io.Writer) error { return report.HTML(w, html) },
-	}
-	for name, write := range files {
-		if err := writeFile(filepath.Join(dir, name), write); err != nil {
-			return nil, "", err
-		}
-	}
-	return sum, text.String(), nil
 }
 
 // writeFile creates path and fills it with fill.
@@ -494,29 +283,18 @@ func writeFile(path string, fill func(io.Writer) error) error {
 	return f.Close()
 }
 
-// impliedReuse is the prefix-cache reuse of in's sessions, in vLLM's
-// default blocks of 16 tokens.
-func impliedReuse(in *workloadInput) *trace.Reuse {
-	r := virtual.ImpliedReuse(in.sessions, 16)
-	return &r
+// promptsOf looks up the prompt of a request among sessions
+// (harness.Prompts).
+func promptsOf(sessions []*trace.Session) func(client string, session, turn int) string {
+	return harness.Prompts(sessions)
 }
 
-// promptsOf looks up the prompt of a request among sessions: the new user
-// message of the turn.
-func promptsOf(sessions []*trace.Session) func(client string, session, turn int) string {
-	type key struct {
-		client string
-		index  int
-	}
-	byKey := make(map[key]*trace.Session, len(sessions))
-	for _, s := range sessions {
-		byKey[key{s.Client, s.Index}] = s
-	}
-	return func(client string, session, turn int) string {
-		s := byKey[key{client, session}]
-		if s == nil || turn < 0 || turn >= len(s.Turns) {
-			return ""
+// pick returns the first non-empty string.
+func pick(ss ...string) string {
+	for _, s := range ss {
+		if s != "" {
+			return s
 		}
-		return s.Turns[turn].Prompt
 	}
+	return ""
 }

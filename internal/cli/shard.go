@@ -1,8 +1,6 @@
 package cli
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
 	"time"
 
@@ -48,52 +46,4 @@ func (f shardFlags) parse(now time.Time) (*trace.Shard, time.Time, error) {
 		return nil, time.Time{}, fmt.Errorf("--start-at %s is %v in the past: start the shards again with a later instant", f.startAt, late.Round(time.Second))
 	}
 	return sh, at, nil
-}
-
-// shardOf returns the part of in that shard sh sends: its sessions, and
-// each closed-loop client's concurrency split across the shards (shard i
-// gets ⌊C/N⌋, plus one for i < C mod N). The workload hash stays the
-// whole workload's, so that shards can be merged and checked.
-func shardOf(in *workloadInput, sh *trace.Shard) (*workloadInput, error) {
-	if sh == nil {
-		return in, nil
-	}
-	out := *in
-	out.header.Clients = append([]trace.ClientInfo(nil), in.header.Clients...)
-	for i := range out.header.Clients {
-		c := &out.header.Clients[i]
-		if c.Concurrency == 0 {
-			continue
-		}
-		if c.Concurrency < sh.Count {
-			return nil, usageError{fmt.Errorf("--shard %s: client %q keeps %d requests in flight, fewer than %d shards: use at most %d shards", sh, c.Name, c.Concurrency, sh.Count, c.Concurrency)}
-		}
-		c.Concurrency = c.Concurrency/sh.Count + btoi(sh.Index < c.Concurrency%sh.Count)
-	}
-	out.sessions = nil
-	for i, k := range trace.AssignShards(in.sessions, sh.Count) {
-		if k == sh.Index {
-			out.sessions = append(out.sessions, in.sessions[i])
-		}
-	}
-	return &out, nil
-}
-
-func btoi(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
-}
-
-// shardSalt is the salt flag of a shard: as given, or when it is empty
-// for a shard with a start instant, a nonce drawn from that instant, so
-// that every shard of one run salts alike and sessions on different
-// shards share prefixes as they would in one process.
-func shardSalt(flag string, sh *trace.Shard, startAt time.Time) string {
-	if flag != "" || sh == nil || startAt.IsZero() {
-		return flag
-	}
-	sum := sha256.Sum256([]byte(startAt.UTC().Format(time.RFC3339Nano)))
-	return hex.EncodeToString(sum[:4])
 }

@@ -1,21 +1,16 @@
 package cli
 
 import (
-	"context"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
-	"time"
 
 	"github.com/spf13/cobra"
 
-	"surge/driver"
+	"surge/bundle"
+	"surge/harness"
 	"surge/metrics"
-	"surge/report"
 	"surge/sim"
 	"surge/sim/virtual"
-	"surge/trace"
 )
 
 type simFlags struct {
@@ -66,7 +61,7 @@ as cancelled, and the run is reported as interrupted.`,
 }
 
 func runSim(c *cobra.Command, path string, f simFlags) error {
-	cfg, target, err := f.config()
+	vc, target, err := f.config()
 	if err != nil {
 		return usageError{err}
 	}
@@ -77,38 +72,24 @@ func runSim(c *cobra.Command, path string, f simFlags) error {
 	if err := f.slos.apply(&in.header); err != nil {
 		return err
 	}
-	if n, w := faulted(in), len(in.header.FaultWindows); n+w > 0 {
-		fmt.Fprintf(c.ErrOrStderr(), "surge: sim does not inject faults: %d requests that carry one and %d storm or burst windows run as healthy (a burst's arrivals are in the trace already); surge run injects them\n", n, w)
-	}
-	dir := f.out
-	if dir == "" {
-		dir = "surge-sim-" + time.Now().Format("20060102-150405")
-	}
-	if dir, err = runDir(dir); err != nil {
-		return err
-	}
-	if err := writeBundleTrace(dir, in); err != nil {
-		return fmt.Errorf("writing the bundle's trace: %w", err)
-	}
-	end, server, err := simulate(c, cfg, in, target, dir)
+	out, err := newRunOutput(runDirName(f.out, "surge-sim-"))
 	if err != nil {
 		return err
 	}
-	sum, err := writeReports(c, dir, report.HTMLInput{Prompt: promptsOf(in.sessions), Server: server})
+	defer out.remove()
+	res, err := harness.Run(c.Context(), harness.Config{
+		Workload: in.workload(), Virtual: &harness.Virtual{Config: vc, Target: target},
+		Dir: out.dir, Log: c.ErrOrStderr(),
+		FailOnSLO: f.slos.failOn, FailOnInvalid: f.slos.failOnInvalid,
+		Tool: versionString(), Command: commandLine(c.Context()), Host: bundle.ThisHost(kernelRelease()),
+	})
 	if err != nil {
+		return cliError(err)
+	}
+	if err := out.finish(c, res.Report); err != nil {
 		return err
 	}
-	rec := runRecord{target: target, start: sum.Header.Start, end: end}
-	if err := writeManifest(c.Context(), dir, in, rec); err != nil {
-		return fmt.Errorf("writing the bundle's manifest: %w", err)
-	}
-	if sum.Interrupted {
-		return errInterrupted
-	}
-	if sum.All.Sent > 0 && sum.All.OK == 0 {
-		return fmt.Errorf("no request succeeded (%d sent): see the errors line above and %s", sum.All.Sent, filepath.Join(dir, "records.jsonl"))
-	}
-	return f.slos.verdict(sum)
+	return cliError(res.Verdict)
 }
 
 // config builds the simulation's configuration and its target name, e.g.
@@ -154,93 +135,4 @@ func (f simFlags) config() (virtual.Config, string, error) {
 		target += "?" + strings.Join(query, "&")
 	}
 	return cfg, target, nil
-}
-
-// simulate runs the workload in virtual time, streaming records to
-// DIR/records.jsonl, and says on stderr how much faster than real time it
-// was. It returns the end line and the engines' state over the run.
-func simulate(c *cobra.Command, cfg virtual.Config, in *workloadInput, target, dir string) (trace.RunEnd, []report.ServerSample, error) {
-	wall := time.Now()
-	end, server, err := simulateTo(c.Context(), cfg, in, target, dir, nil)
-	if err != nil {
-		return end, nil, err
-	}
-	el := time.Since(wall)
-	simulated := time.Duration(end.DurationUS) * time.Microsecond
-	if end.Interrupted {
-		fmt.Fprint(c.ErrOrStderr(), "interrupted: ")
-	}
-	fmt.Fprintf(c.ErrOrStderr(), "simulated %v of %s in %v (%.0f× real time)\n",
-		simulated.Round(time.Millisecond), target, el.Round(time.Millisecond), simulated.Seconds()/max(el.Seconds(), 1e-9))
-	return end, server, nil
-}
-
-// simulateTo runs the workload in virtual time, streaming records to
-// DIR/records.jsonl and to also, when set. It returns the engines' state
-// sampled every second of virtual time.
-func simulateTo(ctx context.Context, cfg virtual.Config, in *workloadInput, target, dir string, also driver.Sink) (trace.RunEnd, []report.ServerSample, error) {
-	var server []report.ServerSample
-	cfg.Observe = func(at time.Duration, st sim.Stats) {
-		server = append(server, report.ServerSample{AtUS: at.Microseconds(), KVCacheUsage: st.KVUsage, Running: st.Running, Waiting: st.Waiting})
-	}
-	end, err := simulateRecords(ctx, cfg, in, target, dir, also)
-	return end, server, err
-}
-
-// simulateRecords runs the workload in virtual time, streaming records to
-// DIR/records.jsonl and to also, when set.
-func simulateRecords(ctx context.Context, cfg virtual.Config, in *workloadInput, target, dir string, also driver.Sink) (trace.RunEnd, error) {
-	file, err := os.Create(filepath.Join(dir, "records.jsonl"))
-	if err != nil {
-		return trace.RunEnd{}, fmt.Errorf("creating records file: %w", err)
-	}
-	defer file.Close()
-	cfg.Start = time.Now().Round(0)
-	rw, err := trace.NewRecordWriter(file, trace.RunHeader{
-		Tool: versionString(), WorkloadHash: in.hash, SpecHash: in.header.SpecHash,
-		Seed: in.header.Seed, Tokenizer: in.header.Tokenizer, Target: target,
-		Start: cfg.Start, WarmupUS: in.header.WarmupUS, SLO: in.header.SLO,
-		ClosedLoop: closedLoop(in.header), PrefixReuse: impliedReuse(in),
-		FaultWindows: bursts(in.header.FaultWindows), SLOConfidence: in.sloConfidence,
-	})
-	if err != nil {
-		return trace.RunEnd{}, err
-	}
-	var sink driver.Sink = rw
-	if also != nil {
-		sink = tee{rw, also}
-	}
-	end, err := virtual.Run(ctx, cfg, in.header, in.sessions, sink)
-	if err != nil {
-		return end, fmt.Errorf("sim: %w", err)
-	}
-	if err := rw.Close(end); err != nil {
-		return end, fmt.Errorf("writing records: %w", err)
-	}
-	return end, file.Close()
-}
-
-// faulted counts the requests of in that carry a fault.
-func faulted(in *workloadInput) int {
-	n := 0
-	for _, s := range in.sessions {
-		for i := range s.Turns {
-			if s.Turns[i].Fault != nil {
-				n++
-			}
-		}
-	}
-	return n
-}
-
-// bursts keeps the burst windows of ws: a simulation's arrivals carry a
-// burst, but no storm strikes it.
-func bursts(ws []trace.FaultWindow) []trace.FaultWindow {
-	var out []trace.FaultWindow
-	for _, w := range ws {
-		if w.Kind == trace.FaultBurst {
-			out = append(out, w)
-		}
-	}
-	return out
 }

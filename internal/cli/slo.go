@@ -2,11 +2,9 @@ package cli
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/spf13/pflag"
 
-	"surge/metrics"
 	"surge/spec"
 	"surge/trace"
 )
@@ -37,32 +35,6 @@ func (f sloFlags) apply(h *trace.Header) error {
 	h.SLO = h.SLO[:0:0]
 	for _, o := range slos {
 		h.SLO = append(h.SLO, trace.SLO{Metric: o.Metric, Percentile: o.Percentile, BoundUS: o.Bound.Microseconds()})
-	}
-	return nil
-}
-
-// verdict returns an error saying why the measurement is questionable,
-// when --fail-on-invalid asks for one, else one naming the SLOs of sum
-// that did not pass, when --fail-on-slo asks for one. A questionable
-// measurement comes first: it is why an SLO verdict cannot be trusted.
-func (f sloFlags) verdict(sum *metrics.Summary) error {
-	if f.failOnInvalid && !sum.Measurement.Valid() {
-		return questionableError{fmt.Errorf("%s", sum.Measurement.Line())}
-	}
-	if !f.failOn {
-		return nil
-	}
-	if len(sum.All.SLOs) == 0 {
-		return usageError{fmt.Errorf("--fail-on-slo: the workload has no SLO (give --slo or an slo block)")}
-	}
-	var failed []string
-	for _, c := range sum.All.SLOs {
-		if c.Verdict != metrics.VerdictPass {
-			failed = append(failed, fmt.Sprintf("%s %s: %s", c.Metric, metrics.PercentileName(c.Percentile), c.Verdict))
-		}
-	}
-	if len(failed) > 0 {
-		return fmt.Errorf("SLO not met: %s", strings.Join(failed, "; "))
 	}
 	return nil
 }

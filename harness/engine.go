@@ -1,0 +1,146 @@
+package harness
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"surge/sim"
+	"surge/sim/server"
+)
+
+// Defaults of the built-in engine a run starts when it has no target.
+const (
+	DefaultEngineModel = "Llama-3.1-8B"
+	DefaultEngineGPU   = "H100-SXM"
+)
+
+// EngineSettings are the built-in engine's scheduler and memory settings,
+// as `vllm serve` takes them; errors name each by vLLM's flag.
+type EngineSettings struct {
+	MaxNumSeqs          int     // sequences running at once
+	MaxNumBatchedTokens int     // token budget per step
+	NoPrefixCaching     bool    // turn automatic prefix caching off
+	MemoryUtilization   float64 // fraction of HBM the engine may use
+	MaxModelLen         int     // context limit; 0 means the model's context
+}
+
+// DefaultEngineSettings returns vLLM's defaults.
+func DefaultEngineSettings() EngineSettings {
+	return EngineSettings{MaxNumSeqs: sim.DefaultMaxNumSeqs, MaxNumBatchedTokens: sim.DefaultMaxNumBatchedTokens,
+		MemoryUtilization: sim.DefaultMemoryUtilization}
+}
+
+// orDefaults fills the zero settings with vLLM's defaults.
+func (e EngineSettings) orDefaults() EngineSettings {
+	d := DefaultEngineSettings()
+	if e.MaxNumSeqs == 0 {
+		e.MaxNumSeqs = d.MaxNumSeqs
+	}
+	if e.MaxNumBatchedTokens == 0 {
+		e.MaxNumBatchedTokens = d.MaxNumBatchedTokens
+	}
+	if e.MemoryUtilization == 0 {
+		e.MemoryUtilization = d.MemoryUtilization
+	}
+	return e
+}
+
+// Check reports every setting out of its range. vLLM also refuses a
+// token budget below max-num-seqs: each running sequence needs at least
+// one token of the step's budget to decode.
+func (e EngineSettings) Check() error {
+	var errs []error
+	if e.MaxNumSeqs < 1 {
+		errs = append(errs, fmt.Errorf("--max-num-seqs %d: want 1 or more sequences", e.MaxNumSeqs))
+	}
+	switch {
+	case e.MaxNumBatchedTokens < 1:
+		errs = append(errs, fmt.Errorf("--max-num-batched-tokens %d: want 1 or more tokens", e.MaxNumBatchedTokens))
+	case e.MaxNumBatchedTokens < e.MaxNumSeqs:
+		errs = append(errs, fmt.Errorf("--max-num-batched-tokens %d is less than --max-num-seqs %d: each running sequence needs a token of the step's budget",
+			e.MaxNumBatchedTokens, e.MaxNumSeqs))
+	}
+	// Negated so that NaN, for which every comparison is false, fails too.
+	if !(e.MemoryUtilization > 0 && e.MemoryUtilization <= 1) {
+		errs = append(errs, fmt.Errorf("--gpu-memory-utilization %g: want a fraction in (0, 1], e.g. 0.9", e.MemoryUtilization))
+	}
+	if e.MaxModelLen < 0 {
+		errs = append(errs, fmt.Errorf("--max-model-len %d: want 1 or more tokens (or 0 for the model's context)", e.MaxModelLen))
+	}
+	return errors.Join(errs...)
+}
+
+// Resolve checks the settings and resolves them on hw into the engine's
+// whole configuration, as vLLM sizes its engine at start-up:
+//
+//	NumBlocks   = hw.KVBlocks(MemoryUtilization)
+//	MaxModelLen = MaxModelLen, or min(model context, NumBlocks·16)
+//
+// A MaxModelLen over the model's context or over the KV cache is
+// refused, as vLLM refuses to start with it.
+func (e EngineSettings) Resolve(hw sim.Hardware) (sim.EngineConfig, error) {
+	if err := e.Check(); err != nil {
+		return sim.EngineConfig{}, err
+	}
+	blocks := hw.KVBlocks(e.MemoryUtilization)
+	if blocks <= 0 {
+		return sim.EngineConfig{}, fmt.Errorf("--gpu-memory-utilization %g: %s leaves no memory for the KV cache on %d×%s",
+			e.MemoryUtilization, hw.Model.Name, max(hw.TP, 1), hw.GPU.Name)
+	}
+	kvTokens := blocks * sim.BlockTokens
+	mml, ctx := e.MaxModelLen, hw.MaxContext()
+	switch {
+	case mml == 0 && ctx > 0:
+		mml = min(ctx, kvTokens)
+	case mml == 0:
+		mml = kvTokens
+	case ctx > 0 && mml > ctx:
+		return sim.EngineConfig{}, fmt.Errorf("--max-model-len %d: %s accepts at most %d tokens", mml, hw.Model.Name, ctx)
+	case mml > kvTokens:
+		return sim.EngineConfig{}, fmt.Errorf("--max-model-len %d: the KV cache holds only %d tokens at --gpu-memory-utilization %g; lower --max-model-len or raise the utilization",
+			mml, kvTokens, e.MemoryUtilization)
+	}
+	return sim.EngineConfig{
+		MaxNumBatchedTokens: e.MaxNumBatchedTokens,
+		MaxNumSeqs:          e.MaxNumSeqs,
+		BlockSize:           sim.BlockTokens,
+		NumBlocks:           blocks,
+		MaxModelLen:         mml,
+		EnablePrefixCaching: !e.NoPrefixCaching,
+	}, nil
+}
+
+// Server is the configuration of a server simulating hw with these
+// settings, without the tokenizer and served name.
+func (e EngineSettings) Server(hw sim.Hardware) (server.Config, error) {
+	ec, err := e.Resolve(hw)
+	if err != nil {
+		return server.Config{}, err
+	}
+	return server.Config{Hardware: hw, Engine: ec, MemoryUtilization: e.MemoryUtilization, DisablePrefixCaching: e.NoPrefixCaching}, nil
+}
+
+// Query names the settings that differ from vLLM's defaults, as URL query
+// parameters in a fixed order (e.g. "max-num-seqs=1&prefix-caching=off"),
+// or "" when there are none, so that a target's name says what engine
+// produced its records.
+func (e EngineSettings) Query() string {
+	var q []string
+	if e.MaxNumSeqs != sim.DefaultMaxNumSeqs {
+		q = append(q, fmt.Sprintf("max-num-seqs=%d", e.MaxNumSeqs))
+	}
+	if e.MaxNumBatchedTokens != sim.DefaultMaxNumBatchedTokens {
+		q = append(q, fmt.Sprintf("max-num-batched-tokens=%d", e.MaxNumBatchedTokens))
+	}
+	if e.NoPrefixCaching {
+		q = append(q, "prefix-caching=off")
+	}
+	if e.MemoryUtilization != sim.DefaultMemoryUtilization {
+		q = append(q, fmt.Sprintf("gpu-memory-utilization=%g", e.MemoryUtilization))
+	}
+	if e.MaxModelLen != 0 {
+		q = append(q, fmt.Sprintf("max-model-len=%d", e.MaxModelLen))
+	}
+	return strings.Join(q, "&")
+}

@@ -1,0 +1,167 @@
+// Package harness is a test harness: everything a measured run needs,
+// wired. Run takes a workload, sends it to a server (or to built-in
+// engines it starts), and leaves an evidence bundle in the directory it
+// is given: the trace, the records, the server's metrics, the reports and
+// the manifest. It chooses no path, reads no environment variable,
+// handles no signal and never exits: a cancelled context stops the run,
+// which is then reported as interrupted.
+package harness
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"surge/bundle"
+	"surge/client"
+	"surge/driver"
+	"surge/metrics"
+	"surge/trace"
+)
+
+// Config is one measured run.
+type Config struct {
+	// Workload is what to send, whole; Shard, when set, sends its part.
+	Workload *Workload
+	Shard    *trace.Shard
+	// StartAt is when the schedule starts (zero: now), so that shards
+	// started apart start together.
+	StartAt time.Time
+
+	// Dir is the bundle's directory, created if need be.
+	Dir string
+	// Log receives warnings and progress messages; nil discards them.
+	Log io.Writer
+	// Progress, when set, receives a live progress line while the run
+	// goes (a terminal).
+	Progress io.Writer
+
+	// Virtual, when set, runs the workload through the built-in engine
+	// in virtual time instead: Target, Engine, Servers, the client and
+	// the driver's settings are then unused.
+	Virtual *Virtual
+	// Servers, when set, are servers connected before (Connect), shared
+	// by several runs, which Run leaves open; Target and Engine are then
+	// unused.
+	Servers *Servers
+	// Target is the server's base URL, or MODEL=URL pairs separated by
+	// commas (a key may also be a client of the workload, or * for the
+	// rest); "" starts Engine's built-in engines instead.
+	Target string
+	Engine Engine
+	// Client sets the HTTP client: the API key, timeouts, HTTP/2, TLS,
+	// the response cap. Run sets its base URL and, when zero, its pool.
+	Client client.Config
+
+	API   string // chat or completions, overriding the workload's
+	Model string // the model to send, overriding the workload's
+	// NoStream sends non-streaming requests.
+	NoStream       bool
+	MaxConcurrency int  // cap on open-loop requests in flight (0: none)
+	Drop           bool // at the cap, drop requests instead of queueing
+	Drain          time.Duration
+	Spin           time.Duration
+	// Retry is the retry policy; Run seeds its jitter with the
+	// workload's seed.
+	Retry driver.RetryPolicy
+	// Salt is the nonce before every conversation: "" a new one (unless
+	// the workload says none), SaltNone for none, else the nonce itself.
+	Salt string
+
+	// Watch, when set, sees every record as it finishes.
+	Watch driver.Sink
+	// Bare writes only the records and the reports: no trace, manifest,
+	// probe or scrape (a sweep's points, whose sweep is the bundle).
+	Bare bool
+
+	Scrape   Scrape
+	LiveAddr string // where to serve the run's own metrics ("": nowhere)
+
+	// FailOnSLO makes a verdict short of a pass the Result's Verdict;
+	// FailOnInvalid a questionable measurement.
+	FailOnSLO, FailOnInvalid bool
+
+	// Tool, Command and Host are what the records and the manifest say
+	// ran, and where; Command is redacted before it is written.
+	Tool    string
+	Command []string
+	Host    bundle.Host
+}
+
+// Result is what a run saw.
+type Result struct {
+	Dir     string
+	Summary *metrics.Summary
+	End     trace.RunEnd
+	Report  string // the text report, as in the bundle's report.txt
+	Target  string // where the requests went, without credentials
+	// Verdict is why the run counts as failed, or nil: ErrInterrupted,
+	// a NoSuccessError, a QuestionableError, ErrNoSLO or an SLOError.
+	Verdict error
+}
+
+// ErrInterrupted is the Verdict of a run whose context was cancelled:
+// what it saw was recorded and reported.
+var ErrInterrupted = errors.New("interrupted")
+
+// ErrNoSLO is the Verdict of a run asked to fail on its SLOs when the
+// workload has none.
+var ErrNoSLO = errors.New("--fail-on-slo: the workload has no SLO (give --slo or an slo block)")
+
+// ConfigError is an error in the Config rather than in the run.
+type ConfigError struct{ Err error }
+
+func (e ConfigError) Error() string { return e.Err.Error() }
+func (e ConfigError) Unwrap() error { return e.Err }
+
+// NoSuccessError is the Verdict of a run in which requests were sent and
+// none succeeded.
+type NoSuccessError struct {
+	Sent    int
+	Records string // the records file
+}
+
+func (e NoSuccessError) Error() string {
+	return fmt.Sprintf("no request succeeded (%d sent): see the errors line above and %s", e.Sent, e.Records)
+}
+
+// QuestionableError is the Verdict of a questionable measurement under
+// FailOnInvalid: its measurement line says why.
+type QuestionableError struct{ Line string }
+
+func (e QuestionableError) Error() string { return e.Line }
+
+// SLOError is the Verdict of SLOs that did not pass under FailOnSLO.
+type SLOError struct{ Failed []string }
+
+func (e SLOError) Error() string { return "SLO not met: " + strings.Join(e.Failed, "; ") }
+
+// verdict is the Verdict of a run that ended with end and summary sum.
+// A questionable measurement comes before the SLOs: it is why an SLO
+// verdict cannot be trusted.
+func verdict(cfg *Config, dir string, sum *metrics.Summary, interrupted bool) error {
+	switch {
+	case interrupted:
+		return ErrInterrupted
+	case sum.All.Sent > 0 && sum.All.OK == 0:
+		return NoSuccessError{Sent: sum.All.Sent, Records: recordsPath(dir)}
+	case cfg.FailOnInvalid && !sum.Measurement.Valid():
+		return QuestionableError{sum.Measurement.Line()}
+	case !cfg.FailOnSLO:
+		return nil
+	case len(sum.All.SLOs) == 0:
+		return ErrNoSLO
+	}
+	var failed []string
+	for _, c := range sum.All.SLOs {
+		if c.Verdict != metrics.VerdictPass {
+			failed = append(failed, fmt.Sprintf("%s %s: %s", c.Metric, metrics.PercentileName(c.Percentile), c.Verdict))
+		}
+	}
+	if len(failed) > 0 {
+		return SLOError{failed}
+	}
+	return nil
+}

@@ -1,0 +1,149 @@
+package harness
+
+import (
+	"context"
+	"errors"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"surge/metrics"
+	"surge/trace"
+)
+
+// TestVerdict: an interrupted run comes first, then a run in which
+// nothing succeeded, then a questionable measurement, then the SLOs,
+// each only when asked for.
+func TestVerdict(t *testing.T) {
+	t.Parallel()
+	valid := &metrics.Measurement{Verdict: metrics.MeasurementValid}
+	bad := &metrics.Measurement{Verdict: metrics.MeasurementQuestionable, Reasons: []string{"saturated"}}
+	pass := []metrics.SLOCheck{{SLO: trace.SLO{Metric: "ttft", Percentile: 99}, Verdict: metrics.VerdictPass}}
+	fail := []metrics.SLOCheck{{SLO: trace.SLO{Metric: "ttft", Percentile: 99}, Verdict: metrics.VerdictFail}}
+	sum := func(sent, ok int, m *metrics.Measurement, slos []metrics.SLOCheck) *metrics.Summary {
+		s := &metrics.Summary{Measurement: m}
+		s.All.Sent, s.All.OK, s.All.SLOs = sent, ok, slos
+		return s
+	}
+	tests := []struct {
+		reason      string
+		cfg         Config
+		sum         *metrics.Summary
+		interrupted bool
+		want        func(error) bool
+	}{
+		{"a clean run", Config{FailOnSLO: true, FailOnInvalid: true}, sum(5, 5, valid, pass), false, isNil},
+		{"interrupted first", Config{}, sum(5, 0, bad, fail), true, is(ErrInterrupted)},
+		{"nothing succeeded", Config{}, sum(5, 0, valid, nil), false, as[NoSuccessError]},
+		{"nothing sent is no failure", Config{}, sum(0, 0, valid, nil), false, isNil},
+		{"questionable, not asked", Config{}, sum(5, 5, bad, fail), false, isNil},
+		{"questionable before the SLOs", Config{FailOnSLO: true, FailOnInvalid: true}, sum(5, 5, bad, fail), false, as[QuestionableError]},
+		{"a failed SLO", Config{FailOnSLO: true}, sum(5, 5, valid, fail), false, as[SLOError]},
+		{"no SLO to fail on", Config{FailOnSLO: true}, sum(5, 5, valid, nil), false, is(ErrNoSLO)},
+	}
+	for _, tt := range tests {
+		if got := verdict(&tt.cfg, "d", tt.sum, tt.interrupted); !tt.want(got) {
+			t.Errorf("%s: verdict %v", tt.reason, got)
+		}
+	}
+}
+
+func isNil(err error) bool { return err == nil }
+
+func is(target error) func(error) bool {
+	return func(err error) bool { return errors.Is(err, target) }
+}
+
+func as[E error](err error) bool {
+	var e E
+	return errors.As(err, &e)
+}
+
+// failing is a workload of n single requests with text, sent at once.
+func failing(t *testing.T, n int) *Workload {
+	t.Helper()
+	w := &Workload{Header: trace.Header{Text: true, Salt: trace.SaltNone, Clients: []trace.ClientInfo{{Name: "c", Model: "m"}}}}
+	tw, err := trace.NewWriter(io.Discard, w.Header)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range n {
+		s := &trace.Session{Client: "c", Index: i, API: "chat", Turns: []trace.Turn{{Prompt: "hello", InputTokens: 1, OutputTokens: 1}}}
+		if err := tw.Write(s); err != nil {
+			t.Fatal(err)
+		}
+		w.Sessions = append(w.Sessions, s)
+	}
+	if w.Hash, err = tw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return w
+}
+
+// TestRunAgainstAFailingServer: a server that refuses everything gives a
+// Result, not an error: its records, reports and manifest, and a
+// NoSuccessError verdict; Bare leaves only the records and reports.
+func TestRunAgainstAFailingServer(t *testing.T) {
+	t.Parallel()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Error(w, `{"error":{"message":"no"}}`, http.StatusBadRequest)
+	}))
+	defer srv.Close()
+	for _, bare := range []bool{false, true} {
+		dir := filepath.Join(t.TempDir(), "run")
+		w := failing(t, 3)
+		res, err := Run(context.Background(), Config{Workload: w, Dir: dir, Target: srv.URL, Bare: bare, Scrape: Scrape{Off: true}})
+		if err != nil {
+			t.Fatalf("bare %v: %v", bare, err)
+		}
+		if !as[NoSuccessError](res.Verdict) || res.Summary.All.Sent != 3 || res.Dir != dir {
+			t.Errorf("bare %v: verdict %v, sent %d, dir %q", bare, res.Verdict, res.Summary.All.Sent, res.Dir)
+		}
+		entries, err := os.ReadDir(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var names []string
+		for _, e := range entries {
+			names = append(names, e.Name())
+		}
+		want := []string{"manifest.json", "records.jsonl", "report.html", "report.json", "report.txt", "trace.jsonl"}
+		if bare {
+			want = []string{"records.jsonl", "report.html", "report.json", "report.txt"}
+		}
+		if !slices.Equal(names, want) {
+			t.Errorf("bare %v: files %v, want %v", bare, names, want)
+		}
+	}
+}
+
+// TestRunConfigErrors: a mistake in the Config is a ConfigError, before
+// anything is written.
+func TestRunConfigErrors(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		reason string
+		cfg    Config
+	}{
+		{"a bad URL", Config{Target: "localhost:8000"}},
+		{"a model without a server", Config{Target: "other=http://127.0.0.1:1"}},
+		{"an unknown accelerator", Config{Engine: Engine{GPU: "no-such-gpu"}}},
+		{"too many shards for a closed loop", Config{Shard: &trace.Shard{Index: 0, Count: 3}}},
+	}
+	for _, tt := range tests {
+		dir := filepath.Join(t.TempDir(), "run")
+		tt.cfg.Workload, tt.cfg.Dir = failing(t, 1), dir
+		tt.cfg.Workload.Header.Clients[0].Concurrency = 2
+		_, err := Run(context.Background(), tt.cfg)
+		if !as[ConfigError](err) {
+			t.Errorf("%s: error %v, want a ConfigError", tt.reason, err)
+		}
+		if _, err := os.Stat(dir); !os.IsNotExist(err) {
+			t.Errorf("%s: the directory was made", tt.reason)
+		}
+	}
+}

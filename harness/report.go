@@ -1,0 +1,95 @@
+package harness
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"surge/metrics"
+	"surge/report"
+	"surge/trace"
+)
+
+// finish reads the run's records back from cfg.Dir, exactly as `surge
+// report` would, with the server's metrics when the bundle holds them,
+// and writes report.txt, report.json and report.html, the last with
+// html's prompts and server samples. The Result has the summary and the
+// text report.
+func finish(cfg *Config, in *Workload, html report.HTMLInput) (*Result, error) {
+	rs, err := readRecords(cfg.Log, cfg.Dir)
+	if err != nil {
+		return nil, err
+	}
+	sum := metrics.Summarize(rs, metrics.Options{PerClient: true})
+	server, engine, err := serverView(cfg.Dir, sum)
+	if err != nil {
+		fmt.Fprintf(cfg.Log, "surge: %v (the report leaves the server's metrics out)\n", err)
+	}
+	if html.Server == nil {
+		html.Server = server
+	}
+	html.Summary, html.Records, html.Engine, html.Title = sum, rs, engine, "surge run "+filepath.Base(cfg.Dir)
+	html.Warn = func(err error) {
+		fmt.Fprintf(cfg.Log, "surge: warning: %v (the report says so in its place)\n", err)
+	}
+	var text strings.Builder
+	if err := report.Text(&text, sum); err != nil {
+		return nil, err
+	}
+	if err := report.EngineText(&text, engine); err != nil {
+		return nil, err
+	}
+	files := map[string]func(io.Writer) error{
+		"report.txt":  func(w io.Writer) error { _, err := io.WriteString(w, text.String()); return err },
+		"report.json": func(w io.Writer) error { return report.JSONEngine(w, sum, engine) },
+		"report.html": func(w io.Writer) error { return report.HTML(w, html) },
+	}
+	for name, write := range files {
+		if err := writeFile(filepath.Join(cfg.Dir, name), write); err != nil {
+			return nil, err
+		}
+	}
+	return &Result{Dir: cfg.Dir, Summary: sum, Report: text.String()}, nil
+}
+
+// readRecords reads DIR/records.jsonl back; a truncated last line is
+// reported on log.
+func readRecords(log io.Writer, dir string) (*trace.Records, error) {
+	path := recordsPath(dir)
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("reading records: %w", err)
+	}
+	defer f.Close()
+	rs, err := trace.ReadRecords(f)
+	if rs != nil && err != nil {
+		fmt.Fprintf(log, "surge: warning: %s: %v\n", path, err)
+		err = nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	all, warnings, err := trace.Merge([]*trace.Records{rs}, []string{path})
+	if err != nil {
+		return nil, err
+	}
+	for _, w := range warnings {
+		fmt.Fprintf(log, "surge: warning: %s\n", w)
+	}
+	return all, nil
+}
+
+// writeFile creates path and fills it with fill.
+func writeFile(path string, fill func(io.Writer) error) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := fill(f); err != nil {
+		f.Close()
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	return f.Close()
+}

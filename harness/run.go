@@ -1,0 +1,225 @@
+package harness
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"slices"
+	"time"
+
+	"surge/bundle"
+	"surge/client"
+	"surge/driver"
+	"surge/report"
+	"surge/trace"
+)
+
+// Run does what `surge run` does: it sends cfg's workload to the target
+// (or to built-in engines it starts and stops), records every request
+// in cfg.Dir as it finishes, scrapes the server's metrics, writes the
+// reports and the manifest, and returns what the run saw. An error is a
+// run that could not be made or recorded (a ConfigError for a bad
+// Config); a run that was made but failed its checks, or was cancelled,
+// returns its Result with the Verdict set.
+func Run(ctx context.Context, cfg Config) (*Result, error) {
+	cfg.Log = cmp.Or[io.Writer](cfg.Log, io.Discard)
+	if cfg.Virtual != nil {
+		return runVirtual(ctx, cfg)
+	}
+	in, err := ShardOf(cfg.Workload, cfg.Shard)
+	if err != nil {
+		return nil, err
+	}
+	to := cfg.Servers
+	if to == nil {
+		if to, err = Connect(cfg, in); err != nil {
+			return nil, err
+		}
+		defer to.Close()
+	}
+	salt, saltTokens := runSalt(shardSalt(cfg.Salt, cfg.Shard, cfg.StartAt), in)
+	expand, err := expander(cfg.Log, in)
+	if err != nil {
+		return nil, err
+	}
+	retry := cfg.Retry
+	retry.Seed = in.Header.Seed
+	d, err := driver.New(driver.Config{
+		Client: to.client, Stream: !cfg.NoStream, API: cfg.API, Model: cfg.Model,
+		MaxConcurrency: cfg.MaxConcurrency, Drop: cfg.Drop, Drain: cfg.Drain, Spin: cfg.Spin,
+		Retry:  retry,
+		Warmup: time.Duration(in.Header.WarmupUS) * time.Microsecond,
+		Salt:   salt, SaltTokens: saltTokens,
+		// Only the built-in engine knows the planned reasoning lengths.
+		ReasoningHint: to.builtin,
+		Expand:        expand,
+	}, in.Header, in.Sessions)
+	if err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(cfg.Dir, 0o755); err != nil {
+		return nil, fmt.Errorf("creating run directory: %w", err)
+	}
+	if cfg.Bare {
+		end, err := record(ctx, cfg.Progress, d, header(&cfg, in, to, salt, time.Now()), cfg.Dir, cfg.Watch)
+		if err != nil {
+			return nil, err
+		}
+		return result(&cfg, in, to, end)
+	}
+	if err := writeTrace(cfg.Dir, cfg.Workload); err != nil {
+		return nil, fmt.Errorf("writing the bundle's trace: %w", err)
+	}
+	server := probeServer(ctx, to.base, to.routes, cfg.Client.APIKey)
+	start := cfg.StartAt
+	if start.IsZero() {
+		start = time.Now()
+	}
+	end, err := measure(ctx, &cfg, d, to, header(&cfg, in, to, salt, start))
+	if err != nil {
+		return nil, err
+	}
+	res, err := result(&cfg, in, to, end)
+	if err != nil {
+		return nil, err
+	}
+	m := manifest(&cfg, in, to.shown, salt, start, end)
+	m.Server = server
+	if err := bundle.WriteManifest(cfg.Dir, m); err != nil {
+		return nil, fmt.Errorf("writing the bundle's manifest: %w", err)
+	}
+	return res, nil
+}
+
+// measure runs the driver under header h, scraping the server's metrics
+// and serving the run's own while it goes.
+func measure(ctx context.Context, cfg *Config, d *driver.Driver, to *Servers, h trace.RunHeader) (trace.RunEnd, error) {
+	stopScrape, err := startScrape(ctx, cfg.Log, cfg.Scrape, to.base, cfg.Dir, h.Start)
+	if err != nil {
+		return trace.RunEnd{}, err
+	}
+	defer stopScrape()
+	live, stopLive, err := serveLive(cfg.Log, cfg.LiveAddr, d, cfg.Shard)
+	if err != nil {
+		return trace.RunEnd{}, err
+	}
+	defer stopLive()
+	var also driver.Sink = cfg.Watch
+	switch {
+	case live != nil && also != nil:
+		also = tee{live, also}
+	case live != nil:
+		also = live
+	}
+	return record(ctx, cfg.Progress, d, h, cfg.Dir, also)
+}
+
+// result writes the reports of a run that ended with end and gives its
+// Result, the verdict included.
+func result(cfg *Config, in *Workload, to *Servers, end trace.RunEnd) (*Result, error) {
+	res, err := finish(cfg, in, report.HTMLInput{Prompt: Prompts(in.Sessions)})
+	if err != nil {
+		return nil, err
+	}
+	res.End, res.Target = end, to.shown
+	res.Verdict = verdict(cfg, cfg.Dir, res.Summary, end.Interrupted)
+	return res, nil
+}
+
+// Servers are where a run's requests go, and the client that sends
+// them; Connect opens them.
+type Servers struct {
+	base    string            // the default server's base URL
+	routes  map[string]string // model → base URL
+	shown   string            // the records header's target, without credentials
+	engine  string            // the built-in engines' names, for the records header
+	builtin bool              // the servers are built-in engines this run started
+	client  *client.Router
+	stop    func() // stops the engines
+}
+
+// Close closes the client and stops the engines.
+func (s *Servers) Close() {
+	s.client.Close()
+	s.stop()
+}
+
+// Target is where the requests go, without credentials.
+func (s *Servers) Target() string { return s.shown }
+
+// Connect resolves cfg.Target for the models of in, or starts cfg.Engine's
+// built-in engines without one, and opens the client; Close releases them.
+func Connect(cfg Config, in *Workload) (*Servers, error) {
+	cfg.Log = cmp.Or[io.Writer](cfg.Log, io.Discard)
+	s, err := resolve(cfg, in)
+	if err != nil {
+		return nil, err
+	}
+	cc := cfg.Client
+	cc.BaseURL = s.base
+	if cc.MaxConns == 0 {
+		cc.MaxConns = in.MaxConns(cfg.MaxConcurrency)
+	}
+	s.client, err = client.NewRouter(client.RouterConfig{Config: cc, Routes: s.routes})
+	if err != nil {
+		s.stop()
+		return nil, ConfigError{fmt.Errorf("--target: %w", err)}
+	}
+	return s, nil
+}
+
+// resolve is connect without the client.
+func resolve(cfg Config, in *Workload) (*Servers, error) {
+	if cfg.Target == "" {
+		e, err := startEmbedded(cfg.Log, cfg.Engine, cfg.Model, in)
+		if err != nil {
+			return nil, err
+		}
+		return &Servers{base: e.base, routes: e.routes, shown: targetName(e.base, e.routes), engine: e.name(), builtin: true, stop: e.stop}, nil
+	}
+	t, err := parseTarget(cfg.Target)
+	if err != nil {
+		return nil, ConfigError{err}
+	}
+	var routes map[string]string
+	if t.url == "" {
+		if routes, err = t.resolve(modelsOf(in, cfg.Model)); err != nil {
+			return nil, ConfigError{err}
+		}
+	}
+	return &Servers{base: t.url, routes: routes, shown: targetName(t.url, routes), stop: func() {}}, nil
+}
+
+// header is the records header of a run of in.
+func header(cfg *Config, in *Workload, to *Servers, salt string, start time.Time) trace.RunHeader {
+	return trace.RunHeader{
+		Tool: tool(cfg), WorkloadHash: in.Hash, SpecHash: in.Header.SpecHash,
+		Seed: in.Header.Seed, Tokenizer: in.Header.Tokenizer, Target: to.shown,
+		API: cfg.API, Start: start, WarmupUS: in.Header.WarmupUS, SLO: in.Header.SLO,
+		ClosedLoop: in.closedLoop(), Salt: salt, PrefixReuse: in.impliedReuse(),
+		FaultWindows: in.Header.FaultWindows, Engine: to.engine, SLOConfidence: in.SLOConfidence,
+		Shard: cfg.Shard,
+	}
+}
+
+// tool is cfg.Tool, or "surge" when it is empty.
+func tool(cfg *Config) string { return cmp.Or(cfg.Tool, "surge") }
+
+// probeServer asks the target what it is (GET /v1/models) for the
+// manifest: the default server, or the first by model of several.
+func probeServer(ctx context.Context, base string, routes map[string]string, key string) *bundle.Server {
+	if base == "" && len(routes) > 0 {
+		keys := make([]string, 0, len(routes))
+		for k := range routes {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		base = routes[keys[0]]
+	}
+	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	return bundle.Probe(ctx, &http.Client{}, base, key)
+}

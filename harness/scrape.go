@@ -1,0 +1,120 @@
+package harness
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"time"
+
+	"surge/bundle/scrape"
+	"surge/metrics"
+	"surge/report"
+)
+
+// ServerMetricsFile is the scraped metrics' name in a bundle.
+const ServerMetricsFile = "server_metrics.jsonl"
+
+// Scrape chooses whether and how a run scrapes its target's Prometheus
+// metrics into the bundle's ServerMetricsFile.
+type Scrape struct {
+	Off      bool          // do not scrape
+	URL      string        // the endpoint; "" means the target's /metrics
+	Interval time.Duration // between scrapes; 0 means scrape.DefaultInterval
+	Keep     []string      // further metric names or name prefixes to keep
+}
+
+// startScrape scrapes the metrics of the server at base into
+// DIR/server_metrics.jsonl from start until the returned function is
+// called, which waits for the last scrape and says on log what went
+// wrong, if anything. Without a base URL (several targets) and no URL,
+// or with Off, it does nothing.
+func startScrape(ctx context.Context, log io.Writer, f Scrape, base, dir string, start time.Time) (stop func(), err error) {
+	url := f.URL
+	if url == "" && base != "" {
+		url = scrape.DefaultURL(base)
+	}
+	if f.Off || url == "" {
+		return func() {}, nil
+	}
+	if f.Interval == 0 {
+		f.Interval = scrape.DefaultInterval
+	}
+	file, err := os.Create(filepath.Join(dir, ServerMetricsFile))
+	if err != nil {
+		return nil, fmt.Errorf("creating %s: %w", ServerMetricsFile, err)
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		st, err := scrape.Run(ctx, scrape.Config{URL: url, Interval: f.Interval, Keep: f.Keep}, start, file)
+		switch {
+		case err != nil:
+			fmt.Fprintf(log, "surge: scraping the server's metrics: %v\n", err)
+		case st.NoEndpoint:
+			fmt.Fprintf(log, "surge: the target has no metrics at %s (404); --metrics-url names another, --no-scrape turns this off\n", url)
+		case st.Failed > 0:
+			fmt.Fprintf(log, "surge: %d of %d scrapes of %s failed, the last: %s\n", st.Failed, st.OK+st.Failed, url, st.LastError)
+		}
+	}()
+	return func() {
+		cancel()
+		<-done
+		file.Close()
+	}, nil
+}
+
+// ServerView reads scraped metrics (a ServerMetricsFile) into the
+// server's state over time and its own latencies beside the client's
+// over the summary's measurement window (report.EngineTable), adding the
+// engine check to the summary's measurement. A figure the server does not
+// report is flagged absent, never NaN.
+func ServerView(r io.Reader, sum *metrics.Summary) ([]report.ServerSample, []report.EngineLatency, error) {
+	series, err := scrape.Read(r)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", ServerMetricsFile, err)
+	}
+	var samples []report.ServerSample
+	for _, st := range series.State() {
+		samples = append(samples, serverSample(st))
+	}
+	engine := report.EngineTable(series, sum)
+	if sum.Measurement != nil {
+		sum.Measurement.Add(metrics.EngineCheck(sum, report.EngineMeans(engine)))
+	}
+	return samples, engine, nil
+}
+
+// serverView is ServerView of DIR/server_metrics.jsonl, when there is one.
+func serverView(dir string, sum *metrics.Summary) ([]report.ServerSample, []report.EngineLatency, error) {
+	f, err := os.Open(filepath.Join(dir, ServerMetricsFile))
+	if os.IsNotExist(err) {
+		return nil, nil, nil
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	defer f.Close()
+	return ServerView(f, sum)
+}
+
+// serverSample is the report's view of one scrape's state: a figure that
+// is NaN (no such series, or no value) is flagged absent.
+func serverSample(st scrape.State) report.ServerSample {
+	count := func(v float64) (int, bool) {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return 0, true
+		}
+		return int(math.Round(v)), false
+	}
+	s := report.ServerSample{AtUS: st.AtUS}
+	s.Running, s.NoRunning = count(st.Running)
+	s.Waiting, s.NoWaiting = count(st.Waiting)
+	if s.NoKV = math.IsNaN(st.KVUsage) || math.IsInf(st.KVUsage, 0); !s.NoKV {
+		s.KVCacheUsage = st.KVUsage
+	}
+	return s
+}

@@ -1,0 +1,128 @@
+package harness
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"time"
+
+	"surge/bundle"
+	"surge/report"
+	"surge/sim"
+	"surge/sim/virtual"
+	"surge/trace"
+)
+
+// Virtual runs a workload through the built-in engine in virtual time
+// instead of sending it: requests are measured as a streaming client
+// next to the server would see them.
+type Virtual struct {
+	Config virtual.Config
+	// Target names the simulated servers in the records, e.g.
+	// sim://Llama-3.1-8B@H100-SXMx1.
+	Target string
+}
+
+// runVirtual is Run in virtual time.
+func runVirtual(ctx context.Context, cfg Config) (*Result, error) {
+	in := cfg.Workload
+	if n, w := faulted(in), len(in.Header.FaultWindows); n+w > 0 && !cfg.Bare {
+		fmt.Fprintf(cfg.Log, "surge: sim does not inject faults: %d requests that carry one and %d storm or burst windows run as healthy (a burst's arrivals are in the trace already); surge run injects them\n", n, w)
+	}
+	if err := os.MkdirAll(cfg.Dir, 0o755); err != nil {
+		return nil, fmt.Errorf("creating run directory: %w", err)
+	}
+	if !cfg.Bare {
+		if err := writeTrace(cfg.Dir, in); err != nil {
+			return nil, fmt.Errorf("writing the bundle's trace: %w", err)
+		}
+	}
+	wall := time.Now()
+	end, server, err := simulate(ctx, &cfg)
+	if err != nil {
+		return nil, err
+	}
+	if !cfg.Bare {
+		el := time.Since(wall)
+		simulated := time.Duration(end.DurationUS) * time.Microsecond
+		if end.Interrupted {
+			fmt.Fprint(cfg.Log, "interrupted: ")
+		}
+		fmt.Fprintf(cfg.Log, "simulated %v of %s in %v (%.0f× real time)\n",
+			simulated.Round(time.Millisecond), cfg.Virtual.Target, el.Round(time.Millisecond), simulated.Seconds()/max(el.Seconds(), 1e-9))
+	}
+	res, err := finish(&cfg, in, report.HTMLInput{Prompt: Prompts(in.Sessions), Server: server})
+	if err != nil {
+		return nil, err
+	}
+	res.End, res.Target = end, cfg.Virtual.Target
+	if !cfg.Bare {
+		m := manifest(&cfg, in, cfg.Virtual.Target, "", res.Summary.Header.Start, end)
+		if err := bundle.WriteManifest(cfg.Dir, m); err != nil {
+			return nil, fmt.Errorf("writing the bundle's manifest: %w", err)
+		}
+	}
+	res.Verdict = verdict(&cfg, cfg.Dir, res.Summary, res.Summary.Interrupted)
+	return res, nil
+}
+
+// simulate runs the workload in virtual time, streaming records to
+// DIR/records.jsonl and to cfg.Watch, when set. It returns the engines'
+// state sampled every second of virtual time.
+func simulate(ctx context.Context, cfg *Config) (trace.RunEnd, []report.ServerSample, error) {
+	var server []report.ServerSample
+	vc := cfg.Virtual.Config
+	vc.Observe = func(at time.Duration, st sim.Stats) {
+		server = append(server, report.ServerSample{AtUS: at.Microseconds(), KVCacheUsage: st.KVUsage, Running: st.Running, Waiting: st.Waiting})
+	}
+	in := cfg.Workload
+	file, err := os.Create(recordsPath(cfg.Dir))
+	if err != nil {
+		return trace.RunEnd{}, nil, fmt.Errorf("creating records file: %w", err)
+	}
+	defer file.Close()
+	vc.Start = time.Now().Round(0)
+	rw, err := trace.NewRecordWriter(file, trace.RunHeader{
+		Tool: tool(cfg), WorkloadHash: in.Hash, SpecHash: in.Header.SpecHash,
+		Seed: in.Header.Seed, Tokenizer: in.Header.Tokenizer, Target: cfg.Virtual.Target,
+		Start: vc.Start, WarmupUS: in.Header.WarmupUS, SLO: in.Header.SLO,
+		ClosedLoop: in.closedLoop(), PrefixReuse: in.impliedReuse(),
+		FaultWindows: bursts(in.Header.FaultWindows), SLOConfidence: in.SLOConfidence,
+	})
+	if err != nil {
+		return trace.RunEnd{}, nil, err
+	}
+	end, err := virtual.Run(ctx, vc, in.Header, in.Sessions, sinkOf(rw, cfg.Watch))
+	if err != nil {
+		return end, nil, fmt.Errorf("sim: %w", err)
+	}
+	if err := rw.Close(end); err != nil {
+		return end, nil, fmt.Errorf("writing records: %w", err)
+	}
+	return end, server, file.Close()
+}
+
+// faulted counts the requests of in that carry a fault.
+func faulted(in *Workload) int {
+	n := 0
+	for _, s := range in.Sessions {
+		for i := range s.Turns {
+			if s.Turns[i].Fault != nil {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// bursts keeps the burst windows of ws: a simulation's arrivals carry a
+// burst, but no storm strikes it.
+func bursts(ws []trace.FaultWindow) []trace.FaultWindow {
+	var out []trace.FaultWindow
+	for _, w := range ws {
+		if w.Kind == trace.FaultBurst {
+			out = append(out, w)
+		}
+	}
+	return out
+}

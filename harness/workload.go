@@ -1,0 +1,143 @@
+package harness
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"io"
+
+	"surge/content"
+	"surge/sim/virtual"
+	"surge/spec"
+	"surge/trace"
+	"surge/workload"
+)
+
+// Workload is what a run sends: a trace's header and sessions, compiled
+// from a spec (Compile) or read from a trace (ReadTrace).
+type Workload struct {
+	Header   trace.Header
+	Sessions []*trace.Session
+	Hash     string // the workload hash
+
+	// Spec is the spec the workload was compiled from, nil for a trace;
+	// SpecText is its YAML as given and SpecPath its name, for the manifest.
+	Spec     *spec.Spec
+	SpecText []byte
+	SpecPath string
+
+	// Raw, when set, opens the trace's own bytes, which the bundle keeps
+	// as they are; without it the bundle's trace is written from Sessions.
+	Raw func() (io.ReadCloser, error)
+
+	// SLOConfidence is the confidence level of the SLO verdicts, for the
+	// records header; 0 for the default.
+	SLOConfidence float64
+}
+
+// ReadTrace reads a whole trace from r.
+func ReadTrace(r io.Reader) (*Workload, error) {
+	tr, err := trace.NewReader(r)
+	if err != nil {
+		return nil, err
+	}
+	w := &Workload{Header: tr.Header}
+	for {
+		s, err := tr.Read()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+		w.Sessions = append(w.Sessions, s)
+	}
+	w.Hash = tr.Hash()
+	return w, nil
+}
+
+// Compile generates the sessions of s in memory, with prompts from synth
+// counted by tok. A cancelled ctx ends it with ErrInterrupted.
+func Compile(ctx context.Context, s *spec.Spec, tok content.Tokenizer, synth *content.Synth) (*Workload, error) {
+	g, err := workload.New(s, tok, synth, workload.Options{})
+	if err != nil {
+		return nil, err
+	}
+	w := &Workload{Header: g.Header(), Spec: s}
+	tw, err := trace.NewWriter(io.Discard, w.Header)
+	if err != nil {
+		return nil, err
+	}
+	_, err = g.Generate(ctx, func(s *trace.Session) error {
+		w.Sessions = append(w.Sessions, s)
+		return tw.Write(s)
+	})
+	if errors.Is(err, context.Canceled) {
+		return nil, ErrInterrupted
+	}
+	if err != nil {
+		return nil, err
+	}
+	w.Hash, err = tw.Close()
+	return w, err
+}
+
+// tokenizer names the tokenizer of the workload's token counts: the
+// header's, or o200k_base for a trace that names none (an imported one).
+func (w *Workload) tokenizer() string { return cmp.Or(w.Header.Tokenizer, "o200k_base") }
+
+// closedLoop names the workload's clients that have no schedule.
+func (w *Workload) closedLoop() []string {
+	var names []string
+	for _, c := range w.Header.Clients {
+		if c.Concurrency > 0 {
+			names = append(names, c.Name)
+		}
+	}
+	return names
+}
+
+// impliedReuse is the prefix-cache reuse of the workload's sessions, in
+// vLLM's default blocks of 16 tokens.
+func (w *Workload) impliedReuse() *trace.Reuse {
+	r := virtual.ImpliedReuse(w.Sessions, 16)
+	return &r
+}
+
+// MaxConns is the most requests of w that can be in flight at once with
+// open-loop requests capped at capped (0: no cap), the size of each
+// server's connection pool.
+func (w *Workload) MaxConns(capped int) int {
+	if capped > 0 {
+		return capped
+	}
+	n := 256
+	for _, c := range w.Header.Clients {
+		n += c.Concurrency
+	}
+	return n
+}
+
+// Models are the models w's requests name, sorted, when override (a
+// Config's Model) is "" or override itself.
+func (w *Workload) Models(override string) []string { return modelsOf(w, override).sent }
+
+// Prompts looks up the prompt of a request among sessions: the new user
+// message of the turn.
+func Prompts(sessions []*trace.Session) func(client string, session, turn int) string {
+	type key struct {
+		client string
+		index  int
+	}
+	byKey := make(map[key]*trace.Session, len(sessions))
+	for _, s := range sessions {
+		byKey[key{s.Client, s.Index}] = s
+	}
+	return func(client string, session, turn int) string {
+		s := byKey[key{client, session}]
+		if s == nil || turn < 0 || turn >= len(s.Turns) {
+			return ""
+		}
+		return s.Turns[turn].Prompt
+	}
+}
