@@ -10,8 +10,11 @@
 //	report.txt, report.json, report.html
 //
 // The manifest names every other file with its size and SHA-256, so a
-// bundle copied elsewhere can be verified (Verify) and re-rendered to the
-// same report.json. No credential is ever written: URLs lose their user
+// bundle copied elsewhere can be verified (Bundle.Verify) and re-rendered
+// to the same report.json. A run that did not finish leaves a partial
+// bundle, which Open reads all the same: an interrupted run's is whole
+// and says so, a killed run's has no manifest, reports or end line, and
+// a run whose report failed has its records and no manifest (State). No credential is ever written: URLs lose their user
 // information (RedactURL) and command lines their secrets (RedactArgs);
 // API keys are read from the environment and never recorded.
 package bundle
