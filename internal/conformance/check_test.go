@@ -120,9 +120,9 @@ func checkOrder(t *testing.T, w *workloadOf, o outcome, exact bool) {
 		due := ready + tu.WaitUS
 		switch late := rec.IntendedUS - due; {
 		case late < -roundingUS:
-			t.Errorf("%s: turn %v intended at %d µs, %d µs before its dependencies %v finished (at %d µs) plus its wait (%d µs)", o.side, k, rec.IntendedUS, -late, deps, ready, tu.WaitUS)
+			t.Errorf("%s: turn %v intended at %d µs, %d µs before it was due: its dependencies %v finished at %d µs and its wait is %d µs", o.side, k, rec.IntendedUS, -late, deps, ready, tu.WaitUS)
 		case exact && late > roundingUS:
-			t.Errorf("%s: turn %v intended at %d µs, %d µs after its dependencies %v finished (at %d µs) plus its wait (%d µs)", o.side, k, rec.IntendedUS, late, deps, ready, tu.WaitUS)
+			t.Errorf("%s: turn %v intended at %d µs, %d µs after it was due: its dependencies %v finished at %d µs and its wait is %d µs", o.side, k, rec.IntendedUS, late, deps, ready, tu.WaitUS)
 		case !exact && strict && late > strictLateUS:
 			t.Errorf("%s: turn %v intended %v after its dependencies finished plus its wait", o.side, k, time.Duration(late)*time.Microsecond)
 		}

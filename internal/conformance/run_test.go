@@ -52,7 +52,7 @@ func (w *workloadOf) turn(k key) (*trace.Session, *trace.Turn) {
 	return nil, nil
 }
 
-// content is the tokenizer and prompt synthesiser every spec uses.
+// contentOf is the tokenizer and prompt synthesiser every spec uses.
 type contentOf struct {
 	tok   content.Tokenizer
 	synth *content.Synth
