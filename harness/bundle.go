@@ -10,14 +10,11 @@ import (
 	"surge/trace"
 )
 
-// TraceFile is the workload's name in a bundle.
-const TraceFile = "trace.jsonl"
-
 // writeTrace writes the workload of a run to DIR/trace.jsonl: the trace's
 // own bytes as they are, or its sessions, checking that the file's
 // workload hash is the run's.
 func writeTrace(dir string, in *Workload) error {
-	path := filepath.Join(dir, TraceFile)
+	path := filepath.Join(dir, bundle.TraceFile)
 	if in.Raw != nil {
 		src, err := in.Raw()
 		if err != nil {

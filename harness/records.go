@@ -9,16 +9,14 @@ import (
 	"runtime"
 	"time"
 
+	"surge/bundle"
 	"surge/driver"
 	"surge/internal/selftest"
 	"surge/trace"
 )
 
-// RecordsFile is the records' name in a bundle.
-const RecordsFile = "records.jsonl"
-
 // recordsPath is the records file of the bundle in dir.
-func recordsPath(dir string) string { return filepath.Join(dir, RecordsFile) }
+func recordsPath(dir string) string { return filepath.Join(dir, bundle.RecordsFile) }
 
 // record runs the driver, streaming records to DIR/records.jsonl under
 // header h (whose Start is the run's start) and to also, when set, with

@@ -9,16 +9,14 @@ import (
 	"path/filepath"
 	"time"
 
+	"surge/bundle"
 	"surge/bundle/scrape"
 	"surge/metrics"
 	"surge/report"
 )
 
-// ServerMetricsFile is the scraped metrics' name in a bundle.
-const ServerMetricsFile = "server_metrics.jsonl"
-
 // Scrape chooses whether and how a run scrapes its target's Prometheus
-// metrics into the bundle's ServerMetricsFile.
+// metrics into the bundle's bundle.ServerMetricsFile.
 type Scrape struct {
 	Off      bool          // do not scrape
 	URL      string        // the endpoint; "" means the target's /metrics
@@ -42,9 +40,9 @@ func startScrape(ctx context.Context, log io.Writer, f Scrape, base, dir string,
 	if f.Interval == 0 {
 		f.Interval = scrape.DefaultInterval
 	}
-	file, err := os.Create(filepath.Join(dir, ServerMetricsFile))
+	file, err := os.Create(filepath.Join(dir, bundle.ServerMetricsFile))
 	if err != nil {
-		return nil, fmt.Errorf("creating %s: %w", ServerMetricsFile, err)
+		return nil, fmt.Errorf("creating %s: %w", bundle.ServerMetricsFile, err)
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	done := make(chan struct{})
@@ -67,7 +65,7 @@ func startScrape(ctx context.Context, log io.Writer, f Scrape, base, dir string,
 	}, nil
 }
 
-// ServerView reads scraped metrics (a ServerMetricsFile) into the
+// ServerView reads scraped metrics (a bundle.ServerMetricsFile) into the
 // server's state over time and its own latencies beside the client's
 // over the summary's measurement window (report.EngineTable), adding the
 // engine check to the summary's measurement. A figure the server does not
@@ -75,7 +73,7 @@ func startScrape(ctx context.Context, log io.Writer, f Scrape, base, dir string,
 func ServerView(r io.Reader, sum *metrics.Summary) ([]report.ServerSample, []report.EngineLatency, error) {
 	series, err := scrape.Read(r)
 	if err != nil {
-		return nil, nil, fmt.Errorf("%s: %w", ServerMetricsFile, err)
+		return nil, nil, fmt.Errorf("%s: %w", bundle.ServerMetricsFile, err)
 	}
 	var samples []report.ServerSample
 	for _, st := range series.State() {
@@ -90,7 +88,7 @@ func ServerView(r io.Reader, sum *metrics.Summary) ([]report.ServerSample, []rep
 
 // serverView is ServerView of DIR/server_metrics.jsonl, when there is one.
 func serverView(dir string, sum *metrics.Summary) ([]report.ServerSample, []report.EngineLatency, error) {
-	f, err := os.Open(filepath.Join(dir, ServerMetricsFile))
+	f, err := os.Open(filepath.Join(dir, bundle.ServerMetricsFile))
 	if os.IsNotExist(err) {
 		return nil, nil, nil
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"surge/bundle"
 	"surge/bundle/scrape"
 	"surge/harness"
 	"surge/metrics"
@@ -14,7 +15,7 @@ import (
 )
 
 // serverMetricsFile is the scraped metrics' name in a run directory.
-const serverMetricsFile = harness.ServerMetricsFile
+const serverMetricsFile = bundle.ServerMetricsFile
 
 // scrapeFlags choose whether and how a run scrapes its target's metrics.
 type scrapeFlags struct {
