@@ -46,15 +46,21 @@ func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io
 	if !errors.As(err, &silent) {
 		fmt.Fprintf(stderr, "surge: %v\n", err)
 	}
+	return exitCode(err)
+}
+
+// exitCode is the exit code of a command that ended with err.
+func exitCode(err error) int {
 	var usage usageError
-	if errors.As(err, &usage) {
-		return exitUsage
-	}
-	if err == errInterrupted {
-		return exitInterrupted
-	}
 	var questionable questionableError
-	if errors.As(err, &questionable) {
+	switch {
+	case err == nil:
+		return exitOK
+	case errors.As(err, &usage):
+		return exitUsage
+	case err == errInterrupted:
+		return exitInterrupted
+	case errors.As(err, &questionable):
 		return exitQuestionable
 	}
 	return exitFailure
