@@ -366,8 +366,17 @@ func readReportInto(t *testing.T, dir string, v any) {
 }
 
 // checkReportCounts checks that report.json counts the healthy requests
-// the records hold, with no failures.
+// the records hold, with no failures, and that the measurement's run,
+// tokens and errors checks pass.
 func checkReportCounts(t *testing.T, r run) {
+	t.Helper()
+	checkCounts(t, r)
+	checkMeasurement(t, r.dir, "run", "tokens", "errors")
+}
+
+// checkCounts checks that report.json counts the healthy requests the
+// records hold, with no failures.
+func checkCounts(t *testing.T, r run) {
 	t.Helper()
 	healthy := 0
 	for _, rec := range r.recs.Requests {
@@ -379,7 +388,34 @@ func checkReportCounts(t *testing.T, r run) {
 	if rep.All.Requests != healthy || rep.All.OK != healthy || rep.All.Errors.Failed != 0 {
 		t.Errorf("report.json: %d requests, %d ok, %d failed; the records hold %d healthy requests, all ok", rep.All.Requests, rep.All.OK, rep.All.Errors.Failed, healthy)
 	}
-	checkMeasurement(t, r.dir, "run", "tokens", "errors")
+}
+
+// checkMeasurementFails checks that the report's measurement check name
+// failed, saying why.
+func checkMeasurementFails(t *testing.T, dir, name, why string) {
+	t.Helper()
+	var rep struct {
+		Measurement *struct {
+			Verdict string `json:"verdict"`
+			Checks  []struct {
+				Name   string `json:"name"`
+				OK     bool   `json:"ok"`
+				Detail string `json:"detail"`
+			} `json:"checks"`
+		} `json:"measurement"`
+	}
+	readJSON(t, filepath.Join(dir, "report.json"), &rep)
+	if rep.Measurement == nil {
+		t.Fatalf("report.json has no measurement verdict")
+	}
+	for _, c := range rep.Measurement.Checks {
+		if c.Name == name && (c.OK || !strings.Contains(c.Detail, why)) {
+			t.Errorf("measurement check %q: ok %v, %q; want it failed with %q", name, c.OK, c.Detail, why)
+		}
+	}
+	if rep.Measurement.Verdict != "questionable" {
+		t.Errorf("measurement %q, want questionable", rep.Measurement.Verdict)
+	}
 }
 
 // checkMeasurement checks that the report's verdict on the measurement
