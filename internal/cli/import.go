@@ -8,7 +8,6 @@ import (
 	"math"
 	"os"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -158,8 +157,8 @@ func (f importFlags) options(files []string, format importers.Format, shape impo
 			err = usageError{fmt.Errorf("weka-csv: give one file, not %d: each holds every conversation", len(files))}
 		}
 	case importers.FormatServeGen:
-		if opts.Input, opts.Output, err = parseLengths(f.lengths); err != nil {
-			err = fmt.Errorf("import %s: %w", files[0], err)
+		if opts.Input, opts.Output, err = importers.ParseLengths(f.lengths); err != nil {
+			err = fmt.Errorf("import %s: --lengths %w", files[0], err)
 		}
 	}
 	return opts, err
@@ -242,14 +241,11 @@ func detectFormat(files []string, force string, mapped bool) (importers.Format, 
 	if force == "auto" {
 		return importers.DetectFiles(osFS{}, files, mapped)
 	}
-	if !slices.Contains(importers.Formats, importers.Format(force)) {
-		var names []string
-		for _, f := range importers.Formats {
-			names = append(names, string(f))
-		}
-		return "", usageError{fmt.Errorf("--format %q: the formats are auto, %s", force, strings.Join(names, ", "))}
+	format, err := importers.ParseFormat(force)
+	if err != nil {
+		return "", usageError{fmt.Errorf("--format %w", err)}
 	}
-	return importers.Format(force), nil
+	return format, nil
 }
 
 // osFS opens files by the paths the user gave, relative to the working
@@ -259,20 +255,6 @@ type osFS struct{}
 
 // Open opens the file at path.
 func (osFS) Open(path string) (fs.File, error) { return os.Open(path) }
-
-// parseLengths parses --lengths IN:OUT; empty is 1024:256.
-func parseLengths(s string) (in, out int, err error) {
-	if s == "" {
-		return 1024, 256, nil
-	}
-	a, b, ok := strings.Cut(s, ":")
-	in, err1 := strconv.Atoi(a)
-	out, err2 := strconv.Atoi(b)
-	if !ok || err1 != nil || err2 != nil || in < 1 || out < 1 {
-		return 0, 0, fmt.Errorf("--lengths %q: want IN:OUT tokens, such as 1024:256", s)
-	}
-	return in, out, nil
-}
 
 // checkColumns checks --columns and --time-unit: given exactly for the
 // csv and jsonl formats.
@@ -311,39 +293,11 @@ func (f importFlags) reshape() (importers.Reshape, error) {
 	}
 	r := importers.Reshape{Scale: 1 / f.speed, Sample: f.sample, MaxContext: f.maxContext}
 	var err error
-	if r.From, r.To, err = parseWindow(f.window); err != nil {
+	if r.From, r.To, err = importers.ParseWindow(f.window); err != nil {
 		return r, fmt.Errorf("--window %q: %w", f.window, err)
 	}
 	if err := r.Validate(); err != nil {
 		return r, fmt.Errorf("--window, --max-context: %w", err)
 	}
 	return r, nil
-}
-
-// parseWindow parses FROM-TO, each a duration (90s, 10m) or seconds, TO
-// optional; empty means the whole trace.
-func parseWindow(s string) (from, to time.Duration, err error) {
-	if s == "" {
-		return 0, 0, nil
-	}
-	a, b, ok := strings.Cut(s, "-")
-	if !ok {
-		return 0, 0, errors.New("want FROM-TO, such as 10m-20m, 600-1200 or 30m-")
-	}
-	if from, err = parseOffset(a); err == nil && b != "" {
-		to, err = parseOffset(b)
-	}
-	return from, to, err
-}
-
-// parseOffset parses a duration, or a number of seconds.
-func parseOffset(s string) (time.Duration, error) {
-	if d, err := time.ParseDuration(s); err == nil {
-		return d, nil
-	}
-	sec, err := strconv.ParseFloat(s, 64)
-	if err != nil || sec < 0 || sec > 1e9 {
-		return 0, fmt.Errorf("%q: want a duration (90s, 10m) or seconds", s)
-	}
-	return time.Duration(sec * float64(time.Second)), nil
 }

@@ -8,7 +8,6 @@ import (
 	"reflect"
 	"strings"
 	"testing"
-	"time"
 
 	"surge/trace"
 )
@@ -247,30 +246,6 @@ func TestImportWEKACSV(t *testing.T) {
 			if tu.InputTokens+tu.OutputTokens > 131072 || s.AtUS != 0 {
 				t.Fatalf("session %d turn %d: %d+%d tokens at %dus", s.Index, k, tu.InputTokens, tu.OutputTokens, s.AtUS)
 			}
-		}
-	}
-}
-
-// TestParseWindow reads FROM-TO as durations or seconds.
-func TestParseWindow(t *testing.T) {
-	t.Parallel()
-	tests := []struct {
-		in       string
-		from, to time.Duration
-		err      bool
-	}{
-		{"", 0, 0, false}, // the whole trace
-		{"10m-20m", 10 * time.Minute, 20 * time.Minute, false},       // durations
-		{"1.5-90", 1500 * time.Millisecond, 90 * time.Second, false}, // seconds
-		{"30m-", 30 * time.Minute, 0, false},                         // to the end
-		{"-5m", 0, 0, true},                                          // no start
-		{"10m", 0, 0, true},                                          // no dash
-		{"a-b", 0, 0, true},                                          // neither
-	}
-	for _, tt := range tests {
-		from, to, err := parseWindow(tt.in)
-		if from != tt.from || to != tt.to || (err != nil) != tt.err {
-			t.Errorf("parseWindow(%q) = %v, %v, %v; want %v, %v, error %v", tt.in, from, to, err, tt.from, tt.to, tt.err)
 		}
 	}
 }
