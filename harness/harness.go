@@ -61,8 +61,10 @@ type Config struct {
 	NoStream       bool
 	MaxConcurrency int  // cap on open-loop requests in flight (0: none)
 	Drop           bool // at the cap, drop requests instead of queueing
-	Drain          time.Duration
-	Spin           time.Duration
+	// Drain is how long to wait for requests in flight after the
+	// schedule ends (0: the driver's default); Spin how long before each
+	// open-loop send to stop sleeping and spin until it is due (0: none).
+	Drain, Spin time.Duration
 	// Retry is the retry policy; Run seeds its jitter with the
 	// workload's seed.
 	Retry driver.RetryPolicy
