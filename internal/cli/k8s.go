@@ -13,8 +13,6 @@ import (
 	corev1 "k8s.io/api/core/v1"
 
 	"surge/internal/k8s"
-	"surge/trace"
-	"surge/workload"
 )
 
 type k8sFlags struct {
@@ -142,15 +140,8 @@ func k8sWorkload(c *cobra.Command, path string, f genFlags) (*workloadInput, err
 	if err != nil {
 		return nil, err
 	}
-	g, err := workload.New(s, tok, synth, workload.Options{NoText: true})
-	if err != nil {
-		return nil, fmt.Errorf("spec %s: %w", path, err)
-	}
-	in := &workloadInput{header: g.Header(), path: path, spec: s}
-	_, err = g.Generate(c.Context(), func(s *trace.Session) error {
-		in.sessions = append(in.sessions, s)
-		return nil
-	})
+	in := &workloadInput{path: path, spec: s}
+	in.header, in.sessions, err = k8s.Compile(c.Context(), s, tok, synth)
 	if errors.Is(err, context.Canceled) {
 		return nil, errInterrupted
 	}
@@ -197,11 +188,11 @@ func k8sConfig(c *cobra.Command, path string, in *workloadInput, extra []string,
 // --start-delay rounded up to a whole second.
 func k8sStart(f k8sFlags) (time.Time, error) {
 	if f.startAt != "" {
-		at, err := time.Parse(time.RFC3339Nano, f.startAt)
+		at, err := k8s.ParseStart(f.startAt)
 		if err != nil {
-			return time.Time{}, usageError{fmt.Errorf("--start-at %q: want an RFC 3339 instant like 2026-11-30T12:00:00Z", f.startAt)}
+			return time.Time{}, usageError{fmt.Errorf("--start-at %w", err)}
 		}
-		return at.UTC(), nil
+		return at, nil
 	}
 	if f.startDelay <= 0 {
 		return time.Time{}, usageError{fmt.Errorf("--start-delay %v: want a positive delay, long enough to pull the image and start every pod", f.startDelay)}
@@ -233,11 +224,9 @@ func k8sResources(load k8s.Load, f k8sFlags) (corev1.ResourceRequirements, error
 		if o.value == "" {
 			continue
 		}
-		q, err := k8s.ParseQuantity(o.value)
-		if err != nil {
+		if err := k8s.Override(r, o.name, o.value); err != nil {
 			return r, usageError{fmt.Errorf("%s %w", o.flag, err)}
 		}
-		r.Requests[o.name], r.Limits[o.name] = q, q
 	}
 	return r, nil
 }

@@ -58,3 +58,14 @@ func goMemLimit(r corev1.ResourceRequirements) string {
 	}
 	return fmt.Sprintf("%dMiB", q.Value()*9/10>>20)
 }
+
+// Override sets both the request and the limit of resource name in r to
+// the quantity s (4, 500m, 2Gi), which must be positive.
+func Override(r corev1.ResourceRequirements, name corev1.ResourceName, s string) error {
+	q, err := ParseQuantity(s)
+	if err != nil {
+		return err
+	}
+	r.Requests[name], r.Limits[name] = q, q
+	return nil
+}

@@ -1,0 +1,92 @@
+package k8s
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+
+	"surge/content"
+	"surge/spec"
+)
+
+func TestCompile(t *testing.T) {
+	t.Parallel()
+	s, err := spec.Parse("k8s.yaml", []byte(`version: 1
+name: sized
+seed: 7
+requests: 20
+clients:
+  - name: open
+    model: m
+    rate: 10/s
+    input: 100
+    output: 20
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tok, err := content.Builtin("o200k_base")
+	if err != nil {
+		t.Fatal(err)
+	}
+	synth, err := content.NewSynth(tok, content.SynthConfig{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, sessions, err := Compile(context.Background(), s, tok, synth)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h.Name != "sized" || len(h.Clients) != 1 || len(sessions) != 20 {
+		t.Fatalf("header %+v, %d sessions; want spec sized, 1 client, 20 sessions", h, len(sessions))
+	}
+	for _, se := range sessions {
+		if tu := se.Turns[0]; tu.Prompt != "" || tu.InputTokens != 100 || tu.OutputTokens != 20 {
+			t.Fatalf("session %d: prompt %q, %d+%d tokens; want no text, 100+20", se.Index, tu.Prompt, tu.InputTokens, tu.OutputTokens)
+		}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, _, err := Compile(ctx, s, tok, synth); !errors.Is(err, context.Canceled) {
+		t.Errorf("a cancelled context: %v, want context.Canceled", err)
+	}
+}
+
+func TestParseStart(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		s    string
+		want time.Time
+		err  string
+	}{
+		{"2026-11-30T12:00:00Z", time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC), ""},
+		{"2026-11-30T13:00:00.5+01:00", time.Date(2026, 11, 30, 12, 0, 0, 500_000_000, time.UTC), ""},
+		{"tomorrow", time.Time{}, `"tomorrow": want an RFC 3339 instant like 2026-11-30T12:00:00Z`},
+	} {
+		got, err := ParseStart(tt.s)
+		if !got.Equal(tt.want) || got.Location() != time.UTC || errString(err) != tt.err {
+			t.Errorf("ParseStart(%q) = %v, %q; want %v in UTC, %q", tt.s, got, errString(err), tt.want, tt.err)
+		}
+	}
+}
+
+func TestOverride(t *testing.T) {
+	t.Parallel()
+	r := Size(Load{PeakRate: 100, InFlight: 10}, DefaultRPSPerCore)
+	mem := r.Requests[corev1.ResourceMemory]
+	if err := Override(r, corev1.ResourceCPU, "3"); err != nil {
+		t.Fatal(err)
+	}
+	if c, l := r.Requests[corev1.ResourceCPU], r.Limits[corev1.ResourceCPU]; c.String() != "3" || l.String() != "3" {
+		t.Errorf("cpu request %v, limit %v; want 3 and 3", c.String(), l.String())
+	}
+	if m := r.Requests[corev1.ResourceMemory]; !m.Equal(mem) {
+		t.Errorf("memory changed to %v, want %v", m.String(), mem.String())
+	}
+	if err := Override(r, corev1.ResourceMemory, "0"); errString(err) != `"0": want a positive quantity like 4, 500m or 2Gi` {
+		t.Errorf("Override 0: %v", err)
+	}
+}
