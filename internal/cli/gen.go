@@ -12,7 +12,6 @@ import (
 	"github.com/spf13/pflag"
 
 	"surge/spec"
-	"surge/trace"
 	"surge/workload"
 )
 
@@ -93,7 +92,7 @@ func runGen(c *cobra.Command, path string, f genFlags) error {
 	if err != nil {
 		return err
 	}
-	res, hash, err := writeTrace(c, g, out)
+	res, hash, err := g.WriteTrace(c.Context(), out)
 	if cerr := commit(err == nil); err == nil {
 		err = cerr
 	}
@@ -112,20 +111,6 @@ func runGen(c *cobra.Command, path string, f genFlags) error {
 	}
 	fmt.Fprintf(c.ErrOrStderr(), "surge gen: %d sessions to %s\nworkload %s\n", res.Sessions, dest, hash)
 	return nil
-}
-
-// writeTrace generates g's sessions into out and returns the workload hash.
-func writeTrace(c *cobra.Command, g *workload.Generator, out io.Writer) (workload.Result, string, error) {
-	tw, err := trace.NewWriter(out, g.Header())
-	if err != nil {
-		return workload.Result{}, "", err
-	}
-	res, err := g.Generate(c.Context(), tw.Write)
-	if err != nil {
-		return res, "", err
-	}
-	hash, err := tw.Close()
-	return res, hash, err
 }
 
 // createOutput opens the trace destination. A file is written beside its

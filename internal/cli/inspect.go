@@ -5,12 +5,10 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strings"
-	"text/tabwriter"
-	"time"
 
 	"github.com/spf13/cobra"
 
+	"surge/report"
 	"surge/sim/virtual"
 	"surge/trace"
 )
@@ -52,8 +50,7 @@ file is said, not failed. - reads a trace from standard input.`,
 				enc.SetIndent("", "  ")
 				return enc.Encode(sum)
 			}
-			writeSummary(c.OutOrStdout(), args[0], sum)
-			return nil
+			return report.InspectText(c.OutOrStdout(), args[0], sum)
 		},
 	}
 	c.Flags().BoolVar(&asJSON, "json", false, "print the summary as JSON")
@@ -77,95 +74,9 @@ func summarizeFile(path string, stdin io.Reader, block int) (*trace.Summary, err
 	if err != nil {
 		return nil, fmt.Errorf("trace %s: %w", path, err)
 	}
-	var sessions []*trace.Session
-	sum, err := trace.SummarizeFunc(tr, func(s *trace.Session) { sessions = append(sessions, s) })
+	sum, err := virtual.Summarize(tr, block)
 	if err != nil {
 		return nil, fmt.Errorf("trace %s: %w", path, err)
 	}
-	reuse := virtual.ImpliedReuse(sessions, block)
-	sum.Reuse = &reuse
 	return sum, nil
-}
-
-// writeSummary prints a trace summary for people.
-func writeSummary(w io.Writer, path string, s *trace.Summary) {
-	h := s.Header
-	fmt.Fprintf(w, "trace      %s (format %d)\n", path, h.Format)
-	fmt.Fprintf(w, "workload   %s\n", s.WorkloadHash)
-	fmt.Fprintf(w, "spec       %s  seed %d\n", h.SpecHash, h.Seed)
-	fmt.Fprintf(w, "tokenizer  %s  %s\n", h.Tokenizer, h.TokenizerHash)
-	fmt.Fprintf(w, "content    %s  text %v\n", h.ContentHash, h.Text)
-	all := s.All
-	span := time.Duration(all.Span * float64(time.Second)).Round(time.Millisecond)
-	fmt.Fprintf(w, "sessions   %d (%d requests) over %v\n", sumSessions(s), sumRequests(s), span)
-	fmt.Fprintf(w, "tokens     %d input, %d output\n", sumTokens(s, true), sumTokens(s, false))
-	if r := s.Reuse; r != nil {
-		fmt.Fprintf(w, "reuse      %.1f%% of prompt tokens (%d of %d) are in %d-token blocks an earlier prompt held\n",
-			100*r.Ratio(), r.Cached, r.Prompt, r.BlockTokens)
-	}
-	fmt.Fprintln(w)
-
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "client\tsessions\trate/s\tIAT cv\tinput p1\tp10\tp50\tp90\tp99\tmax\toutput p50\tp99\tmax\t")
-	for _, c := range s.Clients {
-		writeStreamRow(tw, c)
-	}
-	if len(s.Clients) > 1 {
-		writeStreamRow(tw, all)
-	}
-	tw.Flush()
-	writeHistogram(w, "input tokens", all, true)
-	writeHistogram(w, "output tokens", all, false)
-}
-
-func writeStreamRow(w io.Writer, c trace.StreamSummary) {
-	rate, cv := fmt.Sprintf("%.3g", c.Rate), fmt.Sprintf("%.3f", c.CV)
-	if c.Closed {
-		rate, cv = "closed", "-"
-	}
-	in, out := c.InputTokens, c.OutputTokens
-	fmt.Fprintf(w, "%s\t%d\t%s\t%s\t%.0f\t%.0f\t%.0f\t%.0f\t%.0f\t%.0f\t%.0f\t%.0f\t%.0f\t\n",
-		c.Name, c.Sessions, rate, cv, in.P1, in.P10, in.P50, in.P90, in.P99, in.Max, out.P50, out.P99, out.Max)
-}
-
-// writeHistogram draws a log-binned text histogram of lengths.
-func writeHistogram(w io.Writer, title string, st trace.StreamSummary, input bool) {
-	edges, counts := st.Histogram(input, 12)
-	if len(counts) == 0 {
-		return
-	}
-	peak := 0
-	for _, n := range counts {
-		peak = max(peak, n)
-	}
-	fmt.Fprintf(w, "\n%s (log bins)\n", title)
-	for i, n := range counts {
-		bar := strings.Repeat("█", (n*40+peak-1)/max(peak, 1))
-		fmt.Fprintf(w, "  %8.0f – %-8.0f %-40s %d\n", edges[i], edges[i+1], bar, n)
-	}
-}
-
-func sumSessions(s *trace.Summary) (n int) {
-	for _, c := range s.Clients {
-		n += c.Sessions
-	}
-	return n
-}
-
-func sumRequests(s *trace.Summary) (n int) {
-	for _, c := range s.Clients {
-		n += c.Requests
-	}
-	return n
-}
-
-func sumTokens(s *trace.Summary, input bool) (n int64) {
-	for _, c := range s.Clients {
-		if input {
-			n += c.TotalInput
-		} else {
-			n += c.TotalOutput
-		}
-	}
-	return n
 }

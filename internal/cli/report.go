@@ -41,7 +41,7 @@ as a PNG image.`,
 			return nil
 		},
 		RunE: func(c *cobra.Command, args []string) error {
-			write, ok := reportFormats[format]
+			write, ok := report.Renderer(format)
 			if !ok {
 				return usageError{fmt.Errorf("--format %q: want text, json or csv", format)}
 			}
@@ -99,20 +99,6 @@ func exists(path string) bool {
 // schedule, are left out of the send and scheduled rates.
 func summarize(rs *trace.Records, perClient bool) *metrics.Summary {
 	return metrics.Summarize(rs, metrics.Options{PerClient: perClient})
-}
-
-// reportFormats write a summary with its engine-against-client table.
-var reportFormats = map[string]func(io.Writer, *metrics.Summary, []report.EngineLatency) error{
-	"text": textReport, "json": report.JSONEngine, "csv": report.CSVEngine,
-}
-
-// textReport writes the text report of s, then its engine-against-client
-// table es.
-func textReport(w io.Writer, s *metrics.Summary, es []report.EngineLatency) error {
-	if err := report.Text(w, s); err != nil {
-		return err
-	}
-	return report.EngineText(w, es)
 }
 
 // readRecordFiles reads records files and merges them (trace.Merge); a

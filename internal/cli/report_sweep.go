@@ -11,6 +11,7 @@ import (
 
 	"surge/report"
 	"surge/sweep"
+	"surge/trace"
 )
 
 // isSweepDir reports whether path is a directory written by surge sweep.
@@ -44,28 +45,19 @@ func reportSweep(c *cobra.Command, dir, format, html, png string) error {
 
 // readSweep reads DIR/sweep.json and the summary of each point's records.
 func readSweep(warn io.Writer, dir string) (*sweep.Result, error) {
-	data, err := os.ReadFile(filepath.Join(dir, "sweep.json"))
+	name := filepath.Join(dir, "sweep.json")
+	data, err := os.ReadFile(name)
 	if err != nil {
 		return nil, err
 	}
-	var res sweep.Result
-	if err := json.Unmarshal(data, &res); err != nil {
-		return nil, fmt.Errorf("%s: %w", filepath.Join(dir, "sweep.json"), err)
+	res, err := sweep.Read(name, data, func(p string) (*trace.Records, error) {
+		return readRecordFiles(warn, []string{filepath.Join(dir, p)})
+	})
+	if err != nil {
+		return nil, err
 	}
-	for i := range res.Points {
-		p := &res.Points[i]
-		rs, err := readRecordFiles(warn, []string{filepath.Join(dir, p.Dir)})
-		if err != nil {
-			return nil, fmt.Errorf("sweep point %s: %w", p.Dir, err)
-		}
-		p.Summary = summarize(rs, false)
-		if all := &p.Summary.All; p.Measured == 0 && all.Requests > 0 { // a sweep.json from before these fields
-			p.Measured, p.SendRate, p.MeanInFlight = all.Requests, all.Throughput.SendRatePerS, all.Throughput.MeanConcurrency
-		}
-		p.Decide() // the same word from the same figures, also for an older sweep.json
-	}
-	pointMeasurements(warn, dir, &res)
-	return &res, nil
+	pointMeasurements(warn, dir, res)
+	return res, nil
 }
 
 // pointMeasurements gives each point of res, a sweep written to dir, the

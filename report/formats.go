@@ -1,0 +1,31 @@
+package report
+
+import (
+	"io"
+
+	"surge/metrics"
+)
+
+// TextEngine writes the text report of s (Text), then its
+// engine-against-client table es (EngineText).
+func TextEngine(w io.Writer, s *metrics.Summary, es []EngineLatency) error {
+	if err := Text(w, s); err != nil {
+		return err
+	}
+	return EngineText(w, es)
+}
+
+// Renderer returns the function writing a summary with its
+// engine-against-client table in format: "text" (TextEngine), "json"
+// (JSONEngine) or "csv" (CSVEngine); ok is false for any other format.
+func Renderer(format string) (render func(io.Writer, *metrics.Summary, []EngineLatency) error, ok bool) {
+	switch format {
+	case "text":
+		return TextEngine, true
+	case "json":
+		return JSONEngine, true
+	case "csv":
+		return CSVEngine, true
+	}
+	return nil, false
+}
