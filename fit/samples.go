@@ -2,6 +2,7 @@ package fit
 
 import (
 	"fmt"
+	"io"
 
 	"surge/trace"
 )
@@ -38,6 +39,27 @@ func (tr *Traffic) Add(s *trace.Session) {
 		tr.Order = append(tr.Order, s.Client)
 	}
 	fs.Add(s)
+}
+
+// Source yields sessions one by one, io.EOF after the last, as the
+// sources of trace/importers do.
+type Source interface {
+	Next() (*trace.Session, error)
+}
+
+// Read adds every session src returns, until io.EOF, to tr; it returns
+// the first other error src returns.
+func (tr *Traffic) Read(src Source) error {
+	for {
+		s, err := src.Next()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		tr.Add(s)
+	}
 }
 
 // Clients fits each client of tr, in order: its arrivals and lengths, and

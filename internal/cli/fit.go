@@ -2,7 +2,6 @@ package cli
 
 import (
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -101,14 +100,8 @@ func fitTraffic(files []string, format string) (*fit.Traffic, error) {
 		return nil, err
 	}
 	defer src.Close()
-	for {
-		s, err := src.Next()
-		if err == io.EOF {
-			return tr, nil
-		}
-		if err != nil {
-			return nil, fmt.Errorf("fit: %w", err)
-		}
-		tr.Add(s)
+	if err := tr.Read(src); err != nil {
+		return nil, fmt.Errorf("fit: %w", err)
 	}
+	return tr, nil
 }
