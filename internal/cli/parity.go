@@ -138,8 +138,8 @@ func parityTargets(f parityFlags) ([]parity.Target, error) {
 
 // parityError is nil unless failOnDiff and some candidate differs.
 func parityError(res *parity.Result, failOnDiff bool) error {
-	if names := res.Differing(); failOnDiff && len(names) > 0 {
-		return fmt.Errorf("parity: %s differs from %s (--fail-on-diff)", strings.Join(names, ", "), res.Targets[0].Name)
+	if err := res.Err(); failOnDiff && err != nil {
+		return fmt.Errorf("%w (--fail-on-diff)", err)
 	}
 	return nil
 }

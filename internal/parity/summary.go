@@ -211,3 +211,13 @@ func (res *Result) Differing() []string {
 	}
 	return names
 }
+
+// Err names the candidates whose verdict is Differs, and the base they
+// differ from, or is nil when none does.
+func (res *Result) Err() error {
+	names := res.Differing()
+	if len(names) == 0 {
+		return nil
+	}
+	return fmt.Errorf("parity: %s differs from %s", strings.Join(names, ", "), res.Targets[0].Name)
+}

@@ -31,6 +31,29 @@ func TestDiffering(t *testing.T) {
 	}
 }
 
+func TestResultErr(t *testing.T) {
+	t.Parallel()
+	same := textResult()
+	same.Candidates = same.Candidates[:1]
+	for _, tt := range []struct {
+		name string
+		res  *Result
+		want string
+	}{
+		{"one differs", textResult(), "parity: long differs from base"},
+		{"none differs", same, ""},
+		{"no candidates", &Result{}, ""},
+	} {
+		got := ""
+		if err := tt.res.Err(); err != nil {
+			got = err.Error()
+		}
+		if got != tt.want {
+			t.Errorf("%s: Err() = %q, want %q", tt.name, got, tt.want)
+		}
+	}
+}
+
 func TestWriteText(t *testing.T) {
 	t.Parallel()
 	var b strings.Builder
