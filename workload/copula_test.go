@@ -3,9 +3,8 @@ package workload
 import (
 	"math"
 	"slices"
+	"sort"
 	"testing"
-
-	"surge/fit"
 )
 
 // TestCorrelation checks the Gaussian copula over 20,000 requests: the
@@ -30,7 +29,7 @@ clients:
 			in = append(in, float64(se.Turns[0].InputTokens))
 			out = append(out, float64(se.Turns[0].OutputTokens))
 		}
-		if got := fit.Spearman(in, out); math.Abs(got-rho) > 0.02 {
+		if got := spearman(in, out); math.Abs(got-rho) > 0.02 {
 			t.Errorf("ρ %g: Spearman %.3f", rho, got)
 		}
 		slices.Sort(in)
@@ -42,4 +41,46 @@ clients:
 			t.Errorf("ρ %g: output median %g, want 200", rho, m)
 		}
 	}
+}
+
+// spearman is the rank correlation of x and y (ties get their mean rank),
+// written here rather than taken from package fit, which imports workload.
+func spearman(x, y []float64) float64 {
+	rx, ry := ranks(x), ranks(y)
+	var mx, my float64
+	for i := range rx {
+		mx += rx[i]
+		my += ry[i]
+	}
+	n := float64(len(rx))
+	mx, my = mx/n, my/n
+	var sxy, sxx, syy float64
+	for i := range rx {
+		dx, dy := rx[i]-mx, ry[i]-my
+		sxy += dx * dy
+		sxx += dx * dx
+		syy += dy * dy
+	}
+	return sxy / math.Sqrt(sxx*syy)
+}
+
+// ranks are the 1-based ranks of v, ties given their mean rank.
+func ranks(v []float64) []float64 {
+	idx := make([]int, len(v))
+	for i := range idx {
+		idx[i] = i
+	}
+	sort.SliceStable(idx, func(a, b int) bool { return v[idx[a]] < v[idx[b]] })
+	r := make([]float64, len(v))
+	for i := 0; i < len(idx); {
+		j := i
+		for j+1 < len(idx) && v[idx[j+1]] == v[idx[i]] {
+			j++
+		}
+		for k := i; k <= j; k++ {
+			r[idx[k]] = float64(i+j)/2 + 1
+		}
+		i = j + 1
+	}
+	return r
 }
