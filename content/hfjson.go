@@ -4,7 +4,9 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"io"
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
 )
@@ -43,24 +45,37 @@ var _ Tokenizer = (*hfTokenizer)(nil)
 // Name is "hf:" followed by the name of the directory holding the file when
 // the file is called tokenizer.json (the layout of a model repository), or
 // else the file name without ".json". Hash is "sha256:" and the hex digest
-// of the file's bytes.
+// of the file's bytes. LoadHF reads the file at path, for programs and
+// tests; a library takes ReadHF or OpenFS.
 func LoadHF(path string) (Tokenizer, error) {
-	data, err := os.ReadFile(path)
+	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("loading tokenizer: %w", err)
 	}
-	t, err := newHFTokenizer(hfName(path), data)
+	defer f.Close()
+	return ReadHF(f, filepath.ToSlash(path))
+}
+
+// ReadHF reads a tokenizer.json from r, as LoadHF does from a file;
+// name, the slash-separated path or name of the file, gives the Name.
+func ReadHF(r io.Reader, name string) (Tokenizer, error) {
+	data, err := io.ReadAll(r)
 	if err != nil {
-		return nil, fmt.Errorf("loading tokenizer %s: %w", path, err)
+		return nil, fmt.Errorf("loading tokenizer: %w", err)
+	}
+	t, err := newHFTokenizer(hfName(name), data)
+	if err != nil {
+		return nil, fmt.Errorf("loading tokenizer %s: %w", filepath.FromSlash(name), err)
 	}
 	return t, nil
 }
 
-// hfName derives the Name of the tokenizer in the file at path.
-func hfName(path string) string {
-	base := filepath.Base(path)
+// hfName derives the Name of the tokenizer in the file at the
+// slash-separated path name.
+func hfName(name string) string {
+	base := path.Base(name)
 	if base == "tokenizer.json" {
-		if dir := filepath.Base(filepath.Dir(path)); dir != "." && dir != string(filepath.Separator) {
+		if dir := path.Base(path.Dir(name)); dir != "." && dir != "/" {
 			return "hf:" + dir
 		}
 	}
@@ -141,7 +156,7 @@ func (t *hfTokenizer) Hash() string { return t.hash }
 func (t *hfTokenizer) Encode(text string) []int {
 	// About four bytes of text per token, for a first guess at capacity.
 	ids := make([]int, 0, len(text)/4+1)
-	var sc bpeScratch
+	var sc mergeScratch
 	bpe := func(piece string) { ids = t.model.encodePiece(piece, &sc, ids) }
 	plain := func(s string) {
 		if t.normalize != nil {

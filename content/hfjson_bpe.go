@@ -90,29 +90,9 @@ func mergeRules(m *hfModel) (map[uint64]mergeRule, error) {
 	return rules, nil
 }
 
-// bpeNode is a token in the doubly linked list encodePiece merges; rank
-// and merged describe merging it with its successor.
-type bpeNode struct {
-	id, prev, next int32
-	rank, merged   int32
-}
-
-// bpeScratch holds the buffers of encodePiece so that one Encode call
-// reuses them across pieces. It belongs to a single goroutine.
-type bpeScratch struct {
-	nodes []bpeNode
-	heap  mergeHeap
-}
-
-// encodePiece appends the ids of one pre-tokenized piece (raw bytes).
-//
-// It starts from one token per byte and repeatedly merges the adjacent
-// pair whose rule has the lowest rank, the leftmost among equals, until
-// no adjacent pair has a rule. The candidates sit in a min-heap keyed by
-// (rank, position); a merge changes at most two pairs, so a piece of n
-// bytes costs O(n log n). Stale heap entries are skipped when popped: an
-// entry is live while its node still has that rank.
-func (b *bpeModel) encodePiece(piece string, sc *bpeScratch, ids []int) []int {
+// encodePiece appends the ids of one pre-tokenized piece (raw bytes):
+// bpeMerge with model.merges' rules, starting from one token per byte.
+func (b *bpeModel) encodePiece(piece string, sc *mergeScratch, ids []int) []int {
 	switch {
 	case len(piece) == 0:
 		return ids
@@ -130,69 +110,7 @@ func (b *bpeModel) encodePiece(piece string, sc *bpeScratch, ids []int) []int {
 		return ids
 	}
 	start := len(ids)
-	ids = b.merge(piece, sc, ids)
+	ids = bpeMerge(&joiner{byteIDs: &b.byteIDs, merges: b.merges}, piece, sc, ids)
 	b.cache.put(piece, ids[start:])
 	return ids
-}
-
-// merge appends the ids BPE merges piece into; see encodePiece.
-func (b *bpeModel) merge(piece string, sc *bpeScratch, ids []int) []int {
-	nodes := sc.nodes[:0]
-	for i := 0; i < len(piece); i++ {
-		nodes = append(nodes, bpeNode{id: b.byteIDs[piece[i]], prev: int32(i - 1), next: int32(i + 1), rank: noRank})
-	}
-	nodes[len(nodes)-1].next = -1
-	h := sc.heap[:0]
-	for i := range int32(len(nodes) - 1) {
-		h = b.link(nodes, i, h)
-	}
-	h.init()
-	for len(h) > 0 {
-		top := h.pop()
-		n := &nodes[top.pos]
-		if n.rank != top.rank {
-			continue
-		}
-		right := n.next
-		n.id, n.next = n.merged, nodes[right].next
-		nodes[right].rank = noRank
-		if n.next >= 0 {
-			nodes[n.next].prev = top.pos
-		}
-		h = b.relink(nodes, top.pos, h)
-		if n.prev >= 0 {
-			h = b.relink(nodes, n.prev, h)
-		}
-	}
-	for i := int32(0); i >= 0; i = nodes[i].next {
-		ids = append(ids, int(nodes[i].id))
-	}
-	sc.nodes, sc.heap = nodes, h
-	return ids
-}
-
-// link records the rule, if any, for node i and its successor and appends
-// it to h without restoring the heap order.
-func (b *bpeModel) link(nodes []bpeNode, i int32, h mergeHeap) mergeHeap {
-	n := &nodes[i]
-	n.rank = noRank
-	if n.next < 0 {
-		return h
-	}
-	r, ok := b.merges[pairKey(n.id, nodes[n.next].id)]
-	if !ok {
-		return h
-	}
-	n.rank, n.merged = r.rank, r.id
-	return append(h, mergeCandidate{rank: r.rank, pos: i})
-}
-
-// relink is link followed by restoring the heap order.
-func (b *bpeModel) relink(nodes []bpeNode, i int32, h mergeHeap) mergeHeap {
-	before := len(h)
-	h = b.link(nodes, i, h)
-	if len(h) > before {
-		h.up(len(h) - 1)
-	}
-	return h
 }

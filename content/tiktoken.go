@@ -12,6 +12,7 @@ type tiktoken struct {
 	name   string
 	split  *regexSplit      // cuts text into pieces, each encoded alone
 	ranks  map[string]int32 // bytes of a token → its id, which is its rank
+	bytes  [256]int32       // id of each single byte
 	pieces []string         // id → bytes of the token
 	cache  pieceCache       // results of merging pieces
 }
@@ -58,7 +59,7 @@ func (t *tiktoken) Name() string { return t.name }
 func (t *tiktoken) Encode(text string) []int {
 	// About four bytes of text per token, for a first guess at capacity.
 	ids := make([]int, 0, len(text)/4+1)
-	var sc rankScratch
+	var sc mergeScratch
 	t.split.apply(text, func(piece string) { ids = t.encodePiece(piece, &sc, ids) })
 	return ids
 }

@@ -67,9 +67,11 @@ func loadTiktoken(name string, enc tokenizer.Encoding, pattern string, size int)
 		return nil, fmt.Errorf("the vocabulary has more than %d ordinary tokens", size)
 	}
 	for c := range 256 {
-		if _, ok := t.ranks[string([]byte{byte(c)})]; !ok {
+		id, ok := t.ranks[string([]byte{byte(c)})]
+		if !ok {
 			return nil, fmt.Errorf("the vocabulary lacks the single byte 0x%02X", c)
 		}
+		t.bytes[c] = id
 	}
 	return t, nil
 }

@@ -57,7 +57,7 @@ func openContent(specPath string, s *spec.Spec) (content.Tokenizer, *content.Syn
 	if !content.IsBuiltin(name) {
 		name = relTo(specPath, name)
 	}
-	tok, err := content.Open(name)
+	tok, err := openTokenizer(name)
 	if err != nil {
 		return nil, nil, fmt.Errorf("spec %s: tokenizer: %w", specPath, err)
 	}

@@ -6,7 +6,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"surge/content"
 	"surge/sim"
 	"surge/sim/server"
 )
@@ -87,7 +86,7 @@ func runServe(c *cobra.Command, f serveFlags) error {
 	if err != nil {
 		return usageError{err}
 	}
-	tok, err := content.Open(f.tokenizer)
+	tok, err := openTokenizer(f.tokenizer)
 	if err != nil {
 		return usageError{fmt.Errorf("--tokenizer: %w", err)}
 	}
