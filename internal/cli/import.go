@@ -3,7 +3,6 @@ package cli
 import (
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"math"
 	"os"
@@ -132,7 +131,7 @@ func runImport(c *cobra.Command, files []string, f importFlags) error {
 	if err != nil {
 		return err
 	}
-	printImport(c.ErrOrStderr(), files, f, opts, st)
+	st.WriteText(c.ErrOrStderr(), files, opts) // a note on stderr: failing to write it does not fail the import
 	return nil
 }
 
@@ -184,55 +183,6 @@ func (f importFlags) shareGPT(files []string, opts *importers.ImportOptions) err
 	opts.Count = func(s string) int { return len(tok.Encode(s)) }
 	opts.Tokenizer, opts.TokenizerHash = tok.Name(), content.Fingerprint(tok)
 	return nil
-}
-
-// printImport says on w what an import wrote and what it left out.
-func printImport(w io.Writer, files []string, f importFlags, opts importers.ImportOptions, st importers.Stats) {
-	switch st.Format {
-	case importers.FormatShareGPT:
-		fmt.Fprintf(w, "surge import: %d conversations from %s over %v, tokens in %s\n", st.Sessions, files[0], st.Span, opts.Tokenizer)
-		if sk := st.Files[0].Skipped; sk.Rows > 0 {
-			fmt.Fprintf(w, "  skipped %d malformed conversation%s, the first:\n", sk.Rows, plural(sk.Rows))
-			printSkips(w, sk)
-		}
-		if k := st.Truncated; k > 0 {
-			fmt.Fprintf(w, "  cut %d conversation%s short (a broken human/gpt alternation, an empty message or --max-context)\n", k, plural(k))
-		}
-		if k := st.Dropped; k > 0 {
-			fmt.Fprintf(w, "  left out %d conversation%s whose first turn exceeds --max-context %d\n", k, plural(k), f.maxContext)
-		}
-		fmt.Fprintf(w, "workload %s\n", st.Hash)
-		return
-	case importers.FormatWEKA, importers.FormatWEKACSV:
-		fmt.Fprintf(w, "surge import: %d sessions from %d %s file%s\n", st.Sessions, len(files), st.Format, plural(len(files)))
-	default:
-		fmt.Fprintf(w, "surge import: %d sessions from %d %s file%s over %v\n", st.Sessions, len(files), st.Format, plural(len(files)), st.Span)
-	}
-	for _, fs := range st.Files {
-		if fs.Skipped.Rows > 0 {
-			fmt.Fprintf(w, "  %s: skipped %d malformed row%s, the first:\n", fs.Name, fs.Skipped.Rows, plural(fs.Skipped.Rows))
-			printSkips(w, fs.Skipped)
-		}
-	}
-	for _, fs := range st.Files {
-		if fs.NoLengths {
-			fmt.Fprintf(w, "  %s: no length PMFs: every request %s tokens (--lengths IN:OUT)\n", fs.Name, pick(f.lengths, "1024:256"))
-		}
-		if fs.Failed > 0 {
-			fmt.Fprintf(w, "  %s: left out %d failed request%s (0 response tokens)\n", fs.Name, fs.Failed, plural(fs.Failed))
-		}
-	}
-	if st.Capped > 0 {
-		fmt.Fprintf(w, "  capped %d session%s to --max-context %d tokens\n", st.Capped, plural(st.Capped), f.maxContext)
-	}
-	fmt.Fprintf(w, "workload %s\n", st.Hash)
-}
-
-// printSkips lists the first rows skipped.
-func printSkips(w io.Writer, sk importers.Skips) {
-	for _, e := range sk.First {
-		fmt.Fprintf(w, "    %v\n", e)
-	}
 }
 
 // detectFormat returns the files' format: --format, or detected from

@@ -122,6 +122,14 @@ func (o ImportOptions) speed() float64 {
 	return o.Speed
 }
 
+// fallbackLengths returns o.Input and o.Output, 1024 and 256 for both 0.
+func (o ImportOptions) fallbackLengths() (in, out int) {
+	if o.Input == 0 && o.Output == 0 {
+		return 1024, 256
+	}
+	return o.Input, o.Output
+}
+
 // importRequests writes a trace of the files' requests as it reads them.
 func importRequests(ctx context.Context, w io.Writer, fsys fs.FS, names []string, opts ImportOptions) (Stats, error) {
 	shape := opts.Reshape

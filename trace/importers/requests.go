@@ -118,10 +118,7 @@ func (rq *Requests) open(fsys fs.FS, i int, format Format, o ImportOptions) (req
 // the length PMFs of the chunk-N-dataset.json beside chunk-N-trace.csv
 // when there is one, generating only the windows o.Reshape keeps.
 func (rq *Requests) openServeGen(fsys fs.FS, file io.Reader, opts Options, o ImportOptions) (*ServeGen, error) {
-	in, out := o.Input, o.Output
-	if in == 0 && out == 0 {
-		in, out = 1024, 256
-	}
+	in, out := o.fallbackLengths()
 	sopts := ServeGenOptions{Options: opts, Seed: o.Seed, From: o.Reshape.From, To: o.Reshape.To, Input: in, Output: out}
 	lengths, err := serveGenLengths(fsys, opts.Name)
 	if err != nil {
