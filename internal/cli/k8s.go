@@ -115,7 +115,7 @@ func runK8s(c *cobra.Command, path string, extra []string, f k8sFlags) error {
 	if err := writeK8s(c, m, k8s.Header(path, cfg, load, f.e2e), f.out); err != nil {
 		return err
 	}
-	k8sSummary(c.ErrOrStderr(), cfg, load)
+	io.WriteString(c.ErrOrStderr(), k8s.Summary(cfg, load))
 	return nil
 }
 
@@ -253,16 +253,4 @@ func writeK8s(c *cobra.Command, m k8s.Manifest, header, dir string) error {
 		}
 	}
 	return nil
-}
-
-// k8sSummary tells what was written, and warns when the bundles would be
-// lost with the pods.
-func k8sSummary(w io.Writer, cfg k8s.Config, load k8s.Load) {
-	r := cfg.Resources.Requests
-	fmt.Fprintf(w, "surge k8s: Job %s, %d shards, each %s CPU and %s memory (busiest shard: %.0f requests/s, %d in flight)\n",
-		cfg.Name, cfg.Shards, r.Cpu(), r.Memory(), load.PeakRate, load.InFlight)
-	fmt.Fprintf(w, "surge k8s: every shard starts at %s: apply the manifests before then\n", cfg.StartAt.Format(time.RFC3339))
-	if !cfg.Output.Durable() {
-		fmt.Fprintln(w, "surge k8s: warning: --output-volume emptydir: the bundles are lost when the pods end; use pvc:NAME[:SIZE] to keep them")
-	}
 }

@@ -106,6 +106,20 @@ func Header(workload string, cfg Config, load Load, e2e time.Duration) string {
 `, workload, cfg.shards(), cfg.StartAt.Format(time.RFC3339), e2e, load.PeakRate, load.InFlight)
 }
 
+// Summary says what manifests of cfg, sized for load, hold and when
+// their shards start, and warns when an output volume of cfg loses the
+// bundles with the pods, as surge k8s prints it.
+func Summary(cfg Config, load Load) string {
+	r := cfg.Resources.Requests
+	s := fmt.Sprintf("surge k8s: Job %s, %d shards, each %s CPU and %s memory (busiest shard: %.0f requests/s, %d in flight)\n",
+		cfg.Name, cfg.Shards, r.Cpu(), r.Memory(), load.PeakRate, load.InFlight)
+	s += fmt.Sprintf("surge k8s: every shard starts at %s: apply the manifests before then\n", cfg.StartAt.Format(time.RFC3339))
+	if !cfg.Output.Durable() {
+		s += "surge k8s: warning: --output-volume emptydir: the bundles are lost when the pods end; use pvc:NAME[:SIZE] to keep them\n"
+	}
+	return s
+}
+
 // Files renders m as one YAML file per object, each headed by header and
 // named N-KIND.yaml in the order of Objects.
 func (m Manifest) Files(header string) ([]File, error) {
