@@ -81,7 +81,7 @@ func decide(p *Point) (Word, string) {
 	case p.Saturated:
 		return WordSaturated, p.Stopped
 	case p.Measured == 0:
-		return WordInconclusive, "no measured request: every one fell in the warmup"
+		return WordInconclusive, "no measured request: every one fell in the warmup (shorten the spec's warmup, or raise --requests or --min-requests)"
 	case p.SLO == nil:
 		return "", ""
 	}
