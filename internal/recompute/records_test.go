@@ -69,6 +69,8 @@ type end struct {
 	Scheduled   int   `json:"scheduled"`
 	Sent        int   `json:"sent"`
 	Dropped     int   `json:"dropped"`
+	ClientCPUUS int64 `json:"client_cpu_us"`
+	ClientCPUs  int   `json:"client_cpus"`
 }
 
 // records is one records.jsonl read back.

@@ -11,14 +11,15 @@ import (
 // own.
 
 type reportJSON struct {
-	Interrupted   bool        `json:"interrupted"`
-	Records       int         `json:"records"`
-	Warmup        int         `json:"warmup_excluded"`
-	SLOConfidence float64     `json:"slo_confidence"`
-	Window        windowJSON  `json:"window"`
-	All           scopeJSON   `json:"all"`
-	Clients       []scopeJSON `json:"clients"`
-	Faults        *faultsJSON `json:"faults"`
+	Interrupted   bool             `json:"interrupted"`
+	Records       int              `json:"records"`
+	Warmup        int              `json:"warmup_excluded"`
+	SLOConfidence float64          `json:"slo_confidence"`
+	Window        windowJSON       `json:"window"`
+	All           scopeJSON        `json:"all"`
+	Clients       []scopeJSON      `json:"clients"`
+	Faults        *faultsJSON      `json:"faults"`
+	Measurement   *measurementJSON `json:"measurement"`
 }
 
 type windowJSON struct {
