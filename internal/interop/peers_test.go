@@ -13,26 +13,20 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
+
+	"surge/internal/testbin"
 )
 
 // binary is surge built once for every test of the package.
-var binary struct {
-	once      sync.Once
-	dir, path string
-	err       error
-	out       []byte
-}
+var binary testbin.Build
 
 // TestMain removes the built binary after the tests.
 func TestMain(m *testing.M) {
 	code := m.Run()
-	if binary.dir != "" {
-		os.RemoveAll(binary.dir)
-	}
+	binary.Remove()
 	os.Exit(code)
 }
 
@@ -76,21 +70,7 @@ func surgeBinary(t *testing.T) string {
 	if path := os.Getenv("SURGE_INTEROP_BINARY"); path != "" {
 		return path
 	}
-	root := moduleRoot(t)
-	binary.once.Do(func() {
-		binary.dir, binary.err = os.MkdirTemp("", "surge-interop")
-		if binary.err != nil {
-			return
-		}
-		binary.path = filepath.Join(binary.dir, "surge")
-		cmd := exec.Command("go", "build", "-o", binary.path, "./cmd/surge")
-		cmd.Dir = root
-		binary.out, binary.err = cmd.CombinedOutput()
-	})
-	if binary.err != nil {
-		t.Fatalf("building surge: %v\n%s", binary.err, binary.out)
-	}
-	return binary.path
+	return binary.Path(t, moduleRoot(t))
 }
 
 // peer is a server started from the peers folder.
