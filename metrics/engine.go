@@ -111,10 +111,10 @@ func timingGap(pairs [][2]float64) *TimingGap {
 	return g
 }
 
-// median is the nearest-rank median of v, which it sorts.
+// median is the nearest-rank median of v (see Rank), which it sorts.
 func median(v []float64) float64 {
 	slices.Sort(v)
-	return v[(len(v)+1)/2-1]
+	return v[Rank(50, len(v))-1]
 }
 
 // EngineCheck judges whether the server's own timings (per request, from
