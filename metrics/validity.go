@@ -145,7 +145,7 @@ func runCheck(s *Summary, _ Options) Check {
 		return fail(CheckRun, "no measured request was sent")
 	}
 	for _, w := range s.Warnings {
-		if w.Kind == WarnRun && strings.HasPrefix(w.Text, "the end line counts") {
+		if w.Kind == WarnRun && strings.HasPrefix(w.Text, endLineDisagrees) {
 			return fail(CheckRun, "%s", w.Text)
 		}
 	}

@@ -35,6 +35,11 @@ func (w Warning) String() string {
 	return w.Text
 }
 
+// endLineDisagrees opens the warning of a records file whose end line
+// counts other requests than the file holds, which the measurement's run
+// check fails on.
+const endLineDisagrees = "the end line counts"
+
 // runWarnings are the caveats on the run as a whole; lagWarnUS is the
 // p99 schedule lag above which surge is said to have sent late.
 func runWarnings(s *Summary, recs []*trace.Record, lagWarnUS int64) []Warning {
@@ -58,7 +63,7 @@ func runWarnings(s *Summary, recs []*trace.Record, lagWarnUS int64) []Warning {
 			}
 		}
 		if sentN != s.End.Sent || dropped != s.End.Dropped {
-			add(WarnRun, "the end line counts %d sent and %d dropped, but the file holds %d and %d records", s.End.Sent, s.End.Dropped, sentN, dropped)
+			add(WarnRun, endLineDisagrees+" %d sent and %d dropped, but the file holds %d and %d records", s.End.Sent, s.End.Dropped, sentN, dropped)
 		}
 	}
 	switch sh := s.Header.Shard; {
