@@ -43,6 +43,8 @@ type record struct {
 	Retries      int     `json:"retries"`
 	ErrorClass   string  `json:"error_class"`
 	NotStreamed  bool    `json:"not_streamed"`
+	ServerTTFTUS int64   `json:"server_ttft_us"`
+	ServerE2EUS  int64   `json:"server_e2e_us"`
 	Error        string  `json:"error"`
 }
 

@@ -11,15 +11,16 @@ import (
 // own.
 
 type reportJSON struct {
-	Interrupted   bool             `json:"interrupted"`
-	Records       int              `json:"records"`
-	Warmup        int              `json:"warmup_excluded"`
-	SLOConfidence float64          `json:"slo_confidence"`
-	Window        windowJSON       `json:"window"`
-	All           scopeJSON        `json:"all"`
-	Clients       []scopeJSON      `json:"clients"`
-	Faults        *faultsJSON      `json:"faults"`
-	Measurement   *measurementJSON `json:"measurement"`
+	Interrupted   bool               `json:"interrupted"`
+	Records       int                `json:"records"`
+	Warmup        int                `json:"warmup_excluded"`
+	SLOConfidence float64            `json:"slo_confidence"`
+	Window        windowJSON         `json:"window"`
+	All           scopeJSON          `json:"all"`
+	Clients       []scopeJSON        `json:"clients"`
+	Faults        *faultsJSON        `json:"faults"`
+	Measurement   *measurementJSON   `json:"measurement"`
+	ServerTimings *serverTimingsJSON `json:"server_timings"`
 }
 
 type windowJSON struct {

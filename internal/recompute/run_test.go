@@ -57,6 +57,7 @@ func checkRun(t *testing.T, rs *records, rep reportJSON, what string) {
 	ca := checker{t: t, what: what + " all"}
 	ca.checkScope(rep.All, all)
 	ca.checkMeasurement(rep.Measurement, rs, all)
+	ca.checkServerTimings(rep.ServerTimings, ms)
 	peak, mean := concurrency(rs.Recs, ws, we)
 	ca.eqInt("peak_concurrency", int64(rep.All.Throughput.PeakConcurrency), int64(peak))
 	ca.eqFloat("mean_concurrency", rep.All.Throughput.MeanConcurrency, mean)
