@@ -32,8 +32,10 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	loopCtx, stopLoop := context.WithCancel(context.Background())
 	loopDone := make(chan error, 1)
 	go func() { loopDone <- s.Run(loopCtx) }()
+	var fresh unused
 	hs := &http.Server{Handler: s.Handler(), ReadHeaderTimeout: headerTimeout,
-		IdleTimeout: idleTimeout, MaxHeaderBytes: maxHeaderBytes, ConnContext: withConn}
+		IdleTimeout: idleTimeout, MaxHeaderBytes: maxHeaderBytes, ConnContext: withConn,
+		ConnState: fresh.track}
 	served := make(chan error, 1)
 	go func() { served <- hs.Serve(stampReceives(ln)) }()
 	var err error
@@ -41,10 +43,13 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	case err = <-served:
 	case <-ctx.Done():
 	}
-	// Stop the loop first so streams in flight end, then let Shutdown
-	// wait for their handlers.
+	// Stop accepting and the loop first so streams in flight end, close
+	// connections that never sent a request, then let Shutdown wait for the
+	// handlers.
+	ln.Close()
 	stopLoop()
 	loopErr := <-loopDone
+	fresh.close()
 	sctx, cancel := context.WithTimeout(context.Background(), shutdownGrace)
 	defer cancel()
 	if serr := hs.Shutdown(sctx); serr != nil {
