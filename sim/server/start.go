@@ -43,10 +43,8 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	case err = <-served:
 	case <-ctx.Done():
 	}
-	// Stop accepting and the loop first so streams in flight end, close
-	// connections that never sent a request, then let Shutdown wait for the
-	// handlers.
-	ln.Close()
+	// Stop the loop first so streams in flight end, close connections
+	// that never sent a request, then let Shutdown wait for the handlers.
 	stopLoop()
 	loopErr := <-loopDone
 	fresh.close()
