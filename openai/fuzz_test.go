@@ -24,6 +24,10 @@ func FuzzSSE(f *testing.F) {
 		if got := collect(randomPieces(r, b, 1+r.IntN(32))...); !slices.Equal(got, want) {
 			t.Fatalf("random pieces gave %q, want %q", got, want)
 		}
+		limit := 1 + int(seed%64)
+		if got, want := collectLimit(limit, bytewise(b)...), collectLimit(limit, b); !slices.Equal(got, want) {
+			t.Fatalf("limit %d: byte by byte gave %q, whole %q", limit, got, want)
+		}
 		var p Parser
 		p.Feed(b)
 		for ev, ok := p.Next(); ok; ev, ok = p.Next() {

@@ -2,6 +2,7 @@ package openai
 
 import (
 	"bytes"
+	"fmt"
 	"time"
 )
 
@@ -32,7 +33,7 @@ func (e *Event) IsError() bool { return string(e.Name) == "error" }
 // colon is dropped; "event:", "id:" and "retry:" fields are parsed; a leading
 // byte-order mark is skipped; an event without data is not dispatched.
 // Events and lines may be split across reads at any byte, and a line may be
-// megabytes long.
+// megabytes long unless Limit says otherwise.
 //
 // Use: for every read, Feed the bytes, then call Next until it reports
 // false; the events Next returns are exactly those that read completed, so
@@ -40,7 +41,16 @@ func (e *Event) IsError() bool { return string(e.Name) == "error" }
 //
 // The zero Parser is ready to use. A Parser is not safe for concurrent use.
 type Parser struct {
-	in    []byte // the unparsed rest of the last Feed
+	// Limit caps the bytes held for one event: a line, and the data of
+	// an event, may each be at most Limit bytes long (0: no cap). Past
+	// it the parser stops: Next and Finish report no more events and
+	// Err returns an *EventTooLargeError, so a stream that never ends
+	// its line costs at most about Limit bytes, not the whole stream.
+	// Reset keeps it.
+	Limit int
+
+	err   *EventTooLargeError // the cap was passed; nothing more is parsed
+	in    []byte              // the unparsed rest of the last Feed
 	line  []byte // an incomplete line carried over between feeds
 	data  []byte // the pending event's data
 	name  []byte // the pending event's type
@@ -73,7 +83,7 @@ func (p *Parser) Feed(b []byte) {
 // when they complete no more events.
 func (p *Parser) Next() (Event, bool) {
 	p.release()
-	for len(p.in) > 0 {
+	for len(p.in) > 0 && p.err == nil {
 		if p.skipLF {
 			p.skipLF = false
 			if p.in[0] == '\n' {
@@ -83,8 +93,14 @@ func (p *Parser) Next() (Event, bool) {
 		}
 		end := p.lineEnd()
 		if end < 0 {
+			if !p.fits(len(p.line)+len(p.in), p.line, p.in) {
+				break
+			}
 			p.line = append(p.line, p.in...)
 			p.in = nil
+			break
+		}
+		if !p.fits(len(p.line)+end, p.line, p.in[:end]) {
 			break
 		}
 		line := p.in[:end]
@@ -100,6 +116,9 @@ func (p *Parser) Next() (Event, bool) {
 			return ev, true
 		}
 	}
+	if p.err != nil {
+		p.in = nil
+	}
 	return Event{}, false
 }
 
@@ -110,14 +129,25 @@ func (p *Parser) Next() (Event, bool) {
 // reports false before calling Finish.
 func (p *Parser) Finish() (Event, bool) {
 	p.release()
+	if p.err != nil {
+		return Event{}, false
+	}
 	if len(p.line) > 0 {
 		ev, ok := p.processLine(p.line)
 		p.line = p.line[:0]
-		if ok {
-			return ev, true
+		if ok || p.err != nil {
+			return ev, ok
 		}
 	}
 	return p.dispatch()
+}
+
+// Err returns the *EventTooLargeError that stopped the parser, or nil.
+func (p *Parser) Err() error {
+	if p.err == nil {
+		return nil
+	}
+	return p.err
 }
 
 // LastID returns the value of the last "id:" field, as the specification
@@ -138,7 +168,7 @@ func (p *Parser) Reset() {
 	if cap(data) > keep {
 		data = nil
 	}
-	*p = Parser{line: line, data: data, name: p.name[:0], id: p.id[:0]}
+	*p = Parser{Limit: p.Limit, line: line, data: data, name: p.name[:0], id: p.id[:0]}
 }
 
 // release clears the event handed out by the previous call.
@@ -208,8 +238,16 @@ func (p *Parser) processLine(line []byte) (Event, bool) {
 	return Event{}, false
 }
 
-// appendData adds one data line to the pending event.
+// appendData adds one data line to the pending event, unless the event
+// would pass the Limit.
 func (p *Parser) appendData(value []byte) {
+	n := len(p.data) + len(value)
+	if p.hasData {
+		n++ // the '\n' joining it
+	}
+	if !p.fits(n, p.data, value) {
+		return
+	}
 	if p.hasData {
 		p.data = append(p.data, '\n')
 	}
@@ -226,6 +264,36 @@ func (p *Parser) dispatch() (Event, bool) {
 	}
 	p.dispatched = true
 	return Event{Name: p.name, Data: p.data}, true
+}
+
+// excerptBytes is how much of an event that passed the Limit its error
+// quotes.
+const excerptBytes = 64
+
+// fits reports whether n bytes are within the Limit; if not, it stops the
+// parser with an error quoting the start of the line or event, which is
+// held (the line or data so far) followed by more. The quote is the
+// first min(Limit, 64) bytes, which every split of the stream has seen.
+func (p *Parser) fits(n int, held, more []byte) bool {
+	if p.Limit <= 0 || n <= p.Limit {
+		return true
+	}
+	size := min(p.Limit, excerptBytes)
+	start := make([]byte, 0, size)
+	start = append(start, held[:min(len(held), size)]...)
+	start = append(start, more[:min(len(more), size-len(start))]...)
+	p.err = &EventTooLargeError{Limit: p.Limit, Start: string(start)}
+	return false
+}
+
+// EventTooLargeError is a line or an event longer than a Parser's Limit.
+type EventTooLargeError struct {
+	Limit int    // the Parser's Limit
+	Start string // the first bytes of the line or event (at most 64)
+}
+
+func (e *EventTooLargeError) Error() string {
+	return fmt.Sprintf("an SSE line or event longer than %d bytes (the event cap) starting %q", e.Limit, e.Start)
 }
 
 // parseDigits parses a non-empty run of ASCII digits that fits in an int64

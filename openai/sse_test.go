@@ -13,8 +13,12 @@ import (
 
 // collect feeds pieces to a fresh parser in order and returns every event as
 // "name|data", followed by what Finish dispatches.
-func collect(pieces ...[]byte) []string {
-	var p Parser
+func collect(pieces ...[]byte) []string { return collectLimit(0, pieces...) }
+
+// collectLimit is collect with the parser's Limit set; when the parser
+// stops at the limit, the last element is its error.
+func collectLimit(limit int, pieces ...[]byte) []string {
+	p := Parser{Limit: limit}
 	var out []string
 	for _, b := range pieces {
 		p.Feed(b)
@@ -24,6 +28,9 @@ func collect(pieces ...[]byte) []string {
 	}
 	if ev, ok := p.Finish(); ok {
 		out = append(out, string(ev.Name)+"|"+string(ev.Data)+"|finish")
+	}
+	if err := p.Err(); err != nil {
+		out = append(out, "error: "+err.Error())
 	}
 	return out
 }
@@ -196,6 +203,45 @@ func TestParserHugeLine(t *testing.T) {
 	}
 	if want := []int{4 << 20, 6}; !slices.Equal(got, want) {
 		t.Errorf("event sizes %v, want %v", got, want)
+	}
+}
+
+// TestParserLimit checks that a line or an event past the Limit stops the
+// parser, whatever the split, quoting the start, while events within it
+// pass; and that a line without an end held at the cap keeps no more
+// than about the cap.
+func TestParserLimit(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		in     string
+		want   []string
+		reason string
+	}{
+		{"data: 0123456789\n\n", []string{"|0123456789"}, "a line of exactly the limit (16) passes"},
+		{"data: 0123456789a\n\ndata: b\n\n", []string{`error: an SSE line or event longer than 16 bytes (the event cap) starting "data: 0123456789"`}, "one byte over"},
+		{"data: a\n\ndata: 0123456789abcdef", []string{"|a", `error: an SSE line or event longer than 16 bytes (the event cap) starting "data: 0123456789"`}, "an unterminated line after a good event"},
+		{"data: 0123456\ndata: 012345678\n\n", []string{`error: an SSE line or event longer than 16 bytes (the event cap) starting "0123456012345678"`}, "data lines joined past the limit"},
+		{": comment comment comment\n", []string{`error: an SSE line or event longer than 16 bytes (the event cap) starting ": comment commen"`}, "even a comment line"},
+	}
+	for _, tt := range tests {
+		b := []byte(tt.in)
+		for name, pieces := range map[string][][]byte{"whole": {b}, "bytewise": bytewise(b)} {
+			if got := collectLimit(16, pieces...); !slices.Equal(got, tt.want) {
+				t.Errorf("%s, %s: got %q, want %q", tt.reason, name, got, tt.want)
+			}
+		}
+	}
+
+	p := Parser{Limit: 1 << 20}
+	chunk := bytes.Repeat([]byte("x"), 4<<10)
+	for range 1024 { // 4 MiB, one line
+		p.Feed(chunk)
+		for _, ok := p.Next(); ok; _, ok = p.Next() {
+			t.Fatal("an event from a line without an end")
+		}
+	}
+	if p.Err() == nil || cap(p.line) > 2<<20 {
+		t.Errorf("4 MiB without a line end under a 1 MiB limit: err %v, line buffer %d bytes", p.Err(), cap(p.line))
 	}
 }
 
