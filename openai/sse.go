@@ -51,10 +51,10 @@ type Parser struct {
 
 	err   *EventTooLargeError // the cap was passed; nothing more is parsed
 	in    []byte              // the unparsed rest of the last Feed
-	line  []byte // an incomplete line carried over between feeds
-	data  []byte // the pending event's data
-	name  []byte // the pending event's type
-	id    []byte // the last event ID
+	line  []byte              // an incomplete line carried over between feeds
+	data  []byte              // the pending event's data
+	name  []byte              // the pending event's type
+	id    []byte              // the last event ID
 	retry time.Duration
 
 	noLF       bool // in holds no '\n' (saves rescanning a CR-only stream)
