@@ -2,14 +2,25 @@ package trace
 
 import "fmt"
 
-// Validate checks what a driver relies on: a session has turns, each turn
-// depends only on turns before it, and waits are not negative.
+// Validate checks what a driver relies on: a session has turns, at most
+// MaxTurns, each turn depends only on turns before it, waits are not
+// negative, and token counts and times are within the limits (MaxTokens,
+// MaxOffset).
 func (s *Session) Validate() error {
 	if len(s.Turns) == 0 {
 		return fmt.Errorf("no turns")
 	}
+	if len(s.Turns) > MaxTurns {
+		return fmt.Errorf("%d turns: want at most %d (trace.MaxTurns)", len(s.Turns), MaxTurns)
+	}
 	if s.DeadlineUS < 0 {
 		return fmt.Errorf("negative deadline_us %d", s.DeadlineUS)
+	}
+	if err := checkTime("at_us", s.AtUS); err != nil {
+		return err
+	}
+	if err := checkTime("deadline_us", s.DeadlineUS); err != nil {
+		return err
 	}
 	for k := range s.Turns {
 		t := &s.Turns[k]
@@ -20,6 +31,9 @@ func (s *Session) Validate() error {
 		}
 		if t.WaitUS < 0 {
 			return fmt.Errorf("turn %d: negative wait_us %d", k, t.WaitUS)
+		}
+		if err := t.checkLimits(); err != nil {
+			return fmt.Errorf("turn %d: %w", k, err)
 		}
 		if err := t.checkBlocks(); err != nil {
 			return fmt.Errorf("turn %d: %w", k, err)

@@ -12,10 +12,6 @@ import (
 	"io"
 )
 
-// MaxLine is the longest trace line a Reader accepts: a 1M-token prompt
-// with room for JSON escaping.
-const MaxLine = 64 << 20
-
 // Writer writes a trace: the header, then sessions, hashing them as it goes.
 // It is not safe for concurrent use.
 type Writer struct {
@@ -33,6 +29,9 @@ func NewWriter(w io.Writer, h Header) (*Writer, error) {
 	tw.enc = json.NewEncoder(&tw.buf)
 	tw.enc.SetEscapeHTML(false)
 	h.Format = Format
+	if err := h.Validate(); err != nil {
+		return nil, fmt.Errorf("trace header: %w", err)
+	}
 	if err := tw.enc.Encode(h); err != nil {
 		return nil, fmt.Errorf("encoding trace header: %w", err)
 	}
@@ -45,6 +44,9 @@ func NewWriter(w io.Writer, h Header) (*Writer, error) {
 // Write appends one session. Sessions must come in non-decreasing start
 // order.
 func (tw *Writer) Write(s *Session) error {
+	if err := s.Validate(); err != nil {
+		return fmt.Errorf("session %s/%d: %w", s.Client, s.Index, err)
+	}
 	if s.AtUS < tw.last {
 		return fmt.Errorf("session %s/%d at %dus written after one at %dus: sessions must be in start order", s.Client, s.Index, s.AtUS, tw.last)
 	}
@@ -101,6 +103,9 @@ func NewReader(r io.Reader) (*Reader, error) {
 	if tr.Header.Format < oldestFormat || tr.Header.Format > Format {
 		return nil, fmt.Errorf("trace line 1: format version %d is not supported (this surge reads versions %d to %d); is this a surge trace?", tr.Header.Format, oldestFormat, Format)
 	}
+	if err := tr.Header.Validate(); err != nil {
+		return nil, fmt.Errorf("trace line 1: header: %w", err)
+	}
 	return tr, nil
 }
 
@@ -111,14 +116,14 @@ func (tr *Reader) Read() (*Session, error) {
 		return nil, err
 	}
 	tr.h.Write(line)
-	var s Session
-	if err := json.Unmarshal(line, &s); err != nil {
+	s, err := decodeSession(line)
+	if err != nil {
 		return nil, fmt.Errorf("trace line %d: %w", tr.line, err)
 	}
 	if err := s.Validate(); err != nil {
 		return nil, fmt.Errorf("trace line %d: session %s/%d: %w", tr.line, s.Client, s.Index, err)
 	}
-	return &s, nil
+	return s, nil
 }
 
 // Hash returns the workload hash of the sessions read so far; after Read

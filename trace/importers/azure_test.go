@@ -191,7 +191,7 @@ func TestVidurRowErrors(t *testing.T) {
 func FuzzAzureRow(f *testing.F) {
 	f.Add("2023-11-16 18:17:03.9799600", "4808", "10")
 	f.Add("2024-05-10 00:00:00.009930+00:00", "1", "0")
-	f.Add("2024-10-15T12:00:00.269Z", "16777216", "3")
+	f.Add("2024-10-15T12:00:00.269Z", "10000000", "3")
 	f.Fuzz(func(t *testing.T, ts, in, out string) {
 		checkRow(t, parseAzureRow, []string{ts, in, out})
 	})

@@ -110,7 +110,7 @@ func TestBurstGPTClient(t *testing.T) {
 func FuzzBurstGPTRow(f *testing.F) {
 	f.Add("5", "ChatGPT", "472", "18", "Conversation log")
 	f.Add("1e9", "GPT-4", "1", "0", "API log")
-	f.Add("-3.5", "Ω", "16777216", "16777216", "")
+	f.Add("-3.5", "Ω", "10000000", "10000000", "")
 	f.Fuzz(func(t *testing.T, ts, model, in, out, log string) {
 		b := &BurstGPT{}
 		var q request

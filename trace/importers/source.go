@@ -68,9 +68,10 @@ func (s *Skips) add(e *RowError) {
 	}
 }
 
-// maxTokens bounds a row's token counts, so that absurd values are
-// refused rather than overflow later arithmetic: 2²⁴ ≈ 16.8M tokens.
-const maxTokens = 1 << 24
+// maxTokens bounds a row's token counts as a trace bounds them
+// (trace.MaxTokens), so that absurd values are refused with the row's
+// line rather than by the trace writer.
+const maxTokens = trace.MaxTokens
 
 // maxOffset bounds a row's time from the trace's origin, ±10⁹ s (about 31
 // years), well inside time.Duration's ±292 years.
@@ -200,9 +201,9 @@ func rowError(line int, err error) *RowError {
 func checkTokens(in, out int) error {
 	switch {
 	case in < 1 || in > maxTokens:
-		return fmt.Errorf("input %d tokens: want 1 to %d", in, maxTokens)
+		return fmt.Errorf("input %d tokens: want 1 to %d (trace.MaxTokens)", in, maxTokens)
 	case out < 0 || out > maxTokens:
-		return fmt.Errorf("output %d tokens: want 0 to %d", out, maxTokens)
+		return fmt.Errorf("output %d tokens: want 0 to %d (trace.MaxTokens)", out, maxTokens)
 	}
 	return nil
 }
