@@ -50,8 +50,11 @@ func (in *Info) Token() bool { return in.Reasoning || in.Answer }
 // prompt_tokens_details.cached_tokens), surge_timings, llama-server's
 // timings, and error, and skips everything else (logprobs) after checking
 // its syntax. A number that does not parse as a float64 (out of range) is
-// ignored. Members of an unexpected type are ignored; keys match exactly
-// (encoding/json would also match other cases). Decode does not allocate
+// ignored. A member it reads whose value has another type than the
+// specification gives it (choices that is not an array, a content that is
+// not a string, a count that is not a number) is an error, a *TypeError;
+// null is allowed everywhere. Keys match exactly (encoding/json would also
+// match other cases). Decode does not allocate
 // unless a string it keeps contains escapes. It returns an error if data is
 // not a single valid JSON object. DecodeText also returns the text.
 func Decode(data []byte) (Info, error) {
@@ -107,8 +110,8 @@ func (s *scanner) decode() (Info, error) {
 // off again at the choice's end unless the choice turns out to be choice 0
 // (its index member may come last).
 func (s *scanner) choices(in *Info) error {
-	if s.peek() != '[' {
-		return s.skip()
+	if ok, err := s.typed("", keyChoices, '['); !ok {
+		return err
 	}
 	if s.keep {
 		s.sink.pos = 0
@@ -117,40 +120,10 @@ func (s *scanner) choices(in *Info) error {
 		if s.keep {
 			s.sink.beginChoice()
 		}
-		if s.peek() != '{' {
-			return s.skip()
+		if ok, err := s.typed("", keyChoice, '{'); !ok {
+			return err
 		}
-		err := s.object(func(key []byte) error {
-			switch string(key) {
-			case "delta", "message":
-				return s.delta(in)
-			case "text":
-				var ok bool
-				var err error
-				if s.keep {
-					ok, err = s.appendAnswer()
-				} else {
-					ok, err = s.nonEmpty()
-				}
-				in.Answer = in.Answer || ok
-				return err
-			case "index":
-				if s.keep {
-					return s.choiceIndex()
-				}
-				return s.skip()
-			case "finish_reason":
-				if s.peek() != '"' {
-					return s.skip()
-				}
-				v, err := s.text()
-				if len(v) > 0 {
-					in.FinishReason = intern(v)
-				}
-				return err
-			}
-			return s.skip()
-		})
+		err := s.object(func(key []byte) error { return s.choiceMember(in, key) })
 		if s.keep && err == nil {
 			s.sink.endChoice()
 		}
@@ -158,10 +131,61 @@ func (s *scanner) choices(in *Info) error {
 	})
 }
 
-// delta reads a delta or message object.
-func (s *scanner) delta(in *Info) error {
-	if s.peek() != '{' {
+// Keys named in type errors where no key is at hand.
+var (
+	keyChoices = []byte("choices")
+	keyChoice  = []byte("choices[]")
+)
+
+// choiceMember reads the member key of a choice.
+func (s *scanner) choiceMember(in *Info, key []byte) error {
+	const path = "choices[]"
+	switch string(key) {
+	case "delta", "message":
+		if ok, err := s.typed(path, key, '{'); !ok {
+			return err
+		}
+		return s.delta(in, key)
+	case "text":
+		if ok, err := s.typed(path, key, '"'); !ok {
+			return err
+		}
+		var ok bool
+		var err error
+		if s.keep {
+			ok, err = s.appendAnswer()
+		} else {
+			ok, err = s.nonEmpty()
+		}
+		in.Answer = in.Answer || ok
+		return err
+	case "index":
+		ok, err := s.typed(path, key, '0')
+		switch {
+		case !ok:
+			return err
+		case s.keep:
+			return s.choiceIndex()
+		}
 		return s.skip()
+	case "finish_reason":
+		if ok, err := s.typed(path, key, '"'); !ok {
+			return err
+		}
+		v, err := s.text()
+		if len(v) > 0 {
+			in.FinishReason = intern(v)
+		}
+		return err
+	}
+	return s.skip()
+}
+
+// delta reads a delta or message object, the member name of a choice.
+func (s *scanner) delta(in *Info, name []byte) error {
+	path := "choices[].delta"
+	if string(name) == "message" {
+		path = "choices[].message"
 	}
 	if s.keep {
 		s.sink.reasoned = false
@@ -171,6 +195,9 @@ func (s *scanner) delta(in *Info) error {
 		var err error
 		switch string(key) {
 		case "content", "refusal":
+			if ok, err = s.typed(path, key, '"'); !ok {
+				return err
+			}
 			if s.keep {
 				ok, err = s.appendAnswer()
 			} else {
@@ -178,6 +205,9 @@ func (s *scanner) delta(in *Info) error {
 			}
 			in.Answer = in.Answer || ok
 		case "reasoning_content", "reasoning":
+			if ok, err = s.typed(path, key, '"'); !ok {
+				return err
+			}
 			if s.keep {
 				ok, err = s.appendReasoning()
 			} else {
@@ -185,12 +215,17 @@ func (s *scanner) delta(in *Info) error {
 			}
 			in.Reasoning = in.Reasoning || ok
 		case "tool_calls":
+			if ok, err = s.typed(path, key, '['); !ok {
+				return err
+			}
 			ok, err = s.nonEmptyArray()
 			in.Answer = in.Answer || ok
 		case "function_call":
-			ok = s.peek() == '{'
+			if ok, err = s.typed(path, key, '{'); !ok {
+				return err
+			}
 			err = s.skip()
-			in.Answer = in.Answer || ok
+			in.Answer = true
 		default:
 			err = s.skip()
 		}
@@ -200,8 +235,8 @@ func (s *scanner) delta(in *Info) error {
 
 // usage reads the usage member: null or an object of counts.
 func (s *scanner) usage(in *Info) error {
-	if s.peek() != '{' {
-		return s.skip()
+	if ok, err := s.typed("", keyUsage, '{'); !ok {
+		return err
 	}
 	in.HasUsage = true
 	return s.object(func(key []byte) error {
@@ -214,16 +249,28 @@ func (s *scanner) usage(in *Info) error {
 		case "total_tokens":
 			dst = &in.Usage.TotalTokens
 		case "prompt_tokens_details":
-			return s.promptDetails(in)
+			return s.promptDetails(in, key)
 		default:
 			return s.skip()
 		}
-		v, ok, err := s.integer()
-		if ok {
-			*dst = v
-		}
-		return err
+		return s.count("usage", key, dst)
 	})
+}
+
+var keyUsage = []byte("usage")
+
+// count reads the number member key of the object at path into dst: a
+// number that fits an int (a fraction truncated) is stored, any other
+// number ignored, null skipped, and another type refused.
+func (s *scanner) count(path string, key []byte, dst *int) error {
+	if ok, err := s.typed(path, key, '0'); !ok {
+		return err
+	}
+	v, ok, err := s.integer()
+	if ok {
+		*dst = v
+	}
+	return err
 }
 
 // errorMember reads the error member: an object with a message, a string

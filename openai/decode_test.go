@@ -39,7 +39,7 @@ func TestDecode(t *testing.T) {
 			Info{HasUsage: true, Usage: Usage{17, 4, 21}}, "usage-only final chunk"},
 		{`{"choices":null,"usage":{"prompt_tokens":3,"completion_tokens":2.0}}`,
 			Info{HasUsage: true, Usage: Usage{PromptTokens: 3, CompletionTokens: 2}}, "null choices, float count"},
-		{`{"usage":{"prompt_tokens":"3","prompt_tokens_details":{"cached_tokens":0}}}`, Info{HasUsage: true}, "wrong-type count ignored"},
+		{`{"usage":{"prompt_tokens":null,"prompt_tokens_details":{"cached_tokens":0}}}`, Info{HasUsage: true}, "null count"},
 		{`{"choices":[{"delta":{"content":"a"}},{"delta":{"reasoning_content":"b"}}]}`, Info{Answer: true, Reasoning: true}, "n>1 choices"},
 		{`{"choices":[{"message":{"role":"assistant","content":"Hi","reasoning_content":"x"},"finish_reason":"stop"}],"usage":{"prompt_tokens":1,"completion_tokens":2,"total_tokens":3}}`,
 			Info{Answer: true, Reasoning: true, FinishReason: "stop", HasUsage: true, Usage: Usage{1, 2, 3}}, "non-streamed chat response"},
@@ -59,8 +59,9 @@ func TestDecode(t *testing.T) {
 			Info{Answer: true, HasTimings: true, Timings: Timings{PromptN: 11, PromptMS: 21.3}}, "llama-server timings read"},
 		{`{"timings":{"cache_n":4,"prompt_n":7,"prompt_ms":2.5e1,"prompt_per_token_ms":1.9,"predicted_n":3,"predicted_ms":30.125,"predicted_per_second":99.7}}`,
 			Info{HasTimings: true, Timings: Timings{CacheN: 4, PromptN: 7, PromptMS: 25, PredictedN: 3, PredictedMS: 30.125}}, "all llama-server timings kept, rates skipped"},
-		{`{"timings":{"prompt_ms":"21","predicted_ms":1e999}}`, Info{HasTimings: true}, "string and out-of-range times ignored"},
-		{`{"timings":null,"surge_timings":[1]}`, Info{}, "null or non-object timings are absent"},
+		{`{"timings":{"prompt_ms":null,"predicted_ms":1e999}}`, Info{HasTimings: true}, "null and out-of-range times ignored"},
+		{`{"timings":null,"surge_timings":null}`, Info{}, "null timings are absent"},
+		{`{"choices":[null,{"delta":null,"message":null,"text":null,"index":null,"finish_reason":null}]}`, Info{}, "null everywhere"},
 		{`{"choices":[],"usage":{"prompt_tokens":64,"completion_tokens":32,"total_tokens":96,"prompt_tokens_details":{"cached_tokens":48}},"surge_timings":{"queued_ms":0.25,"ttft_ms":12.5,"e2e_ms":340.75}}`,
 			Info{HasUsage: true, Usage: Usage{64, 32, 96}, CachedTokens: 48, HasSurgeTimings: true, SurgeTimings: SurgeTimings{0.25, 12.5, 340.75}}, "surge engine final chunk"},
 		{`{"usage":{"prompt_tokens_details":null,"cached_tokens":5}}`, Info{HasUsage: true}, "cached_tokens only inside prompt_tokens_details"},
@@ -79,6 +80,51 @@ func TestDecode(t *testing.T) {
 		ref, err := refDecode([]byte(tt.in))
 		if err != nil || ref != got {
 			t.Errorf("%s: reference gives %+v, %v; Decode %+v", tt.reason, ref, err, got)
+		}
+	}
+}
+
+// TestDecodeTypes checks that a member of the wrong type is refused with a
+// *TypeError naming it, not read as a chunk with nothing in it.
+func TestDecodeTypes(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		in, want string
+	}{
+		{`{"choices":"hello"}`, "choices is a string, want an array or null"},
+		{`{"choices":{"0":{}}}`, "choices is an object, want an array or null"},
+		{`{"choices":["a"]}`, "choices[] is a string, want an object or null"},
+		{`{"choices":[{"delta":"hi"}]}`, "choices[].delta is a string, want an object or null"},
+		{`{"choices":[{"message":[]}]}`, "choices[].message is an array, want an object or null"},
+		{`{"choices":[{"delta":{"content":42}}]}`, "choices[].delta.content is a number, want a string or null"},
+		{`{"choices":[{"message":{"content":["a"]}}]}`, "choices[].message.content is an array, want a string or null"},
+		{`{"choices":[{"delta":{"reasoning_content":true}}]}`, "choices[].delta.reasoning_content is a boolean, want a string or null"},
+		{`{"choices":[{"delta":{"refusal":{}}}]}`, "choices[].delta.refusal is an object, want a string or null"},
+		{`{"choices":[{"delta":{"tool_calls":{"a":1}}}]}`, "choices[].delta.tool_calls is an object, want an array or null"},
+		{`{"choices":[{"delta":{"function_call":"f"}}]}`, "choices[].delta.function_call is a string, want an object or null"},
+		{`{"choices":[{"text":7}]}`, "choices[].text is a number, want a string or null"},
+		{`{"choices":[{"finish_reason":1}]}`, "choices[].finish_reason is a number, want a string or null"},
+		{`{"choices":[{"index":"0"}]}`, "choices[].index is a string, want a number or null"},
+		{`{"usage":"lots"}`, "usage is a string, want an object or null"},
+		{`{"usage":{"completion_tokens":"3"}}`, "usage.completion_tokens is a string, want a number or null"},
+		{`{"usage":{"prompt_tokens_details":{"cached_tokens":false}}}`, "usage.prompt_tokens_details.cached_tokens is a boolean, want a number or null"},
+		{`{"usage":{"prompt_tokens_details":5}}`, "usage.prompt_tokens_details is a number, want an object or null"},
+		{`{"surge_timings":[1]}`, "surge_timings is an array, want an object or null"},
+		{`{"timings":{"prompt_ms":"21"}}`, "timings.prompt_ms is a string, want a number or null"},
+	}
+	for _, tt := range tests {
+		for name, decode := range map[string]func([]byte) error{
+			"Decode":     func(b []byte) error { _, err := Decode(b); return err },
+			"DecodeText": func(b []byte) error { _, _, _, err := DecodeText(b, nil, nil); return err },
+		} {
+			err := decode([]byte(tt.in))
+			var te *TypeError
+			if !errors.As(err, &te) || te.Error() != tt.want {
+				t.Errorf("%s(%s): error %v, want %q", name, tt.in, err, tt.want)
+			}
+		}
+		if _, err := refDecode([]byte(tt.in)); err == nil {
+			t.Errorf("reference accepts %s", tt.in)
 		}
 	}
 }
@@ -181,6 +227,9 @@ func refDecode(data []byte) (Info, error) {
 	if !ok {
 		return Info{}, errors.New("not an object")
 	}
+	if err := refTypes(obj); err != nil {
+		return Info{}, err
+	}
 	var in Info
 	if choices, ok := obj["choices"].([]any); ok {
 		for _, c := range choices {
@@ -226,6 +275,53 @@ func refDecode(data []byte) (Info, error) {
 		}
 	}
 	return in, nil
+}
+
+// refTypes mirrors Decode's type rule: every member Decode reads must be
+// null or of its type.
+func refTypes(obj map[string]any) error {
+	isMap := func(v any) bool { _, ok := v.(map[string]any); return v == nil || ok }
+	isList := func(v any) bool { _, ok := v.([]any); return v == nil || ok }
+	isStr := func(v any) bool { _, ok := v.(string); return v == nil || ok }
+	isNum := func(v any) bool { _, ok := v.(json.Number); return v == nil || ok }
+	bad := errors.New("a member of the wrong type")
+	fields := func(m any, check func(any) bool, keys ...string) bool {
+		o, _ := m.(map[string]any)
+		for _, k := range keys {
+			if !check(o[k]) {
+				return false
+			}
+		}
+		return true
+	}
+	if !isList(obj["choices"]) || !isMap(obj["usage"]) || !isMap(obj["surge_timings"]) || !isMap(obj["timings"]) {
+		return bad
+	}
+	choices, _ := obj["choices"].([]any)
+	for _, c := range choices {
+		if !isMap(c) || !fields(c, isMap, "delta", "message") || !fields(c, isStr, "text", "finish_reason") || !fields(c, isNum, "index") {
+			return bad
+		}
+		for _, k := range []string{"delta", "message"} {
+			cm, _ := c.(map[string]any)
+			d := cm[k]
+			if !fields(d, isStr, "content", "refusal", "reasoning_content", "reasoning") || !fields(d, isList, "tool_calls") || !fields(d, isMap, "function_call") {
+				return bad
+			}
+		}
+	}
+	u := obj["usage"]
+	if !fields(u, isNum, "prompt_tokens", "completion_tokens", "total_tokens") || !fields(u, isMap, "prompt_tokens_details") {
+		return bad
+	}
+	if u, ok := u.(map[string]any); ok && !fields(u["prompt_tokens_details"], isNum, "cached_tokens") {
+		return bad
+	}
+	if !fields(obj["surge_timings"], isNum, "queued_ms", "ttft_ms", "e2e_ms") ||
+		!fields(obj["timings"], isNum, "cache_n", "prompt_n", "prompt_ms", "predicted_n", "predicted_ms") {
+		return bad
+	}
+	return nil
 }
 
 // refChoice reads one choice for refDecode.
