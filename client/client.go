@@ -2,7 +2,6 @@ package client
 
 import (
 	"crypto/tls"
-	"encoding/base64"
 	"errors"
 	"fmt"
 	"net"
@@ -12,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"surge/internal/redact"
 	"surge/openai"
 )
 
@@ -21,10 +21,16 @@ type Config struct {
 	// paths are appended (a trailing /v1 is tolerated). User information
 	// in the URL is sent as basic authentication unless APIKey is set.
 	BaseURL string
-	// APIKey is sent as "Authorization: Bearer ..." when non-empty. It
-	// never appears in Result.Err: it is replaced by "[redacted]" there,
-	// even when a server echoes it.
+	// APIKey is sent as "Authorization: Bearer ..." when non-empty.
+	// Credentials (the key, the URL's user information in every form
+	// basic authentication sends it, the values of Header's credential
+	// headers) never appear in Result.Err: they are replaced by
+	// "[redacted]" there, even when a server echoes them.
 	APIKey string
+	// Header holds extra headers sent with every request, e.g. a
+	// gateway's X-API-Key; they override none of the client's own
+	// (Content-Type, User-Agent, Authorization from APIKey or the URL).
+	Header http.Header
 	// MaxConns is the connection pool size; the driver sets it to the
 	// concurrency (0: 256).
 	MaxConns int
@@ -57,6 +63,10 @@ type Config struct {
 	// Insecure skips the verification of an https:// server's
 	// certificate. Verification is on unless this is set.
 	Insecure bool
+	// Proxy chooses the proxy of each request, as http.Transport's Proxy
+	// does (http.ProxyFromEnvironment: the HTTP_PROXY, HTTPS_PROXY and
+	// NO_PROXY variables, never for loopback addresses); nil: no proxy.
+	Proxy func(*http.Request) (*url.URL, error)
 }
 
 // DefaultMaxResponseBytes is the response cap when
@@ -93,7 +103,7 @@ const connBufSize = 1 << 10
 type Client struct {
 	urls    map[string]*url.URL // API name → endpoint; read-only
 	header  http.Header         // read-only, shared by every request
-	secrets []string            // strings Err must never contain
+	secrets *redact.Redactor    // what Err must never contain
 	timeout time.Duration
 	limits  limits    // phase timeouts and the response cap
 	epoch   time.Time // origin of the probes' atomic times
@@ -137,17 +147,15 @@ func New(cfg Config) (*Client, error) {
 		c.urls[api] = &u
 	}
 	c.urls[""] = c.urls[openai.APIChat]
-	switch {
-	case cfg.APIKey != "":
-		c.header.Set("Authorization", "Bearer "+cfg.APIKey)
-		c.secrets = append(c.secrets, cfg.APIKey)
-	case base.User != nil:
-		pass, _ := base.User.Password()
-		c.header.Set("Authorization", "Basic "+base64.StdEncoding.EncodeToString([]byte(base.User.Username()+":"+pass)))
-		if pass != "" {
-			c.secrets = append(c.secrets, pass)
+	for name, vs := range cfg.Header {
+		if c.header.Get(name) == "" {
+			c.header[http.CanonicalHeaderKey(name)] = vs
 		}
 	}
+	if auth := authorization(cfg, base); auth != "" {
+		c.header.Set("Authorization", auth)
+	}
+	c.secrets = redact.New(cfg.secrets()...)
 	for _, u := range c.urls {
 		u.User = nil
 	}
@@ -172,22 +180,22 @@ func parseBase(raw string) (*url.URL, error) {
 		return nil, fmt.Errorf("parsing base URL: %w", err)
 	}
 	if u.Scheme != "http" && u.Scheme != "https" {
-		return nil, fmt.Errorf("base URL %s: scheme must be http or https", u.Redacted())
+		return nil, fmt.Errorf("base URL %s: scheme must be http or https", redact.URL(raw))
 	}
 	if u.Host == "" {
-		return nil, fmt.Errorf("base URL %s: no host", u.Redacted())
+		return nil, fmt.Errorf("base URL %s: no host", redact.URL(raw))
 	}
 	if u.RawQuery != "" || u.Fragment != "" {
-		return nil, fmt.Errorf("base URL %s: must not have a query or fragment", u.Redacted())
+		return nil, fmt.Errorf("base URL %s: must not have a query or fragment", redact.URL(raw))
 	}
 	u.Path = strings.TrimSuffix(strings.TrimSuffix(u.Path, "/"), "/v1")
 	u.RawPath = ""
 	return u, nil
 }
 
-// newTransport builds the pooled transport: sized to the concurrency, no
-// proxy, no compression (bytes must be seen as they arrive), HTTP/1.1 or
-// HTTP/2 only.
+// newTransport builds the pooled transport: sized to the concurrency,
+// cfg's proxy (none by default), no compression (bytes must be seen as
+// they arrive), HTTP/1.1 or HTTP/2 only.
 func newTransport(cfg Config) *http.Transport {
 	n := cfg.MaxConns
 	if n <= 0 {
@@ -207,6 +215,7 @@ func newTransport(cfg Config) *http.Transport {
 	dialer := &net.Dialer{Timeout: dial, KeepAlive: 30 * time.Second}
 	return &http.Transport{
 		DialContext:         dialer.DialContext,
+		Proxy:               cfg.Proxy,
 		MaxIdleConns:        n,
 		MaxIdleConnsPerHost: n,
 		IdleConnTimeout:     90 * time.Second,
@@ -226,10 +235,7 @@ func (c *Client) Close() {
 	c.fresh.CloseIdleConnections()
 }
 
-// redact removes every secret from s.
-func (c *Client) redact(s string) string {
-	for _, k := range c.secrets {
-		s = strings.ReplaceAll(s, k, "[redacted]")
-	}
-	return s
-}
+// Redact returns s without the client's credentials, in any form, and
+// without the user information of any URL: what Result.Err is made of
+// before it is returned.
+func (c *Client) Redact(s string) string { return c.secrets.String(s) }

@@ -87,7 +87,7 @@ func (c *Client) Do(ctx context.Context, req *Request) *Result {
 		}
 	}
 	res.Sent = p.sent()
-	res.Err = c.redact(res.Err)
+	res.Err = c.Redact(res.Err)
 	return res
 }
 
@@ -139,7 +139,7 @@ func (c *Client) send(caller, ctx context.Context, w *watch, u *url.URL, req *Re
 		if wr := p.wrote.Load(); wr != 0 && wr != before {
 			stage = "awaiting response: "
 		}
-		res.fail(class, cause, stage+reason(ctx, err).Error())
+		res.fail(class, cause, stage+withTLSHint(reason(ctx, err)).Error())
 		return nil, p
 	}
 	return resp, p

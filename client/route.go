@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"surge/internal/redact"
 	"surge/trace"
 )
 
@@ -118,4 +119,13 @@ func (r *Router) Close() {
 	for _, c := range r.clients {
 		c.Close()
 	}
+}
+
+// Redact returns s without the credentials of any server's client, in
+// any form, and without the user information of any URL (Client.Redact).
+func (r *Router) Redact(s string) string {
+	for _, c := range r.clients {
+		s = c.Redact(s)
+	}
+	return redact.URL(s)
 }

@@ -116,7 +116,7 @@ func TestNewRouterRejects(t *testing.T) {
 	}{
 		{RouterConfig{}, []string{"no routes"}, "nothing to send to"},
 		{RouterConfig{Routes: map[string]string{"a": "ftp://u:secret@h", "b": "http://h", "c": "localhost:80"}},
-			[]string{`model "a"`, "ftp://u:xxxxx@h", `model "c"`}, "every bad URL is named by its model, credentials hidden"},
+			[]string{`model "a"`, "base URL ftp://h:", `model "c"`}, "every bad URL is named by its model, credentials hidden"},
 		{RouterConfig{Routes: map[string]string{"": "http://h"}}, []string{"empty model name"}, "an empty model name"},
 		{RouterConfig{Config: Config{BaseURL: "http//h"}, Routes: map[string]string{"a": "http://h"}},
 			[]string{"default route"}, "a bad default route"},
