@@ -38,8 +38,16 @@ Prompts are counted with --tokenizer; generated text is simple words, one
 token each. It listens on loopback unless --addr says otherwise, and
 serves until Ctrl-C. --max-num-seqs, --max-num-batched-tokens,
 --no-prefix-caching, --gpu-memory-utilization and --max-model-len mean
-what they mean to vllm serve. Slow clients time out: headers within 10 s,
-bodies (at most 32 MiB) within 1 min; headers are capped at 64 KiB.
+what they mean to vllm serve.
+
+Limits on clients: headers within 10 s and at most 64 KiB; a body within
+1 min (else 408 and the connection closes) and at most 16 MiB (else 413).
+Decoding and tokenizing a body costs about 70 times its size at the peak,
+so bodies are decoded at most 16 MiB at a time (about 1.1 GiB), and at
+most 256 MiB of bodies are held while being read or waiting; a request
+that finds no room within 10 s gets 503 with Retry-After: 1. Memory is
+handed back to the system after bodies of 1 MiB or more. Idle keep-alive
+connections close after 2 min; streams are never cut by a write timeout.
 
 --faults makes it misbehave on purpose, to test retry logic and surge's
 own error handling without a broken real server. SPEC is a comma-separated

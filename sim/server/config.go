@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"surge/content"
@@ -13,8 +14,15 @@ import (
 
 // Defaults applied to zero fields of Config.
 const (
-	// DefaultMaxBodyBytes caps a request body; larger bodies get 413.
-	DefaultMaxBodyBytes = 32 << 20
+	// DefaultMaxBodyBytes caps a request body; larger bodies get 413. It
+	// is 16 MiB: a prompt of the longest context in the catalog (131,072
+	// tokens) is under 1 MiB of text, and decoding and tokenizing a body
+	// costs about 70 times its size at its peak.
+	DefaultMaxBodyBytes = 16 << 20
+	// DefaultBodyTimeout is how long a client has to send a request's body
+	// once its headers are in; after it the server answers 408 and closes
+	// the connection.
+	DefaultBodyTimeout = time.Minute
 	// DefaultOutputMedian is the median natural output length in tokens.
 	DefaultOutputMedian = 200
 	// DefaultOutputSigma is the lognormal σ of natural output lengths.
@@ -46,6 +54,14 @@ type Config struct {
 	Tokenizer content.Tokenizer
 	// MaxBodyBytes caps request bodies; ≤ 0 means DefaultMaxBodyBytes.
 	MaxBodyBytes int64
+	// MaxDecodeBytes bounds the bytes of request bodies decoded and
+	// tokenized at once, which cost about 70 times their size at the peak;
+	// ≤ 0 means MaxBodyBytes. Requests beyond it wait their turn, and after
+	// a while get 503 with Retry-After.
+	MaxDecodeBytes int64
+	// BodyTimeout bounds the reading of a request's body; ≤ 0 means
+	// DefaultBodyTimeout.
+	BodyTimeout time.Duration
 	// OutputMedian and OutputSigma shape natural output lengths; zero
 	// means DefaultOutputMedian and DefaultOutputSigma.
 	OutputMedian int
@@ -83,6 +99,11 @@ type Server struct {
 	restarted chan struct{}
 
 	carried sim.Stats // counters of engines replaced by restarts; the loop's
+
+	held         *budget       // bodies being read or waiting to be decoded
+	decoding     *budget       // bodies being decoded and tokenized
+	queueWait    time.Duration // the longest wait for either budget
+	returnMemory atomic.Bool   // a large body was decoded since memory was last returned
 }
 
 // New builds a Server from cfg, loading the default tokenizer if needed.
@@ -98,6 +119,12 @@ func New(cfg Config) (*Server, error) {
 	}
 	if cfg.MaxBodyBytes <= 0 {
 		cfg.MaxBodyBytes = DefaultMaxBodyBytes
+	}
+	if cfg.MaxDecodeBytes <= 0 {
+		cfg.MaxDecodeBytes = cfg.MaxBodyBytes
+	}
+	if cfg.BodyTimeout <= 0 {
+		cfg.BodyTimeout = DefaultBodyTimeout
 	}
 	if cfg.OutputMedian <= 0 {
 		cfg.OutputMedian = DefaultOutputMedian
@@ -120,7 +147,9 @@ func New(cfg Config) (*Server, error) {
 		return nil, err
 	}
 	s := &Server{cfg: cfg, eng: eng, engCfg: eng.Config(), tok: cfg.Tokenizer,
-		start: time.Now(), wake: make(chan struct{}, 1), restarted: make(chan struct{})}
+		start: time.Now(), wake: make(chan struct{}, 1), restarted: make(chan struct{}),
+		held: newBudget(heldLimit(cfg.MaxBodyBytes)), decoding: newBudget(cfg.MaxDecodeBytes),
+		queueWait: defaultQueueWait}
 	s.created = s.start.Unix()
 	s.metrics = newMetrics(cfg.Model, s.Stats)
 	s.faults = newInjector(cfg, s.start, s.metrics)

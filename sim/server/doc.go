@@ -113,7 +113,15 @@
 // # Limits
 //
 // Serve binds what it is given (Start and `surge serve` bind loopback). It
-// caps bodies at Config.MaxBodyBytes and headers at 64 KiB, and times out
-// clients that take over 10 s to send their headers or a minute to send
-// their body (408); it sets no write timeout, which would cut long streams.
+// caps bodies at Config.MaxBodyBytes (16 MiB; 413) and headers at 64 KiB,
+// and times out clients that take over 10 s to send their headers or
+// Config.BodyTimeout (a minute) to send their body (408, and the
+// connection closes, keep-alive or not); it sets no write timeout, which
+// would cut long streams. Decoding and tokenizing a body costs about 70
+// times its size at the peak, so at most Config.MaxDecodeBytes of bodies
+// (MaxBodyBytes by default) are decoded at once, and at most 16 ×
+// MaxBodyBytes are held while read or waiting; a request that finds no room
+// within 10 s is answered 503 with Retry-After: 1. Once a body of 1 MiB or
+// more has been decoded and none is being decoded, the heap it took is
+// handed back to the operating system (debug.FreeOSMemory).
 package server

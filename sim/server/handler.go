@@ -1,12 +1,8 @@
 package server
 
 import (
-	"errors"
 	"fmt"
-	"io"
-	"net"
 	"net/http"
-	"time"
 )
 
 // Handler returns the server's HTTP routes: the two completion APIs,
@@ -26,14 +22,9 @@ func (s *Server) Handler() http.Handler {
 func (s *Server) complete(w http.ResponseWriter, r *http.Request, chat bool) {
 	arrival := arrivedAt(r)
 	restarted := s.restartSignal()
-	req, aerr := s.readRequest(w, r, chat)
+	req, j, aerr := s.admit(w, r, chat)
 	if aerr != nil {
 		writeError(w, aerr)
-		return
-	}
-	j, err := s.prepare(req)
-	if err != nil {
-		writeError(w, err.(*apiError))
 		return
 	}
 	p := s.faults.draw(arrival.Sub(s.start), req.stream, j.outputLen)
@@ -54,29 +45,8 @@ func (s *Server) complete(w http.ResponseWriter, r *http.Request, chat bool) {
 	s.writeWhole(w, r, req, st)
 }
 
-// readRequest reads and decodes the body under the size limit and checks
-// the model name.
-func (s *Server) readRequest(w http.ResponseWriter, r *http.Request, chat bool) (request, *apiError) {
-	// A client must send its body within bodyTimeout. The deadline is
-	// cleared once the body is in, since a read deadline left on the
-	// connection would cancel a long stream's context when it passed
-	// (which is why Serve sets no http.Server.ReadTimeout).
-	rc := http.NewResponseController(w)
-	rc.SetReadDeadline(time.Now().Add(bodyTimeout))
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, s.cfg.MaxBodyBytes))
-	rc.SetReadDeadline(time.Time{})
-	var tooBig *http.MaxBytesError
-	var netErr net.Error
-	switch {
-	case errors.As(err, &netErr) && netErr.Timeout():
-		return request{}, &apiError{status: http.StatusRequestTimeout, typ: "RequestTimeoutError",
-			msg: fmt.Sprintf("request body not received within %v", bodyTimeout)}
-	case errors.As(err, &tooBig):
-		return request{}, &apiError{status: http.StatusRequestEntityTooLarge, typ: "RequestEntityTooLarge",
-			msg: fmt.Sprintf("request body is larger than %d bytes", tooBig.Limit)}
-	case err != nil:
-		return request{}, badRequest(fmt.Sprintf("reading request body: %v", err))
-	}
+// decodeBody decodes a request's body and checks the model name.
+func (s *Server) decodeBody(body []byte, chat bool) (request, *apiError) {
 	req, err := decodeRequest(body, chat)
 	if err != nil {
 		return request{}, err.(*apiError)
