@@ -68,7 +68,7 @@ func startEmbedded(log io.Writer, eng Engine, model string, in *Workload) (*embe
 		return nil, ConfigError{fmt.Errorf("--gpu: %w", err)}
 	}
 	eng.TP, eng.Settings = max(eng.TP, 1), eng.Settings.orDefaults()
-	tok, err := content.Open(in.tokenizer())
+	tok, err := in.openTokenizer()
 	if err != nil {
 		tok, err = content.Builtin("o200k_base")
 		if err != nil {

@@ -19,7 +19,7 @@ func expander(log io.Writer, w *Workload) (func(*trace.Session, int) string, err
 		return nil, nil
 	}
 	name := w.tokenizer()
-	tok, err := content.Open(name)
+	tok, err := w.openTokenizer()
 	if err != nil {
 		return nil, fmt.Errorf("the trace has no text and its tokenizer %q does not open: %w", name, err)
 	}

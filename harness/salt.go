@@ -5,7 +5,6 @@ import (
 	"encoding/hex"
 	"fmt"
 
-	"surge/content"
 	"surge/trace"
 )
 
@@ -29,7 +28,7 @@ func runSalt(nonce string, w *Workload) (string, int) {
 		nonce = hex.EncodeToString(b[:])
 	}
 	salt := fmt.Sprintf("[surge %s]\n", nonce)
-	tok, err := content.Open(w.tokenizer())
+	tok, err := w.openTokenizer()
 	if err != nil {
 		// A run against a server whose tokenizer surge cannot open still
 		// runs; the token audit then misses the salt's few tokens.

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 
 	"surge/content"
@@ -33,6 +34,12 @@ type Workload struct {
 	// SLOConfidence is the confidence level of the SLO verdicts, for the
 	// records header; 0 for the default.
 	SLOConfidence float64
+
+	// Tokenizer counts the workload's tokens: it writes prompts for a
+	// trace without text, counts the salt and the built-in engine's
+	// prompts. Nil means the header's tokenizer when it is built in
+	// (o200k_base for a trace that names none).
+	Tokenizer content.Tokenizer
 }
 
 // ReadTrace reads a whole trace from r.
@@ -79,12 +86,25 @@ func Compile(ctx context.Context, s *spec.Spec, tok content.Tokenizer, synth *co
 		return nil, err
 	}
 	w.Hash, err = tw.Close()
+	w.Tokenizer = tok
 	return w, err
 }
 
 // tokenizer names the tokenizer of the workload's token counts: the
 // header's, or o200k_base for a trace that names none (an imported one).
 func (w *Workload) tokenizer() string { return cmp.Or(w.Header.Tokenizer, "o200k_base") }
+
+// openTokenizer is w's Tokenizer, or the built-in encoding its header
+// names.
+func (w *Workload) openTokenizer() (content.Tokenizer, error) {
+	if w.Tokenizer != nil {
+		return w.Tokenizer, nil
+	}
+	if name := w.tokenizer(); content.IsBuiltin(name) {
+		return content.Builtin(name)
+	}
+	return nil, fmt.Errorf("tokenizer %q: not built in, and the workload carries none (harness.Load opens it)", w.tokenizer())
+}
 
 // closedLoop names the workload's clients that have no schedule.
 func (w *Workload) closedLoop() []string {

@@ -75,6 +75,9 @@ type Plan struct {
 	Watch *Watch
 }
 
+// probeName names the saturation probe's run.
+const probeName = "saturation"
+
 // RunFunc runs the workload as p says and returns its records. A run
 // cut short by its context's cancellation returns the records it has and
 // no error.
@@ -141,7 +144,7 @@ func (s *sweeper) sweep(ctx context.Context) error {
 // probe measures the saturation throughput: successful requests per
 // second closed loop at the probe concurrency.
 func (s *sweeper) probe(ctx context.Context) (float64, error) {
-	rs, err := s.run(ctx, Plan{Mode: Concurrency, Load: float64(s.cfg.ProbeConcurrency), Name: "saturation"})
+	rs, err := s.run(ctx, Plan{Mode: Concurrency, Load: float64(s.cfg.ProbeConcurrency), Name: probeName})
 	if err != nil {
 		return 0, fmt.Errorf("saturation probe at concurrency %d: %w", s.cfg.ProbeConcurrency, err)
 	}

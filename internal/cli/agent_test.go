@@ -46,7 +46,7 @@ func TestAgentEndToEnd(t *testing.T) {
 		t.Fatal(err)
 	}
 	turns, forks := 0, 0
-	for _, s := range in.sessions {
+	for _, s := range in.Sessions {
 		turns += len(s.Turns)
 		for _, tu := range s.Turns {
 			forks += len(tu.After)

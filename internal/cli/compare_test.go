@@ -217,10 +217,11 @@ func TestCompareFailsALargeShift(t *testing.T) {
 func TestEngineNameIsSimTarget(t *testing.T) {
 	t.Parallel()
 	e := engineFlags{maxNumSeqs: 64, maxBatched: sim.DefaultMaxNumBatchedTokens, memUtil: sim.DefaultMemoryUtilization, noPrefix: true}
-	_, target, err := simFlags{model: "llama-3.1-8b", gpu: "h100", tp: 1, replicas: 1, router: "round-robin", engine: e}.config()
+	v, err := simFlags{model: "llama-3.1-8b", gpu: "h100", tp: 1, replicas: 1, router: "round-robin", engine: e}.virtual()
 	if err != nil {
 		t.Fatal(err)
 	}
+	target := v.Target
 	name := harness.EngineName(llamaH100(t), e.settings())
 	if want := "Llama-3.1-8B@H100-SXMx1?max-num-seqs=64&prefix-caching=off"; name != want || target != "sim://"+name {
 		t.Errorf("engine name %q, sim target %q; want %q and sim:// before it", name, target, want)

@@ -54,10 +54,7 @@ func runFit(c *cobra.Command, files []string, f fitFlags) error {
 		return fmt.Errorf("fit: %w", err)
 	}
 	for _, cl := range clients {
-		arr, lens := cl.Arrivals, cl.Lengths
-		fmt.Fprintf(c.ErrOrStderr(), "surge fit: %s: %d arrivals, %.4g/s, gaps %s (KS %.3f, %s), input %s, output %s\n",
-			cl.Name, arr.N, arr.Rate, arr.Gaps.Best.Family, arr.Gaps.Best.KS, arr.Gaps.Grade,
-			lens.Input.Grade, lens.Output.Grade)
+		fmt.Fprintf(c.ErrOrStderr(), "surge fit: %s\n", cl.Summary())
 	}
 	spec, err := fit.Spec(strings.TrimSuffix(filepath.Base(files[0]), filepath.Ext(files[0])), clients)
 	if err != nil {
@@ -85,17 +82,20 @@ func fitTraffic(files []string, format string) (*fit.Traffic, error) {
 			if err != nil {
 				return nil, err
 			}
-			for _, s := range in.sessions {
+			for _, s := range in.Sessions {
 				tr.Add(s)
 			}
 			return tr, nil
 		}
 	}
-	ft, err := detectFormat(files, format, false)
-	if err != nil {
-		return nil, err
+	var opts importers.ImportOptions
+	if format != "auto" {
+		opts.Format = importers.Format(format)
 	}
-	src, err := importers.OpenRequests(osFS{}, files, importers.ImportOptions{Format: ft})
+	if err := opts.Check(files); err != nil {
+		return nil, usageError{err}
+	}
+	src, err := importers.OpenRequests(osFS{}, files, opts)
 	if err != nil {
 		return nil, err
 	}

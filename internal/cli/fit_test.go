@@ -55,7 +55,7 @@ func sampleOf(t *testing.T, path string) fit.Sample {
 		t.Fatal(err)
 	}
 	var fs fit.Sample
-	for _, s := range in.sessions {
+	for _, s := range in.Sessions {
 		fs.Add(s)
 	}
 	return fs

@@ -2,32 +2,42 @@ package cli
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
+	"path/filepath"
+	"time"
 
+	"surge/content"
 	"surge/harness"
 	"surge/spec"
-	"surge/trace"
 )
 
-// workloadInput is what `surge run` sends: a trace's header and sessions,
-// compiled from a spec or read from a trace file.
-type workloadInput struct {
-	header   trace.Header
-	sessions []*trace.Session
-	hash     string // workload hash
-	// path is the spec or trace file the workload came from ("-": stdin);
-	// spec and specText are set for a spec, as resolved and as given.
-	path     string
-	spec     *spec.Spec
-	specText []byte
-	// sloConfidence is the confidence level of the run's SLO verdicts,
-	// for its records header; 0 for the default (a sweep sets its own).
-	sloConfidence float64
+// loadWorkload reads a trace, or compiles a spec with the gen flags'
+// overrides, from path ("-": stdin).
+func loadWorkload(ctx context.Context, path string, f genFlags, c interface{ Changed(string) bool }, stdin io.Reader) (*harness.Workload, error) {
+	w, err := harness.Load(ctx, hostFS{stdin}, filepath.ToSlash(path), func(s *spec.Spec) error { return f.applyTo(c, s) })
+	if errors.Is(err, harness.ErrInterrupted) {
+		return nil, errInterrupted
+	}
+	return w, err
+}
+
+// readTraceFile reads the whole trace at path.
+func readTraceFile(path string) (*harness.Workload, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	w, err := harness.ReadTrace(f)
+	if err != nil {
+		return nil, fmt.Errorf("trace %s: %w", path, err)
+	}
+	return w, nil
 }
 
 // isTrace reports whether the file at path starts like a surge trace.
@@ -37,102 +47,64 @@ func isTrace(path string) (bool, error) {
 		return false, err
 	}
 	defer f.Close()
-	head, _ := bufio.NewReader(f).Peek(16)
-	return bytes.HasPrefix(head, []byte(`{"surge_trace"`)), nil
+	return harness.IsTrace(bufio.NewReader(f)), nil
 }
 
-// loadWorkload reads a trace file, or compiles a spec (with the gen flags'
-// overrides) into sessions in memory.
-func loadWorkload(ctx context.Context, path string, f genFlags, c interface{ Changed(string) bool }, stdin io.Reader) (*workloadInput, error) {
-	if path == "-" {
-		return loadStdin(ctx, f, c, stdin)
-	}
-	traceFile, err := isTrace(path)
-	if err != nil {
-		return nil, fmt.Errorf("reading %s: %w", path, err)
-	}
-	if traceFile {
-		return readTraceFile(path)
-	}
-	return compileSpec(ctx, path, f, c, stdin)
+// loadSpec reads and parses the spec at path ("-" for stdin).
+func loadSpec(path string, stdin io.Reader) (*spec.Spec, error) {
+	return harness.LoadSpec(hostFS{stdin}, filepath.ToSlash(path))
 }
 
-// loadStdin reads a trace or a spec, whichever it is, from stdin.
-func loadStdin(ctx context.Context, f genFlags, c interface{ Changed(string) bool }, stdin io.Reader) (*workloadInput, error) {
-	data, err := io.ReadAll(stdin)
-	if err != nil {
-		return nil, fmt.Errorf("reading stdin: %w", err)
-	}
-	if bytes.HasPrefix(data, []byte(`{"surge_trace"`)) {
-		return readTrace("-", bytes.NewReader(data))
-	}
-	return compileSpec(ctx, "-", f, c, bytes.NewReader(data))
+// openContent loads the tokenizer and prompt synthesiser of the spec s
+// read from path.
+func openContent(path string, s *spec.Spec) (content.Tokenizer, *content.Synth, error) {
+	return harness.OpenContent(hostFS{}, filepath.ToSlash(path), s)
 }
 
-func readTraceFile(path string) (*workloadInput, error) {
-	file, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer file.Close()
-	return readTrace(path, file)
+// openTokenizer opens the tokenizer a flag names: a built-in encoding, or
+// a tokenizer.json file or model directory at an operating system path.
+func openTokenizer(nameOrPath string) (content.Tokenizer, error) {
+	return content.OpenFS(hostFS{}, filepath.ToSlash(nameOrPath))
 }
 
-// readTrace reads the trace from r, read from path ("-": stdin).
-func readTrace(path string, r io.Reader) (*workloadInput, error) {
-	w, err := harness.ReadTrace(r)
-	if err != nil {
-		return nil, fmt.Errorf("trace %s: %w", path, err)
-	}
-	return &workloadInput{header: w.Header, sessions: w.Sessions, hash: w.Hash, path: path}, nil
+// relTo resolves a path written in the spec at specPath relative to the
+// spec's directory (harness.SpecRelative).
+func relTo(specPath, p string) string {
+	return filepath.FromSlash(harness.SpecRelative(filepath.ToSlash(specPath), filepath.ToSlash(p)))
 }
 
-func compileSpec(ctx context.Context, path string, f genFlags, c interface{ Changed(string) bool }, stdin io.Reader) (*workloadInput, error) {
-	text, err := readSpecText(path, stdin)
-	if err != nil {
-		return nil, err
+// hostFS is the operating system's files by the slash-separated paths the
+// user typed, relative to the working directory or absolute, ".."
+// included, which fs.ValidPath would refuse: errors and client names then
+// show each path as it was typed. "-" is standard input, read once.
+type hostFS struct{ stdin io.Reader }
+
+// Open opens the file at name, or standard input for -.
+func (h hostFS) Open(name string) (fs.File, error) {
+	if name != "-" {
+		return os.Open(filepath.FromSlash(name))
 	}
-	s, err := spec.Parse(specName(path), text)
-	if err != nil {
-		return nil, err
+	if h.stdin == nil {
+		return nil, &fs.PathError{Op: "open", Path: name, Err: errors.New("no standard input here")}
 	}
-	if err := f.applyTo(c, s); err != nil {
-		return nil, err
-	}
-	in, err := compile(ctx, path, s)
-	if err != nil {
-		return nil, err
-	}
-	in.specText = text
-	return in, nil
+	return stdinFile{h.stdin}, nil
 }
 
-// compile generates the sessions of s, read from path, in memory.
-func compile(ctx context.Context, path string, s *spec.Spec) (*workloadInput, error) {
-	tok, synth, err := openContent(path, s)
-	if err != nil {
-		return nil, err
-	}
-	w, err := harness.Compile(ctx, s, tok, synth)
-	if errors.Is(err, harness.ErrInterrupted) {
-		return nil, errInterrupted
-	}
-	if err != nil {
-		return nil, fmt.Errorf("spec %s: %w", path, err)
-	}
-	return &workloadInput{header: w.Header, sessions: w.Sessions, hash: w.Hash, path: path, spec: s}, nil
-}
+// Stat returns the file information of name.
+func (hostFS) Stat(name string) (fs.FileInfo, error) { return os.Stat(filepath.FromSlash(name)) }
 
-// workload is in as the harness takes it: a trace file's bytes are kept
-// in the bundle as they are.
-func (in *workloadInput) workload() *harness.Workload {
-	w := &harness.Workload{
-		Header: in.header, Sessions: in.sessions, Hash: in.hash,
-		Spec: in.spec, SpecText: in.specText, SpecPath: in.path, SLOConfidence: in.sloConfidence,
-	}
-	if in.spec == nil && in.path != "-" {
-		path := in.path
-		w.Raw = func() (io.ReadCloser, error) { return os.Open(path) }
-	}
-	return w
-}
+// stdinFile is standard input as an fs.File.
+type stdinFile struct{ io.Reader }
+
+func (stdinFile) Stat() (fs.FileInfo, error) { return stdinInfo{}, nil }
+func (stdinFile) Close() error               { return nil }
+
+// stdinInfo describes standard input: a stream of unknown size.
+type stdinInfo struct{}
+
+func (stdinInfo) Name() string       { return "-" }
+func (stdinInfo) Size() int64        { return 0 }
+func (stdinInfo) Mode() fs.FileMode  { return fs.ModeNamedPipe }
+func (stdinInfo) ModTime() time.Time { return time.Time{} }
+func (stdinInfo) IsDir() bool        { return false }
+func (stdinInfo) Sys() any           { return nil }

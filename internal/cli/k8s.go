@@ -5,13 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"time"
 
 	"github.com/spf13/cobra"
-	corev1 "k8s.io/api/core/v1"
 
+	"surge/harness"
 	"surge/internal/k8s"
 )
 
@@ -83,9 +82,6 @@ docs/scale-out.md.
 }
 
 func runK8s(c *cobra.Command, path string, extra []string, f k8sFlags) error {
-	if f.shards < 1 {
-		return usageError{fmt.Errorf("--shards %d: want at least 1 (the number of pods)", f.shards)}
-	}
 	if path == "-" {
 		return usageError{fmt.Errorf("k8s: the spec must be a file, to be shipped in a ConfigMap")}
 	}
@@ -93,35 +89,61 @@ func runK8s(c *cobra.Command, path string, extra []string, f k8sFlags) error {
 	if err := newRun().ParseFlags(extra); err != nil {
 		return usageError{fmt.Errorf("flags after --, for surge run: %w", err)}
 	}
+	opts, err := f.options(append(genArgs(c), extra...))
+	if err != nil {
+		return usageError{err}
+	}
 	in, err := k8sWorkload(c, path, f.gen)
 	if err != nil {
 		return specFailure(c, path, err)
 	}
-	if err := k8s.CheckShards(in.header.Clients, f.shards); err != nil {
-		return usageError{fmt.Errorf("--shards %d: %w", f.shards, err)}
-	}
-	cfg, err := k8sConfig(c, path, in, extra, f)
-	if err != nil {
-		return err
-	}
-	load := k8s.PlanLoad(in.header.Clients, in.sessions, f.shards, f.e2e)
-	if cfg.Resources, err = k8sResources(load, f); err != nil {
-		return err
-	}
-	m, err := k8s.Manifests(cfg)
-	if err != nil {
+	opts.FS, opts.Name, opts.Spec, opts.Header, opts.Sessions = hostFS{}, filepath.ToSlash(path), in.Spec, in.Header, in.Sessions
+	plan, err := k8s.Prepare(opts)
+	if oe := (*k8s.OptionError)(nil); errors.As(err, &oe) {
 		return usageError{err}
 	}
-	if err := writeK8s(c, m, k8s.Header(path, cfg, load, f.e2e), f.out); err != nil {
+	if err != nil {
 		return err
 	}
-	io.WriteString(c.ErrOrStderr(), k8s.Summary(cfg, load))
+	if f.out == "-" {
+		_, err = plan.WriteTo(c.OutOrStdout())
+	} else {
+		err = plan.WriteDir(f.out)
+	}
+	if err != nil {
+		return err
+	}
+	io.WriteString(c.ErrOrStderr(), plan.Summary())
 	return nil
+}
+
+// options maps the flags to the options of k8s.Prepare, args being the
+// flags every shard's surge run gets.
+func (f k8sFlags) options(args []string) (k8s.Options, error) {
+	output, err := k8s.ParseOutput(f.output)
+	if err != nil {
+		return k8s.Options{}, fmt.Errorf("--output-volume: %w", err)
+	}
+	var start time.Time
+	if f.startAt != "" {
+		if start, err = k8s.ParseStart(f.startAt); err != nil {
+			return k8s.Options{}, fmt.Errorf("--start-at %w", err)
+		}
+	}
+	return k8s.Options{
+		Config: k8s.Config{
+			Name: f.name, Namespace: f.namespace, Image: f.image, Shards: f.shards,
+			Target: f.target, StartAt: start, Output: output, APIKeySecret: f.apiKey,
+			Salt: f.salt, Args: args,
+		},
+		Now: time.Now(), StartDelay: f.startDelay,
+		RPSPerCore: f.rpsPerCore, E2E: f.e2e, CPU: f.cpu, Memory: f.memory,
+	}, nil
 }
 
 // k8sWorkload reads a trace, or compiles a spec without prompt text: the
 // sessions' times and lengths are all the sizing needs.
-func k8sWorkload(c *cobra.Command, path string, f genFlags) (*workloadInput, error) {
+func k8sWorkload(c *cobra.Command, path string, f genFlags) (*harness.Workload, error) {
 	traceFile, err := isTrace(path)
 	if err != nil {
 		return nil, fmt.Errorf("reading %s: %w", path, err)
@@ -140,8 +162,8 @@ func k8sWorkload(c *cobra.Command, path string, f genFlags) (*workloadInput, err
 	if err != nil {
 		return nil, err
 	}
-	in := &workloadInput{path: path, spec: s}
-	in.header, in.sessions, err = k8s.Compile(c.Context(), s, tok, synth)
+	in := &harness.Workload{SpecPath: path, Spec: s}
+	in.Header, in.Sessions, err = k8s.Compile(c.Context(), s, tok, synth)
 	if errors.Is(err, context.Canceled) {
 		return nil, errInterrupted
 	}
@@ -149,55 +171,6 @@ func k8sWorkload(c *cobra.Command, path string, f genFlags) (*workloadInput, err
 		return nil, fmt.Errorf("spec %s: %w", path, err)
 	}
 	return in, nil
-}
-
-// k8sConfig gathers the manifests' configuration from the flags and files.
-func k8sConfig(c *cobra.Command, path string, in *workloadInput, extra []string, f k8sFlags) (k8s.Config, error) {
-	output, err := k8s.ParseOutput(f.output)
-	if err != nil {
-		return k8s.Config{}, usageError{fmt.Errorf("--output-volume: %w", err)}
-	}
-	start, err := k8sStart(f)
-	if err != nil {
-		return k8s.Config{}, err
-	}
-	cfg := k8s.Config{
-		Name: f.name, Namespace: f.namespace, Image: f.image, Shards: f.shards,
-		Target: f.target, StartAt: start, Output: output, APIKeySecret: f.apiKey,
-		Salt: k8s.SharedSalt(f.salt, in.header), Args: append(genArgs(c), extra...),
-	}
-	if cfg.Name == "" {
-		cfg.Name = "surge"
-		if in.spec != nil {
-			cfg.Name = k8s.DefaultName(in.spec.Name)
-		}
-	}
-	if cfg.Spec, err = os.ReadFile(path); err != nil {
-		return k8s.Config{}, fmt.Errorf("reading spec: %w", err)
-	}
-	if in.spec != nil {
-		cfg.Files, err = k8s.SpecFiles(in.spec, func(p string) ([]byte, error) { return os.ReadFile(relTo(path, p)) })
-	}
-	if err != nil {
-		return k8s.Config{}, fmt.Errorf("spec %s: %w", path, err)
-	}
-	return cfg, nil
-}
-
-// k8sStart is the instant every shard starts: --start-at, or now plus
-// --start-delay rounded up to a whole second.
-func k8sStart(f k8sFlags) (time.Time, error) {
-	if f.startAt != "" {
-		at, err := k8s.ParseStart(f.startAt)
-		if err != nil {
-			return time.Time{}, usageError{fmt.Errorf("--start-at %w", err)}
-		}
-		return at, nil
-	}
-	if f.startDelay <= 0 {
-		return time.Time{}, usageError{fmt.Errorf("--start-delay %v: want a positive delay, long enough to pull the image and start every pod", f.startDelay)}
-	}
-	return k8s.StartAt(time.Now(), f.startDelay), nil
 }
 
 // genArgs passes the workload overrides given to k8s on to every shard.
@@ -209,48 +182,4 @@ func genArgs(c *cobra.Command) []string {
 		}
 	}
 	return a
-}
-
-// k8sResources sizes each pod for load, or takes --cpu and --memory.
-func k8sResources(load k8s.Load, f k8sFlags) (corev1.ResourceRequirements, error) {
-	if f.rpsPerCore <= 0 {
-		return corev1.ResourceRequirements{}, usageError{fmt.Errorf("--client-rps-per-core %g: want a positive rate", f.rpsPerCore)}
-	}
-	r := k8s.Size(load, f.rpsPerCore)
-	for _, o := range []struct {
-		flag, value string
-		name        corev1.ResourceName
-	}{{"--cpu", f.cpu, corev1.ResourceCPU}, {"--memory", f.memory, corev1.ResourceMemory}} {
-		if o.value == "" {
-			continue
-		}
-		if err := k8s.Override(r, o.name, o.value); err != nil {
-			return r, usageError{fmt.Errorf("%s %w", o.flag, err)}
-		}
-	}
-	return r, nil
-}
-
-// writeK8s writes the manifests to stdout, or one file per object into dir.
-func writeK8s(c *cobra.Command, m k8s.Manifest, header, dir string) error {
-	if dir == "-" {
-		out := c.OutOrStdout()
-		if _, err := io.WriteString(out, header); err != nil {
-			return err
-		}
-		return k8s.Write(out, m.Objects())
-	}
-	files, err := m.Files(header)
-	if err != nil {
-		return err
-	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return fmt.Errorf("creating %s: %w", dir, err)
-	}
-	for _, f := range files {
-		if err := os.WriteFile(filepath.Join(dir, f.Path), f.Data, 0o644); err != nil {
-			return fmt.Errorf("writing manifests: %w", err)
-		}
-	}
-	return nil
 }

@@ -1,17 +1,15 @@
 package cli
 
 import (
-	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"path/filepath"
-	"time"
 
 	"github.com/spf13/cobra"
 
 	"surge/bundle"
+	"surge/harness"
 	"surge/metrics"
 	"surge/report"
 	"surge/trace"
@@ -62,7 +60,7 @@ as a PNG image.`,
 				if err != nil {
 					return err
 				}
-				in.Prompt = promptsOf(tr.sessions)
+				in.Prompt = harness.Prompts(tr.Sessions)
 			}
 			if len(args) == 1 && args[0] != "-" {
 				if in.Server, in.Engine, err = serverView(args[0], sum); err != nil {
@@ -120,7 +118,7 @@ func readRecordsFrom(stdin io.Reader, warn io.Writer, paths []string) (*trace.Re
 		}
 		names = append(names, files...)
 	}
-	all, warnings, err := bundle.ReadRecords(argFS{stdin}, names)
+	all, warnings, err := bundle.ReadRecords(hostFS{stdin}, names)
 	if err != nil {
 		return nil, err
 	}
@@ -153,38 +151,6 @@ func recordFiles(path string) ([]string, error) {
 	}
 	return files, nil
 }
-
-// argFS opens files by the paths given on the command line, - being
-// standard input (read once). Unlike os.DirFS it takes any path, absolute
-// or relative, as the command line does.
-type argFS struct{ stdin io.Reader }
-
-// Open opens the file at name, or standard input for -.
-func (a argFS) Open(name string) (fs.File, error) {
-	if name != "-" {
-		return os.Open(name)
-	}
-	if a.stdin == nil {
-		return nil, &fs.PathError{Op: "open", Path: name, Err: errors.New("no standard input here")}
-	}
-	return stdinFile{a.stdin}, nil
-}
-
-// stdinFile is standard input as an fs.File.
-type stdinFile struct{ io.Reader }
-
-func (stdinFile) Stat() (fs.FileInfo, error) { return stdinInfo{}, nil }
-func (stdinFile) Close() error               { return nil }
-
-// stdinInfo describes standard input: a stream of unknown size.
-type stdinInfo struct{}
-
-func (stdinInfo) Name() string       { return "-" }
-func (stdinInfo) Size() int64        { return 0 }
-func (stdinInfo) Mode() fs.FileMode  { return fs.ModeNamedPipe }
-func (stdinInfo) ModTime() time.Time { return time.Time{} }
-func (stdinInfo) IsDir() bool        { return false }
-func (stdinInfo) Sys() any           { return nil }
 
 // warnChart tells warn of a chart of the HTML report that could not be
 // drawn; the report says so in its place.

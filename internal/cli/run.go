@@ -13,7 +13,6 @@ import (
 	"surge/bundle"
 	"surge/client"
 	"surge/harness"
-	"surge/trace"
 )
 
 type runFlags struct {
@@ -121,10 +120,10 @@ func runRun(c *cobra.Command, path string, f runFlags) error {
 	if err != nil {
 		return specFailure(c, path, err)
 	}
-	if err := f.slos.apply(&in.header); err != nil {
+	if err := f.slos.apply(&in.Header); err != nil {
 		return err
 	}
-	whole := in.workload()
+	whole := in
 	part, err := harness.ShardOf(whole, shard)
 	if err != nil {
 		return cliError(err)
@@ -281,12 +280,6 @@ func writeFile(path string, fill func(io.Writer) error) error {
 		return fmt.Errorf("writing %s: %w", path, err)
 	}
 	return f.Close()
-}
-
-// promptsOf looks up the prompt of a request among sessions
-// (harness.Prompts).
-func promptsOf(sessions []*trace.Session) func(client string, session, turn int) string {
-	return harness.Prompts(sessions)
 }
 
 // pick returns the first non-empty string.

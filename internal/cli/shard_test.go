@@ -66,7 +66,7 @@ func TestShards(t *testing.T) {
 		t.Fatal(err)
 	}
 	at := map[int]int64{}
-	for _, s := range in.sessions {
+	for _, s := range in.Sessions {
 		at[s.Index] = s.AtUS
 	}
 	seen := map[int]int{}
@@ -76,8 +76,8 @@ func TestShards(t *testing.T) {
 			t.Errorf("session %d intended at %d µs, the whole schedule says %d", r.Session, r.IntendedUS, at[r.Session])
 		}
 	}
-	if len(seen) != len(in.sessions) || len(rs.Records) != len(in.sessions) {
-		t.Errorf("%d records of %d sessions, want each of the %d sessions once", len(rs.Records), len(seen), len(in.sessions))
+	if len(seen) != len(in.Sessions) || len(rs.Records) != len(in.Sessions) {
+		t.Errorf("%d records of %d sessions, want each of the %d sessions once", len(rs.Records), len(seen), len(in.Sessions))
 	}
 	if sh := rs.Header.Shard; sh == nil || len(sh.Merged) != 4 {
 		t.Errorf("merged shard set %+v", sh)

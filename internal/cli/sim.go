@@ -1,16 +1,10 @@
 package cli
 
 import (
-	"fmt"
-	"strings"
-
 	"github.com/spf13/cobra"
 
 	"surge/bundle"
 	"surge/harness"
-	"surge/metrics"
-	"surge/sim"
-	"surge/sim/virtual"
 )
 
 type simFlags struct {
@@ -61,7 +55,7 @@ as cancelled, and the run is reported as interrupted.`,
 }
 
 func runSim(c *cobra.Command, path string, f simFlags) error {
-	vc, target, err := f.config()
+	v, err := f.virtual()
 	if err != nil {
 		return usageError{err}
 	}
@@ -69,7 +63,7 @@ func runSim(c *cobra.Command, path string, f simFlags) error {
 	if err != nil {
 		return specFailure(c, path, err)
 	}
-	if err := f.slos.apply(&in.header); err != nil {
+	if err := f.slos.apply(&in.Header); err != nil {
 		return err
 	}
 	out, err := newRunOutput(runDirName(f.out, "surge-sim-"))
@@ -78,7 +72,7 @@ func runSim(c *cobra.Command, path string, f simFlags) error {
 	}
 	defer out.remove()
 	res, err := harness.Run(c.Context(), harness.Config{
-		Workload: in.workload(), Virtual: &harness.Virtual{Config: vc, Target: target},
+		Workload: in, Virtual: v,
 		Dir: out.dir, Log: c.ErrOrStderr(),
 		FailOnSLO: f.slos.failOn, FailOnInvalid: f.slos.failOnInvalid,
 		Tool: versionString(), Command: commandLine(c.Context()), Host: bundle.ThisHost(kernelRelease()),
@@ -92,47 +86,7 @@ func runSim(c *cobra.Command, path string, f simFlags) error {
 	return cliError(res.Verdict)
 }
 
-// config builds the simulation's configuration and its target name, e.g.
-// sim://Llama-3.1-8B@H100-SXMx1, from the flags. The name's query lists
-// the replicas and router when there are several replicas, and the engine
-// settings that differ from vLLM's defaults.
-func (f simFlags) config() (virtual.Config, string, error) {
-	switch {
-	case f.model == "" || f.gpu == "":
-		return virtual.Config{}, "", fmt.Errorf("sim needs --model and --gpu, e.g. --model llama-3.1-8b --gpu h100")
-	case f.tp < 1:
-		return virtual.Config{}, "", fmt.Errorf("--tp %d: want 1 or more GPUs per replica", f.tp)
-	case f.replicas < 1:
-		return virtual.Config{}, "", fmt.Errorf("--replicas %d: want 1 or more", f.replicas)
-	}
-	m, err := sim.LookupModel(f.model)
-	if err != nil {
-		return virtual.Config{}, "", fmt.Errorf("--model: %w", err)
-	}
-	g, err := sim.LookupGPU(f.gpu)
-	if err != nil {
-		return virtual.Config{}, "", fmt.Errorf("--gpu: %w", err)
-	}
-	router, err := virtual.ParseRouter(f.router)
-	if err != nil {
-		return virtual.Config{}, "", fmt.Errorf("--router: %w", err)
-	}
-	hw := sim.Hardware{Model: m, GPU: g, TP: f.tp}
-	ec, err := f.engine.engineConfig(hw)
-	if err != nil {
-		return virtual.Config{}, "", err
-	}
-	cfg := virtual.Config{Engine: ec, Cost: sim.NewCostModel(hw, sim.CostParams{}), Replicas: f.replicas, Router: router}
-	var query []string
-	if f.replicas > 1 {
-		query = append(query, fmt.Sprintf("replicas=%d&router=%s", f.replicas, router))
-	}
-	if q := f.engine.query(); q != "" {
-		query = append(query, q)
-	}
-	target := fmt.Sprintf("%s%s@%sx%d", metrics.VirtualTargetScheme, m.Name, g.Name, f.tp)
-	if len(query) > 0 {
-		target += "?" + strings.Join(query, "&")
-	}
-	return cfg, target, nil
+// virtual is the simulation the flags describe (harness.NewVirtual).
+func (f simFlags) virtual() (*harness.Virtual, error) {
+	return harness.NewVirtual(harness.Engine{Model: f.model, GPU: f.gpu, TP: f.tp, Settings: f.engine.settings()}, f.replicas, f.router)
 }

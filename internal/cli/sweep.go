@@ -2,13 +2,8 @@ package cli
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -16,6 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"surge/harness"
 	"surge/report"
 	"surge/spec"
 	"surge/sweep"
@@ -87,7 +83,7 @@ It writes DIR/sweep.json, DIR/report.txt and one run directory per point.`,
 }
 
 func runSweep(c *cobra.Command, path string, f sweepFlags) error {
-	cfg, err := f.config()
+	search, err := f.config()
 	if err != nil {
 		return usageError{err}
 	}
@@ -101,48 +97,31 @@ func runSweep(c *cobra.Command, path string, f sweepFlags) error {
 	if err != nil {
 		return err
 	}
+	key, err := apiKey(f.run.apiKeyEnv)
+	if err != nil {
+		return err
+	}
 	dir, err := runDir(pick(f.run.out, "surge-sweep-"+time.Now().Format("20060102-150405")))
 	if err != nil {
 		return err
 	}
-	p := &pointRunner{c: c, path: path, spec: s, dir: dir, f: f}
-	run := p.live
-	if f.sim {
-		run = p.simulated
-	}
-	defer p.close()
-	cfg.Progress = func(pt sweep.Point) { fmt.Fprintln(c.ErrOrStderr(), report.SweepLine(cfg.Mode, pt)) }
-	res, err := sweep.Run(c.Context(), cfg, run)
+	search.Progress = func(pt sweep.Point) { fmt.Fprintln(c.ErrOrStderr(), report.SweepLine(search.Mode, pt)) }
+	res, err := harness.Sweep(c.Context(), harness.SweepConfig{
+		Search: search, Spec: s, SpecPath: filepath.ToSlash(path), Files: hostFS{},
+		MinRequests: f.minReqs, Run: f.run.config(c, nil, key), Simulate: f.sim, Dir: dir,
+	})
 	if res != nil {
-		sum := sha256.Sum256(s.Canonical())
-		res.Spec, res.Target, res.SpecHash = path, p.target, "sha256:"+hex.EncodeToString(sum[:])
-		pointMeasurements(c.ErrOrStderr(), dir, res)
-		if werr := writeSweep(c.OutOrStdout(), dir, res); werr != nil && err == nil {
+		if werr := report.SweepText(c.OutOrStdout(), res); werr != nil && err == nil {
 			err = werr
 		}
 	}
-	if errors.Is(err, context.Canceled) || errors.Is(err, errInterrupted) {
+	if errors.Is(err, context.Canceled) || errors.Is(err, harness.ErrInterrupted) {
 		return errInterrupted // the points so far are written and reported
 	}
 	if err == nil && f.failOnInvalid {
-		err = questionablePoints(res)
+		err = harness.QuestionablePoints(res)
 	}
-	return err
-}
-
-// questionablePoints returns an error naming the points of res whose
-// measurement is questionable, nil when there are none.
-func questionablePoints(res *sweep.Result) error {
-	var bad []string
-	for _, p := range res.Points {
-		if p.Measurement != nil && !p.Measurement.Valid() {
-			bad = append(bad, fmt.Sprintf("%s: %s", p.Dir, strings.Join(p.Measurement.Reasons, "; ")))
-		}
-	}
-	if len(bad) == 0 {
-		return nil
-	}
-	return questionableError{fmt.Errorf("measurement questionable at %d of %d points: %s", len(bad), len(res.Points), strings.Join(bad, " | "))}
+	return cliError(err)
 }
 
 // config reads the sweep's own flags into a sweep.Config.
@@ -218,64 +197,4 @@ func (f sweepFlags) spec(c *cobra.Command, path string) (*spec.Spec, error) {
 		}
 	}
 	return s, nil
-}
-
-// writeSweep writes DIR/sweep.json, DIR/report.txt and DIR/report.html
-// and prints the report.
-func writeSweep(stdout io.Writer, dir string, res *sweep.Result) error {
-	data, err := json.MarshalIndent(res, "", "  ")
-	if err != nil {
-		return err
-	}
-	if err := os.WriteFile(filepath.Join(dir, "sweep.json"), append(data, '\n'), 0o644); err != nil {
-		return fmt.Errorf("writing sweep.json: %w", err)
-	}
-	if err := writeFile(filepath.Join(dir, "report.txt"), func(w io.Writer) error { return report.SweepText(w, res) }); err != nil {
-		return err
-	}
-	if err := writeFile(filepath.Join(dir, "report.html"), func(w io.Writer) error {
-		return report.HTML(w, report.HTMLInput{Sweep: res, Title: "surge sweep " + filepath.Base(res.Spec)})
-	}); err != nil {
-		return err
-	}
-	return report.SweepText(stdout, res)
-}
-
-// pointSpec is the spec of one planned run, lengthened so that at least
-// minReqs requests come after its warmup.
-func pointSpec(s *spec.Spec, p sweep.Plan, probeRequests, minReqs int) (*spec.Spec, error) {
-	if p.Mode == sweep.Concurrency {
-		out, err := sweep.AtConcurrency(s, int(p.Load), probeRequests)
-		if err == nil && probeRequests == 0 {
-			out.Requests = max(out.Requests, minReqs+int(p.Load))
-		}
-		return out, err
-	}
-	out, err := sweep.AtRate(s, p.Load)
-	if err != nil || minReqs <= 0 {
-		return out, err
-	}
-	if out.Duration > 0 {
-		need := out.Warmup + time.Duration(float64(minReqs)/p.Load*float64(time.Second))
-		out.Duration = max(out.Duration, need)
-	} else {
-		out.Requests = max(out.Requests, minReqs+int(p.Load*out.Warmup.Seconds()))
-	}
-	return out, nil
-}
-
-// probeRequests is how many sessions the saturation probe runs: the
-// spec's count, and at least 4 per slot of the probe's concurrency so the
-// server stays full past the warmup.
-func probeRequests(s *spec.Spec, p sweep.Plan) int {
-	if p.Name != "saturation" {
-		return 0
-	}
-	n := s.Requests
-	if n <= 0 {
-		if r, err := sweep.OfferedRate(s); err == nil {
-			n = int(r * s.Duration.Seconds())
-		}
-	}
-	return max(n, 4*int(p.Load))
 }

@@ -1,0 +1,150 @@
+package harness
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"path"
+	"path/filepath"
+
+	"surge/content"
+	"surge/spec"
+)
+
+// traceStart is how every surge trace begins.
+var traceStart = []byte(`{"surge_trace"`)
+
+// Load reads the workload at name in fsys: a surge trace, read as it is,
+// or a spec, compiled in memory after edit (nil: none) has changed it.
+// Paths the spec names (its tokenizer, corpus) are read from fsys
+// relative to the spec's directory. The caller's fsys decides what a name
+// means: the command line's takes the operating system's paths, "-" being
+// standard input. A cancelled ctx ends it with ErrInterrupted.
+func Load(ctx context.Context, fsys fs.FS, name string, edit func(*spec.Spec) error) (*Workload, error) {
+	f, err := fsys.Open(name)
+	if err != nil {
+		return nil, fmt.Errorf("reading %s: %w", name, err)
+	}
+	defer f.Close()
+	r := bufio.NewReader(f)
+	if IsTrace(r) {
+		return loadTrace(fsys, name, r)
+	}
+	text, err := io.ReadAll(r)
+	if err != nil {
+		return nil, fmt.Errorf("reading spec: %w", err)
+	}
+	s, err := spec.Parse(specName(name), text)
+	if err != nil {
+		return nil, err
+	}
+	if edit != nil {
+		if err := edit(s); err != nil {
+			return nil, err
+		}
+	}
+	w, err := CompileSpec(ctx, fsys, name, s)
+	if err != nil {
+		return nil, err
+	}
+	w.SpecText = text
+	return w, nil
+}
+
+// IsTrace reports whether r's next bytes start a surge trace, without
+// consuming them.
+func IsTrace(r *bufio.Reader) bool {
+	head, _ := r.Peek(len(traceStart))
+	return bytes.Equal(head, traceStart)
+}
+
+// loadTrace reads the trace at name from r, opening its tokenizer in fsys
+// when it can; the bundle keeps the file's own bytes.
+func loadTrace(fsys fs.FS, name string, r io.Reader) (*Workload, error) {
+	w, err := ReadTrace(r)
+	if err != nil {
+		return nil, fmt.Errorf("trace %s: %w", name, err)
+	}
+	w.SpecPath = name
+	if tok, err := content.OpenFS(fsys, w.tokenizer()); err == nil {
+		w.Tokenizer = tok
+	}
+	if name != "-" {
+		w.Raw = func() (io.ReadCloser, error) { return fsys.Open(name) }
+	}
+	return w, nil
+}
+
+// LoadSpec reads and parses the spec at name in fsys.
+func LoadSpec(fsys fs.FS, name string) (*spec.Spec, error) {
+	text, err := fs.ReadFile(fsys, name)
+	if err != nil {
+		return nil, fmt.Errorf("reading spec: %w", err)
+	}
+	return spec.Parse(specName(name), text)
+}
+
+// CompileSpec generates the sessions of s, read from name in fsys, in
+// memory, with the tokenizer and corpus it names.
+func CompileSpec(ctx context.Context, fsys fs.FS, name string, s *spec.Spec) (*Workload, error) {
+	tok, synth, err := OpenContent(fsys, name, s)
+	if err != nil {
+		return nil, err
+	}
+	w, err := Compile(ctx, s, tok, synth)
+	if errors.Is(err, ErrInterrupted) {
+		return nil, err
+	}
+	if err != nil {
+		return nil, fmt.Errorf("spec %s: %w", name, err)
+	}
+	w.SpecPath, w.Tokenizer = name, tok
+	return w, nil
+}
+
+// OpenContent opens the tokenizer and prompt synthesiser of s, read from
+// name in fsys.
+func OpenContent(fsys fs.FS, name string, s *spec.Spec) (content.Tokenizer, *content.Synth, error) {
+	tokName := s.Tokenizer
+	if !content.IsBuiltin(tokName) {
+		tokName = SpecRelative(name, tokName)
+	}
+	tok, err := content.OpenFS(fsys, tokName)
+	if err != nil {
+		return nil, nil, fmt.Errorf("spec %s: tokenizer: %w", name, err)
+	}
+	var cfg content.SynthConfig
+	if s.Corpus != "" {
+		if cfg.Corpus, err = fs.ReadFile(fsys, SpecRelative(name, s.Corpus)); err != nil {
+			return nil, nil, fmt.Errorf("spec %s: corpus: %w", name, err)
+		}
+	}
+	synth, err := content.NewSynth(tok, cfg)
+	if err != nil {
+		return nil, nil, fmt.Errorf("spec %s: preparing prompt text: %w", name, err)
+	}
+	return tok, synth, nil
+}
+
+// SpecRelative resolves p, a path written in the spec at name, relative
+// to the spec's directory, so that a spec works from any working
+// directory. An absolute p, and any p of a spec read from standard input
+// ("-"), stay as they are.
+func SpecRelative(name, p string) string {
+	if p == "" || path.IsAbs(p) || filepath.IsAbs(filepath.FromSlash(p)) || name == "-" {
+		return p
+	}
+	return path.Join(path.Dir(name), p)
+}
+
+// specName is how messages name the spec at name.
+func specName(name string) string {
+	if name == "-" {
+		return "<stdin>"
+	}
+	return name
+}
