@@ -33,6 +33,7 @@ type stream struct {
 	keep              bool   // collect the text (Request.KeepText)
 	answer, reasoning []byte // the text so far, when keep
 	ticks             ticks  // the token times so far
+	hidden            int    // usage.completion_tokens_details.reasoning_tokens
 
 	cancelAfter int // give up after this many token events (0: never)
 
@@ -95,6 +96,7 @@ func (r *reader) start(res *Result, req *Request) *stream {
 // buffers back to r and clears the stream state, so that the pooled
 // reader keeps no reference to the result.
 func (st *stream) end(r *reader) {
+	st.res.checkUsage(st.total, st.hidden)
 	st.res.TokenTimes = st.ticks.times()
 	st.ticks.release(r)
 	if st.keep {
@@ -117,6 +119,11 @@ func (st *stream) feed(r *reader, n int, now time.Time) bool {
 		if st.event(ev, now); st.failed {
 			return false
 		}
+	}
+	if err := r.parser.Err(); err != nil {
+		st.failed = true
+		res.fail(trace.ErrTooLarge, CauseTooLarge, err.Error()+"; the rest was not read (raise the cap with --max-event-bytes, Config.MaxEventBytes)")
+		return false
 	}
 	return true
 }
@@ -201,6 +208,7 @@ func (st *stream) event(ev openai.Event, now time.Time) {
 	if in.HasUsage {
 		res.PromptTokens = in.Usage.PromptTokens
 		res.CompletionTokens = in.Usage.CompletionTokens
+		st.hidden = in.HiddenReasoning
 	}
 	res.server(&in)
 }
@@ -299,6 +307,7 @@ func readWhole(caller, ctx context.Context, body io.Reader, r *reader, res *Resu
 	res.PromptTokens = in.Usage.PromptTokens
 	res.CompletionTokens = in.Usage.CompletionTokens
 	res.server(&in)
+	res.checkUsage(int64(len(b)), in.HiddenReasoning)
 }
 
 // keepText stores the text in res and hands its buffers back to r for the

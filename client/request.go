@@ -68,7 +68,13 @@ type Result struct {
 	Status           int // HTTP status; 0 if no response
 	PromptTokens     int // usage.prompt_tokens, 0 if absent
 	CompletionTokens int // usage.completion_tokens, 0 if absent
-	FinishReason     string
+	// UsageDropped says which of the server's counts (PromptTokens,
+	// CompletionTokens, CachedTokens) were dropped as impossible, and
+	// why: negative, more cached than prompt tokens, more completion
+	// tokens than the bytes received could hold. They are then 0, as if
+	// absent. "" when none was.
+	UsageDropped string
+	FinishReason string
 	// ErrClass is "" on success, else one of the trace.Err* classes:
 	// "http", "stream", "timeout", "connection", "cancelled", "too_large".
 	ErrClass string

@@ -36,6 +36,7 @@ func (a *attempt) record(start time.Time, res *client.Result) trace.Record {
 	rec.Chunks = res.Chunks
 	rec.NotStreamed = res.Whole
 	rec.CachedTokens = res.CachedTokens
+	rec.UsageDropped = res.UsageDropped
 	rec.ServerQueueUS = us(res.ServerQueue)
 	rec.ServerTTFTUS = us(res.ServerTTFT)
 	rec.ServerE2EUS = us(res.ServerE2E)

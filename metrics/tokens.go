@@ -21,6 +21,10 @@ type TokenAudit struct {
 	// streamed): they have no token events, so no comparison with chunks
 	// counts them.
 	NotStreamed int `json:"not_streamed,omitempty"`
+	// UsageDropped counts the successful requests whose server counts
+	// surge dropped as impossible (trace.Record.UsageDropped): they are
+	// left out of the comparisons with the server's counts.
+	UsageDropped int `json:"usage_dropped,omitempty"`
 	// Findings are the comparisons that disagree, in words that name the
 	// cause.
 	Findings []string `json:"findings,omitempty"`
@@ -133,15 +137,24 @@ func (c *calc) audit(recs []*trace.Record) TokenAudit {
 	for i, p := range tokenPairs {
 		a.Comparisons[i] = c.compare(recs, p)
 	}
+	first := ""
 	for _, r := range recs {
 		if succeeded(r) && !Streamed(r) {
 			a.NotStreamed++
+		}
+		if succeeded(r) && r.UsageDropped != "" {
+			if a.UsageDropped++; first == "" {
+				first = r.UsageDropped
+			}
 		}
 	}
 	for i := range a.Comparisons {
 		if f := finding(a.Comparisons, i); f != "" {
 			a.Findings = append(a.Findings, f)
 		}
+	}
+	if a.UsageDropped > 0 {
+		a.Findings = append(a.Findings, fmt.Sprintf("usage: %d of the successful requests reported impossible token counts, dropped and left out of the comparisons with the server's counts (the first: %s)", a.UsageDropped, first))
 	}
 	if a.NotStreamed > 0 {
 		a.Findings = append(a.Findings, fmt.Sprintf("output: %d of %d requests not streamed (answered whole): no token events to compare with usage.completion_tokens or max tokens", a.NotStreamed, a.NotStreamed+a.Comparisons[3].N))

@@ -27,6 +27,8 @@ func TestTokenAudit(t *testing.T) {
 	stopped.ServerOutputTokens, stopped.Chunks, stopped.FinishReason = 6, 6, "stop"
 	failed := coalesced
 	failed.ErrorClass, failed.Status = trace.ErrHTTP, 500
+	dropped := noUsage
+	dropped.UsageDropped = "completion_tokens -3 is negative"
 
 	tests := []struct {
 		name     string
@@ -45,6 +47,7 @@ func TestTokenAudit(t *testing.T) {
 		{"server fewer", []trace.Record{truncated, agree}, "input client→server", 2, 1, 0, "(1 fewer), by −10.0 tokens on average and varying on opening turns: the server's tokenizer differs", "no double negative such as \"0 more, 1 fewer, by -10.0\""},
 		{"short prompt", []trace.Record{short}, "input requested→client", 1, 1, 0, "not exact for this tokenizer", "surge sent fewer than asked"},
 		{"early stop", []trace.Record{stopped}, "output requested→server", 1, 1, 0, "1 with finish_reason=stop", "stopping early is legitimate, and said so"},
+		{"usage dropped", []trace.Record{agree, dropped}, "output server→chunks", 1, 0, 0, "usage: 1 of the successful requests reported impossible token counts, dropped and left out of the comparisons with the server's counts (the first: completion_tokens -3 is negative)", "the audit says what the client dropped"},
 		{"failures ignored", []trace.Record{agree, failed}, "output server→chunks", 1, 0, 0, "", "a failed request's counts are not audited"},
 	}
 	for _, tt := range tests {

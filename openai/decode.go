@@ -24,6 +24,10 @@ type Info struct {
 	// tokens the server took from its prefix cache (vLLM, SGLang, OpenAI,
 	// surge's engine).
 	CachedTokens int
+	// HiddenReasoning is usage.completion_tokens_details.reasoning_tokens:
+	// completion tokens spent on reasoning, which OpenAI's reasoning
+	// models count but do not send.
+	HiddenReasoning int
 	// SurgeTimings is the surge_timings member of surge's own engine
 	// server, valid when HasSurgeTimings.
 	SurgeTimings    SurgeTimings
@@ -47,7 +51,8 @@ func (in *Info) Token() bool { return in.Reasoning || in.Answer }
 // choices[].delta and choices[].message (content, refusal,
 // reasoning_content, reasoning, tool_calls, function_call),
 // choices[].text, choices[].finish_reason, usage (with
-// prompt_tokens_details.cached_tokens), surge_timings, llama-server's
+// prompt_tokens_details.cached_tokens and
+// completion_tokens_details.reasoning_tokens), surge_timings, llama-server's
 // timings, and error, and skips everything else (logprobs) after checking
 // its syntax. A number that does not parse as a float64 (out of range) is
 // ignored. A member it reads whose value has another type than the
@@ -250,6 +255,8 @@ func (s *scanner) usage(in *Info) error {
 			dst = &in.Usage.TotalTokens
 		case "prompt_tokens_details":
 			return s.promptDetails(in, key)
+		case "completion_tokens_details":
+			return s.completionDetails(in, key)
 		default:
 			return s.skip()
 		}

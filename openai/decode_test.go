@@ -64,6 +64,8 @@ func TestDecode(t *testing.T) {
 		{`{"choices":[null,{"delta":null,"message":null,"text":null,"index":null,"finish_reason":null}]}`, Info{}, "null everywhere"},
 		{`{"choices":[],"usage":{"prompt_tokens":64,"completion_tokens":32,"total_tokens":96,"prompt_tokens_details":{"cached_tokens":48}},"surge_timings":{"queued_ms":0.25,"ttft_ms":12.5,"e2e_ms":340.75}}`,
 			Info{HasUsage: true, Usage: Usage{64, 32, 96}, CachedTokens: 48, HasSurgeTimings: true, SurgeTimings: SurgeTimings{0.25, 12.5, 340.75}}, "surge engine final chunk"},
+		{`{"usage":{"completion_tokens":900,"completion_tokens_details":{"reasoning_tokens":896,"audio_tokens":0}}}`,
+			Info{HasUsage: true, Usage: Usage{CompletionTokens: 900}, HiddenReasoning: 896}, "OpenAI's hidden reasoning tokens"},
 		{`{"usage":{"prompt_tokens_details":null,"cached_tokens":5}}`, Info{HasUsage: true}, "cached_tokens only inside prompt_tokens_details"},
 		{`{"usage":{"prompt_tokens_details":{"cached_tokens":-0.0,"audio_tokens":3}},"surge_timings":{"ttft_ms":-1}}`,
 			Info{HasUsage: true, HasSurgeTimings: true, SurgeTimings: SurgeTimings{TTFTMS: -1}}, "odd but valid numbers kept"},
@@ -109,6 +111,7 @@ func TestDecodeTypes(t *testing.T) {
 		{`{"usage":{"completion_tokens":"3"}}`, "usage.completion_tokens is a string, want a number or null"},
 		{`{"usage":{"prompt_tokens_details":{"cached_tokens":false}}}`, "usage.prompt_tokens_details.cached_tokens is a boolean, want a number or null"},
 		{`{"usage":{"prompt_tokens_details":5}}`, "usage.prompt_tokens_details is a number, want an object or null"},
+		{`{"usage":{"completion_tokens_details":{"reasoning_tokens":"9"}}}`, "usage.completion_tokens_details.reasoning_tokens is a string, want a number or null"},
 		{`{"surge_timings":[1]}`, "surge_timings is an array, want an object or null"},
 		{`{"timings":{"prompt_ms":"21"}}`, "timings.prompt_ms is a string, want a number or null"},
 	}
@@ -242,6 +245,9 @@ func refDecode(data []byte) (Info, error) {
 		if d, ok := u["prompt_tokens_details"].(map[string]any); ok {
 			in.CachedTokens = refInt(d["cached_tokens"])
 		}
+		if d, ok := u["completion_tokens_details"].(map[string]any); ok {
+			in.HiddenReasoning = refInt(d["reasoning_tokens"])
+		}
 	}
 	if st, ok := obj["surge_timings"].(map[string]any); ok {
 		in.HasSurgeTimings = true
@@ -311,10 +317,10 @@ func refTypes(obj map[string]any) error {
 		}
 	}
 	u := obj["usage"]
-	if !fields(u, isNum, "prompt_tokens", "completion_tokens", "total_tokens") || !fields(u, isMap, "prompt_tokens_details") {
+	if !fields(u, isNum, "prompt_tokens", "completion_tokens", "total_tokens") || !fields(u, isMap, "prompt_tokens_details", "completion_tokens_details") {
 		return bad
 	}
-	if u, ok := u.(map[string]any); ok && !fields(u["prompt_tokens_details"], isNum, "cached_tokens") {
+	if u, ok := u.(map[string]any); ok && (!fields(u["prompt_tokens_details"], isNum, "cached_tokens") || !fields(u["completion_tokens_details"], isNum, "reasoning_tokens")) {
 		return bad
 	}
 	if !fields(obj["surge_timings"], isNum, "queued_ms", "ttft_ms", "e2e_ms") ||

@@ -14,6 +14,20 @@ func (s *scanner) promptDetails(in *Info, name []byte) error {
 	})
 }
 
+// completionDetails reads usage.completion_tokens_details: null or an
+// object whose reasoning_tokens is kept.
+func (s *scanner) completionDetails(in *Info, name []byte) error {
+	if ok, err := s.typed("usage", name, '{'); !ok {
+		return err
+	}
+	return s.object(func(key []byte) error {
+		if string(key) != "reasoning_tokens" {
+			return s.skip()
+		}
+		return s.count("usage.completion_tokens_details", key, &in.HiddenReasoning)
+	})
+}
+
 // surgeTimings reads the surge_timings member: null or an object of
 // milliseconds.
 func (s *scanner) surgeTimings(in *Info) error {

@@ -108,6 +108,11 @@ type Record struct {
 	ServerOutputTokens int `json:"server_output_tokens,omitempty"` // usage.completion_tokens
 	Chunks             int `json:"chunks"`                         // token-bearing stream events
 	CachedTokens       int `json:"cached_tokens,omitempty"`        // usage.prompt_tokens_details.cached_tokens (llama-server: timings.cache_n)
+	// UsageDropped says which of the server's counts were dropped as
+	// impossible (negative, more cached than prompt tokens, more
+	// completion tokens than the bytes received could hold), and why;
+	// the server_* count is then absent. Empty when none was.
+	UsageDropped string `json:"usage_dropped,omitempty"`
 	// NotStreamed is true when the response came whole, not as an event
 	// stream (--no-stream): TTFT, TTFO, ITL and TPOT do not exist for it.
 	NotStreamed bool `json:"not_streamed,omitempty"`
