@@ -34,7 +34,9 @@ func Load(ctx context.Context, fsys fs.FS, name string, edit func(*spec.Spec) er
 	if IsTrace(r) {
 		return loadTrace(fsys, name, r)
 	}
-	text, err := io.ReadAll(r)
+	// One byte past the bound, so that Parse refuses a longer spec
+	// without holding all of it.
+	text, err := io.ReadAll(io.LimitReader(r, spec.MaxBytes+1))
 	if err != nil {
 		return nil, fmt.Errorf("reading spec: %w", err)
 	}
@@ -81,11 +83,12 @@ func loadTrace(fsys fs.FS, name string, r io.Reader) (*Workload, error) {
 
 // LoadSpec reads and parses the spec at name in fsys.
 func LoadSpec(fsys fs.FS, name string) (*spec.Spec, error) {
-	text, err := fs.ReadFile(fsys, name)
+	f, err := fsys.Open(name)
 	if err != nil {
 		return nil, fmt.Errorf("reading spec: %w", err)
 	}
-	return spec.Parse(specName(name), text)
+	defer f.Close()
+	return spec.Read(specName(name), f)
 }
 
 // CompileSpec generates the sessions of s, read from name in fsys, in

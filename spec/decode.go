@@ -85,7 +85,11 @@ type yamlError interface {
 
 // document parses data and returns the body of its single YAML document.
 func (d *decoder) document(data []byte) ast.Node {
-	f, err := parseYAML(data)
+	tks, ok := d.tokens(data)
+	if !ok {
+		return nil
+	}
+	f, err := parseYAML(tks)
 	if err != nil {
 		e := &Error{File: d.file, Line: 1, Col: 1}
 		// GetMessage, not Error: goccy's Error() formats the source around
@@ -124,18 +128,18 @@ func (d *decoder) document(data []byte) ast.Node {
 	return bodies[0]
 }
 
-// parseYAML runs the goccy/go-yaml parser. That parser has panicked on
+// parseYAML runs the goccy/go-yaml parser on the tokens of a spec. That parser has panicked on
 // malformed input before (goccy/go-yaml#191, #540, found by fuzzing); a panic
 // there is its bug, not ours, so it becomes an error instead of crashing the
 // caller. Only the parser call is guarded: a panic in this package's own code
 // still crashes, and FuzzParse would catch it.
-func parseYAML(data []byte) (f *ast.File, err error) {
+func parseYAML(tks token.Tokens) (f *ast.File, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			f, err = nil, fmt.Errorf("the YAML parser failed on this input: %v", r)
 		}
 	}()
-	return parser.ParseBytes(data, 0, parser.AllowDuplicateMapKey())
+	return parser.Parse(tks, 0, parser.AllowDuplicateMapKey())
 }
 
 // version checks the version key; false means the rest cannot be read.

@@ -105,7 +105,7 @@ const maxAliasHops = 32
 func (d *decoder) value(n ast.Node, path string) ast.Node {
 	if d.visits++; d.visits > maxVisits {
 		if d.visits == maxVisits+1 {
-			d.errorf(n, path, "spec is too large: its aliases expand to more than %d nodes", maxVisits)
+			d.errorf(n, path, "spec is too large: it holds more than %d values, counting each use of an alias as the values it stands for", maxVisits)
 		}
 		return nil
 	}
