@@ -36,8 +36,9 @@
 //
 // A failed request is recorded as it failed, with the client's class and
 // cause (see package client), and is not sent again unless Config.Retry
-// allows it: then connection failures before any response and 429/503
-// answers are re-sent after a seeded, jittered exponential backoff that
+// allows it: then requests that never left (no connection, or one that
+// failed before the request was wholly written) and 429/503 answers are
+// re-sent after a seeded, jittered exponential backoff that
 // honours Retry-After up to a cap, and the one record written after the
 // last attempt counts the re-sends in Retries (see RetryPolicy), apart
 // from the client's re-sends on a dead keep-alive connection (Resends).

@@ -20,11 +20,14 @@ const (
 // RetryPolicy says when the driver sends a failed request again. Its zero
 // value never retries: a failure is data, recorded as it happened.
 //
-// Only failures that did no work on the server are retried: a connection
-// that failed before any response (refused, reset or closed with no
-// status), and the statuses that ask the client to come back, 429 Too Many
-// Requests and 503 Service Unavailable. Timeouts, other statuses, stream
-// errors and cancellations never are.
+// Only requests the server cannot have acted on are retried: those that
+// never left (no connection within the connect timeout, a refused
+// connection, or a connection that failed before the request was wholly
+// written: client.Result.Sent is zero), and the statuses that ask the
+// client to come back, 429 Too Many Requests and 503 Service Unavailable.
+// A connection reset or closed after the request was written is not: the
+// server may have received it and started the work. Other timeouts, other
+// statuses, stream errors and cancellations never are.
 //
 // Before re-send k (k = 1, 2, …, Max) the driver waits
 //
@@ -77,15 +80,24 @@ func (p RetryPolicy) validate() []error {
 	return errs
 }
 
-// retryable reports whether res failed in a way the policy retries.
+// retryable reports whether res failed in a way the policy retries: see
+// RetryPolicy.
 func retryable(res *client.Result) bool {
 	switch res.ErrClass {
 	case trace.ErrConnection:
-		return res.Status == 0 && res.FirstByte.IsZero()
+		return neverLeft(res)
+	case trace.ErrTimeout:
+		return res.Cause == client.CauseConnectTimeout && neverLeft(res)
 	case trace.ErrHTTP:
 		return res.Status == 429 || res.Status == 503
 	}
 	return false
+}
+
+// neverLeft reports whether res's request was never wholly written, so
+// that no server can have received it.
+func neverLeft(res *client.Result) bool {
+	return res.Sent.IsZero() && res.Status == 0 && res.FirstByte.IsZero()
 }
 
 // delay is the wait before re-send k (1-based) after a failure that asked

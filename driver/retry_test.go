@@ -20,12 +20,16 @@ func TestRetryable(t *testing.T) {
 		reason string
 	}{
 		{client.Result{ErrClass: trace.ErrConnection, Cause: client.CauseRefused}, true, "refused: nothing reached the server"},
-		{client.Result{ErrClass: trace.ErrConnection, Cause: client.CauseReset}, true, "reset before any response"},
+		{client.Result{ErrClass: trace.ErrConnection, Cause: client.CauseReset}, true, "reset while the request was written"},
+		{client.Result{ErrClass: trace.ErrConnection, Cause: client.CauseReset, Sent: time.Now()}, false, "reset after the request was written: the server may have it"},
+		{client.Result{ErrClass: trace.ErrConnection, Cause: client.CauseClosed, Sent: time.Now()}, false, "closed after the request was written"},
+		{client.Result{ErrClass: trace.ErrTimeout, Cause: client.CauseConnectTimeout}, true, "no connection: nothing left"},
+		{client.Result{ErrClass: trace.ErrTimeout, Cause: client.CauseFirstByteTimeout, Sent: time.Now()}, false, "the server had it and said nothing"},
 		{client.Result{ErrClass: trace.ErrConnection, Status: 200, FirstByte: time.Now()}, false, "broken mid-stream: the server did work"},
 		{client.Result{ErrClass: trace.ErrHTTP, Status: 429}, true, "too many requests"},
 		{client.Result{ErrClass: trace.ErrHTTP, Status: 503}, true, "unavailable"},
 		{client.Result{ErrClass: trace.ErrHTTP, Status: 500}, false, "a server error is data"},
-		{client.Result{ErrClass: trace.ErrTimeout}, false, "timeouts are never retried"},
+		{client.Result{ErrClass: trace.ErrTimeout, Cause: client.CauseDeadline}, false, "other timeouts are never retried"},
 		{client.Result{ErrClass: trace.ErrStream}, false, "stream errors are never retried"},
 		{client.Result{ErrClass: trace.ErrCancelled}, false, "cancelled by surge"},
 		{client.Result{Status: 200}, false, "success"},

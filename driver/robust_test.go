@@ -101,16 +101,18 @@ func badServers() []badServer {
 			}
 			return ""
 		})},
-		{reason: "connection reset", n: 5, h: func(*hits) http.HandlerFunc {
-			return func(w http.ResponseWriter, r *http.Request) {
-				conn, _, err := w.(http.Hijacker).Hijack()
-				if err != nil {
-					panic(err)
+		{reason: "connection reset", n: 5, h: resetAfterReading, want: failed(trace.ErrConnection, client.CauseReset+": ")},
+		// The server had the whole request when it reset the connection:
+		// re-sending it could run it twice, so a retry policy leaves it.
+		{reason: "connection reset after the request was read, never retried", n: 5, h: resetAfterReading,
+			retry: RetryPolicy{Max: 3, Backoff: 10 * time.Millisecond, MaxBackoff: 50 * time.Millisecond},
+			want: both(failed(trace.ErrConnection, client.CauseReset+": "), func(r *trace.Record) string {
+				if r.Retries != 0 {
+					return fmt.Sprintf("%d retries of a request the server had received", r.Retries)
 				}
-				conn.(*net.TCPConn).SetLinger(0)
-				conn.Close()
-			}
-		}, want: failed(trace.ErrConnection, client.CauseReset+": ")},
+				return ""
+			}),
+			after: served(5)},
 		{reason: "429 storm with Retry-After, retried", n: 5,
 			retry: RetryPolicy{Max: 3, Backoff: 10 * time.Millisecond, MaxBackoff: 100 * time.Millisecond},
 			h:     refuseFirst(2, http.StatusTooManyRequests),
@@ -256,6 +258,19 @@ func robustTrace(n int) (trace.Header, []*trace.Session) {
 			Turns: []trace.Turn{{InputTokens: 2, OutputTokens: 3, MaxTokens: 3, Prompt: fmt.Sprintf("hello %d", i)}}}
 	}
 	return h, ss
+}
+
+// resetAfterReading resets the connection of a request whose body was
+// read (by readBody).
+func resetAfterReading(*hits) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		conn, _, err := w.(http.Hijacker).Hijack()
+		if err != nil {
+			panic(err)
+		}
+		conn.(*net.TCPConn).SetLinger(0)
+		conn.Close()
+	}
 }
 
 // readBody reads the request body, counting the request by it, before h.

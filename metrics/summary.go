@@ -117,8 +117,9 @@ type Scope struct {
 	Resends int `json:"resends"`
 	// Retried counts measured requests sent again under the retry policy
 	// (--retries) after a failed attempt, a 429 or 503 answer or a
-	// connection that failed before any response; Retries is their total
-	// number of retries.
+	// request that never left (no connection, or one that failed before
+	// the request was wholly written); Retries is their total number of
+	// retries.
 	Retried    int        `json:"retried"`
 	Retries    int        `json:"retries"`
 	Latency    Latency    `json:"latency"`
