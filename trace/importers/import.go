@@ -83,18 +83,18 @@ type FileStats struct {
 }
 
 // Import reads the named files of fsys and writes them to w as a surge
-// trace, as it reads them, in bounded memory: requests at their offsets
-// (a client per file, or per model and log type, or per client field),
-// WEKA conversations closed loop, or ShareGPT conversations with their
-// text. Nothing is written before the files' headers have been read. An
-// import that keeps no session is an error.
+// trace, as it reads them, in bounded memory, once opts pass Check:
+// requests at their offsets (a client per file, or per model and log
+// type, or per client field), WEKA conversations closed loop, or ShareGPT
+// conversations with their text. Nothing is written before the files'
+// headers have been read. An import that keeps no session is an error.
 func Import(ctx context.Context, w io.Writer, fsys fs.FS, names []string, opts ImportOptions) (Stats, error) {
 	format, err := opts.format(fsys, names)
 	if err != nil {
 		return Stats{}, err
 	}
 	opts.Format = format
-	if err := opts.Reshape.Validate(); err != nil {
+	if err := opts.Check(names); err != nil {
 		return Stats{}, fmt.Errorf("import: %w", err)
 	}
 	switch format {
@@ -219,12 +219,6 @@ func listClients(fsys fs.FS, names []string, opts ImportOptions) ([]string, erro
 // closed-loop session each: a JSON file each, or all of them in one
 // flattened CSV.
 func importConversations(ctx context.Context, w io.Writer, fsys fs.FS, names []string, opts ImportOptions) (Stats, error) {
-	switch {
-	case opts.Reshape.From > 0 || opts.Reshape.To > 0 || opts.Rate > 0:
-		return Stats{}, errors.New("import: a window and a rate do not apply to weka conversations, which run closed loop")
-	case opts.Format == FormatWEKACSV && len(names) > 1:
-		return Stats{}, fmt.Errorf("import: weka-csv: give one file, not %d: each holds every conversation", len(names))
-	}
 	client := opts.Client
 	if client == "" {
 		client = "weka"
@@ -295,12 +289,6 @@ func readWEKA(fsys fs.FS, name, client string, opts WEKAOptions, i int) (*trace.
 // file, with their text: open loop at opts.Rate, or closed loop without
 // one.
 func importShareGPT(ctx context.Context, w io.Writer, fsys fs.FS, names []string, opts ImportOptions) (Stats, error) {
-	switch {
-	case len(names) > 1:
-		return Stats{}, fmt.Errorf("import: sharegpt: give one file, not %d", len(names))
-	case opts.Reshape.From > 0 || opts.Reshape.To > 0:
-		return Stats{}, errors.New("import: a window does not apply to sharegpt, which records no times")
-	}
 	file, err := fsys.Open(names[0])
 	if err != nil {
 		return Stats{}, fmt.Errorf("import: %w", err)

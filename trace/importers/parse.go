@@ -65,3 +65,13 @@ func ParseLengths(s string) (in, out int, err error) {
 	}
 	return in, out, nil
 }
+
+// ParseArrivals parses how ShareGPT's conversations start at a rate,
+// poisson or even, and reports whether they are evenly spaced.
+func ParseArrivals(s string) (even bool, err error) {
+	switch s {
+	case "poisson", "even":
+		return s == "even", nil
+	}
+	return false, fmt.Errorf("%q: want poisson or even", s)
+}

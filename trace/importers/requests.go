@@ -35,13 +35,18 @@ type clientLister interface {
 }
 
 // OpenRequests opens the named files of fsys, of a request-level format
-// (opts.Format, or detected when empty), and reads their headers. File i
-// is client i (opts.Client, numbered when there are several files, or
-// else named after the file) and its block ids are scoped by i+1.
+// (opts.Format, or detected when empty), checks opts (Check) and reads
+// their headers. File i is client i (opts.Client, numbered when there are
+// several files, or else named after the file) and its block ids are
+// scoped by i+1.
 func OpenRequests(fsys fs.FS, names []string, opts ImportOptions) (*Requests, error) {
 	format, err := opts.format(fsys, names)
 	if err != nil {
 		return nil, err
+	}
+	opts.Format = format
+	if err := opts.Check(names); err != nil {
+		return nil, fmt.Errorf("import: %w", err)
 	}
 	if !isRequests(format) {
 		return nil, fmt.Errorf("import: %s is not a trace of requests at offsets", format)

@@ -33,20 +33,25 @@ type Reshape struct {
 	MaxContext int
 }
 
-// Validate reports every setting out of range.
-func (r Reshape) Validate() error {
+// Validate reports every setting out of range, the window, sample and
+// context cap each an *OptionError naming the flag of surge import that
+// sets it.
+func (r Reshape) Validate() error { return r.validate(false) }
+
+// validate is Validate, with a Sample of 0 out of range when set.
+func (r Reshape) validate(set bool) error {
 	var errs []error
 	if r.From < 0 || r.To < 0 || (r.To > 0 && r.To <= r.From) {
-		errs = append(errs, fmt.Errorf("window %v to %v: want 0 ≤ from < to", r.From, r.To))
+		errs = append(errs, optionError("window", "--window %v to %v: want 0 ≤ from < to", r.From, r.To))
 	}
 	if r.Scale < 0 || math.IsInf(r.Scale, 0) || math.IsNaN(r.Scale) {
 		errs = append(errs, fmt.Errorf("scale %g: want a positive factor", r.Scale))
 	}
-	if !(r.Sample >= 0 && r.Sample <= 1) {
-		errs = append(errs, fmt.Errorf("sample %g: want a fraction in (0, 1]", r.Sample))
+	if !(r.Sample >= 0 && r.Sample <= 1) || r.Sample == 0 && set {
+		errs = append(errs, optionError("sample", "--sample %g: want a fraction in (0, 1]", r.Sample))
 	}
 	if r.MaxContext < 0 || r.MaxContext == 1 {
-		errs = append(errs, fmt.Errorf("max context %d: want at least 2 tokens, one of input and one of output", r.MaxContext))
+		errs = append(errs, optionError("max-context", "--max-context %d: want at least 2 tokens, one of input and one of output", r.MaxContext))
 	}
 	return errors.Join(errs...)
 }

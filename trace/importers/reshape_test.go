@@ -211,7 +211,7 @@ func TestReshapeValidate(t *testing.T) {
 	}{
 		{"zero value", Reshape{}, nil},
 		{"empty window", Reshape{From: time.Second, To: time.Second}, []string{"window 1s to 1s"}},
-		{"all wrong", Reshape{From: -1, Scale: math.NaN(), Sample: 1.5, MaxContext: 1}, []string{"window", "scale NaN", "sample 1.5", "max context 1"}},
+		{"all wrong", Reshape{From: -1, Scale: math.NaN(), Sample: 1.5, MaxContext: 1}, []string{"window", "scale NaN", "sample 1.5", "--max-context 1"}},
 	}
 	for _, tt := range tests {
 		err := tt.r.Validate()
