@@ -19,7 +19,8 @@ type run struct {
 	sink  Sink
 
 	reqCtx     context.Context // every request's context; cancelled at the hard stop
-	cancelReqs context.CancelFunc
+	cancelReqs context.CancelCauseFunc
+	stopCause  error         // why the hard stop cancels the requests in flight; nil: the run ended
 	halt       chan struct{} // closed when no new request may start
 	haltOnce   sync.Once
 	failed     chan struct{} // closed when the sink fails
@@ -75,7 +76,7 @@ func (d *Driver) newRun(ctx context.Context, start time.Time, sink Sink) *run {
 	}
 	// Requests outlive ctx by the interrupt drain, so their context keeps
 	// ctx's values but not its cancellation.
-	r.reqCtx, r.cancelReqs = context.WithCancel(context.WithoutCancel(ctx))
+	r.reqCtx, r.cancelReqs = context.WithCancelCause(context.WithoutCancel(ctx))
 	if d.cfg.MaxConcurrency > 0 {
 		r.slots = newGate(d.cfg.MaxConcurrency)
 	}
@@ -97,7 +98,7 @@ func (r *run) supervise(ctx context.Context) (interrupted bool) {
 			r.storms.run(r.start, r.reqCtx.Done())
 		}
 	}()
-	defer func() { r.cancelReqs(); <-stormsDone }()
+	defer func() { r.cancelReqs(errRunEnded); <-stormsDone }()
 	if !r.waitStart(ctx) || ctx.Err() != nil {
 		r.stopScheduling()
 		return true
@@ -110,7 +111,7 @@ func (r *run) supervise(ctx context.Context) (interrupted bool) {
 	switch r.schedule(ctx) {
 	case phaseInterrupted:
 		r.stopScheduling()
-		r.await(allDone, r.cfg.InterruptDrain, nil)
+		r.stopCause = r.await(allDone, r.cfg.InterruptDrain, nil)
 		return true
 	case phaseFailed:
 		return false
@@ -120,11 +121,12 @@ func (r *run) supervise(ctx context.Context) (interrupted bool) {
 	select {
 	case <-allDone:
 	case <-drain.C:
+		r.stopCause = &drainExpired{drain: r.cfg.Drain}
 	case <-r.failed:
 	case <-ctx.Done():
 		// An interrupt during the drain shortens it to the interrupt drain.
 		r.stopScheduling()
-		r.await(allDone, r.cfg.InterruptDrain, drain.C)
+		r.stopCause = r.await(allDone, r.cfg.InterruptDrain, drain.C)
 		return true
 	}
 	return false
@@ -202,17 +204,21 @@ func (r *run) schedule(ctx context.Context) phase {
 	return phaseScheduled
 }
 
-// await waits up to d for every goroutine to finish, or until limit fires
-// or the sink fails.
-func (r *run) await(allDone <-chan struct{}, d time.Duration, limit <-chan time.Time) {
+// await waits up to d, the interrupt drain, for every goroutine to
+// finish, or until limit (the drain) fires or the sink fails. It returns
+// the drain that expired, if one did.
+func (r *run) await(allDone <-chan struct{}, d time.Duration, limit <-chan time.Time) error {
 	t := time.NewTimer(d)
 	defer t.Stop()
 	select {
 	case <-allDone:
 	case <-t.C:
+		return &drainExpired{interrupt: true, drain: d}
 	case <-limit:
+		return &drainExpired{drain: r.cfg.Drain}
 	case <-r.failed:
 	}
+	return nil
 }
 
 // stopScheduling stops every new request: the dispatcher and the workers
@@ -227,7 +233,11 @@ func (r *run) stopScheduling() {
 // hardStop stops scheduling and cancels the requests in flight.
 func (r *run) hardStop() {
 	r.stopScheduling()
-	r.cancelReqs()
+	cause := r.stopCause
+	if cause == nil {
+		cause = errRunEnded
+	}
+	r.cancelReqs(cause)
 }
 
 // halted reports whether new requests are stopped.

@@ -1,6 +1,7 @@
 package driver
 
 import (
+	"context"
 	"time"
 
 	"surge/client"
@@ -88,14 +89,17 @@ func (r *run) send(a *attempt, conv *conversation) bool {
 
 // classify guards against a nil result and names a failure caused by the
 // driver's own cancellation (end of drain, interrupt) "cancelled", whatever
-// the client made of the broken connection.
+// the client made of the broken connection, with the reason as its error
+// (the drain that expired, and what sets it) rather than the client's
+// "context canceled".
 func (r *run) classify(res *client.Result) *client.Result {
 	if res == nil {
 		return &client.Result{ErrClass: trace.ErrConnection, Err: "client returned no result"}
 	}
-	if res.ErrClass != "" && res.ErrClass != trace.ErrCancelled && r.reqCtx.Err() != nil {
+	if res.ErrClass != "" && r.reqCtx.Err() != nil {
 		c := *res
-		c.ErrClass = trace.ErrCancelled
+		c.ErrClass, c.Cause = trace.ErrCancelled, client.CauseCancelled
+		c.Err = context.Cause(r.reqCtx).Error()
 		return &c
 	}
 	return res

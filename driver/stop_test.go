@@ -2,6 +2,7 @@ package driver
 
 import (
 	"context"
+	"strings"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -107,6 +108,10 @@ func TestDrainDeadline(t *testing.T) {
 					if r.ErrorClass != class || r.E2EUS != tt.e2eUS[i] || r.QueueUS != tt.queue[i] {
 						t.Errorf("%s: session %d: class %q e2e %d queue %d; want %q, %d, %d", tt.reason, i, r.ErrorClass, r.E2EUS, r.QueueUS, class, tt.e2eUS[i], tt.queue[i])
 					}
+					// Not the client's "context canceled": the drain, and what sets it.
+					if want := "the drain period expired: the request was still in flight 1s after the schedule ended (set by --drain)"; class == trace.ErrCancelled && !strings.Contains(r.Error, want) {
+						t.Errorf("%s: session %d: error %q, want it to say %q", tt.reason, i, r.Error, want)
+					}
 				}
 				if end.DurationUS != 1_000_000 || end.Interrupted || len(out.recs) != 3 {
 					t.Errorf("%s: end %+v, %d records; want the run to end with the 1 s drain, not interrupted", tt.reason, end, len(out.recs))
@@ -157,6 +162,9 @@ func TestInterrupt(t *testing.T) {
 					r := recs[key("o", i)]
 					if r.ErrorClass != class || r.QueueUS != ms(tt.queueMS[i]) {
 						t.Errorf("%s: session %d class %q queue %dus, want %q, %dus", tt.reason, i, r.ErrorClass, r.QueueUS, class, ms(tt.queueMS[i]))
+					}
+					if want := "interrupted, and the request was still in flight when the interrupt drain of 2s ended"; class == trace.ErrCancelled && r.QueueUS == 0 && !strings.Contains(r.Error, want) {
+						t.Errorf("%s: session %d: error %q, want it to say %q", tt.reason, i, r.Error, want)
 					}
 				}
 				if len(out.recs) != 3 || end.Scheduled != 100 || end.Sent+end.Dropped != 3 {
