@@ -7,6 +7,7 @@ import (
 	"net"
 	"strings"
 	"syscall"
+	"time"
 
 	"surge/trace"
 )
@@ -29,7 +30,7 @@ const (
 	CauseReset            = "reset"              // connection: reset by the peer (or a broken pipe)
 	CauseClosed           = "closed"             // connection: closed before the response was complete
 	CauseNetwork          = "network"            // connection: any other failure (DNS, TLS, protocol)
-	CauseTooLarge         = "too_large"          // too_large: the body passed Config.MaxResponseBytes
+	CauseTooLarge         = "too_large"          // too_large: the body passed Config.MaxResponseBytes, or a stream's line or event Config.MaxEventBytes
 	CauseCancelled        = "cancelled"          // cancelled: ctx was cancelled by the caller
 )
 
@@ -42,23 +43,42 @@ func classify(caller, ctx context.Context, err error) (class, cause string) {
 	if errors.Is(caller.Err(), context.Canceled) {
 		return trace.ErrCancelled, CauseCancelled
 	}
-	var pt *phaseTimeout
-	if errors.As(context.Cause(ctx), &pt) || errors.As(err, &pt) {
-		return trace.ErrTimeout, pt.cause
+	if cause, ok := timeoutCause(ctx, err, time.Now()); ok {
+		return trace.ErrTimeout, cause
 	}
-	var ne net.Error
-	switch {
-	case ctx.Err() != nil || errors.Is(err, context.DeadlineExceeded):
-		return trace.ErrTimeout, CauseDeadline
-	case errors.As(err, &ne) && ne.Timeout():
-		if dialling(err) {
-			return trace.ErrTimeout, CauseConnectTimeout
-		}
-		return trace.ErrTimeout, CauseDeadline
-	case errors.Is(err, context.Canceled):
+	if errors.Is(err, context.Canceled) {
 		return trace.ErrCancelled, CauseCancelled
 	}
 	return trace.ErrConnection, brokenCause(err)
+}
+
+// timeoutCause names the timeout that ended a request whose context is ctx
+// with err, if one did; now is when it ended. Several timers can fire
+// together (the watch's connect phase and the dialer's own timeout are the
+// same duration; the request's deadline bounds the dial too), and
+// whichever the transport saw first, one rule names the timeout:
+//
+//  1. a phase of the watch that fired: its cause;
+//  2. at or past the request's deadline (Config.Timeout or the caller's):
+//     deadline;
+//  3. a timeout while dialling: connect_timeout;
+//  4. any other timeout: deadline.
+func timeoutCause(ctx context.Context, err error, now time.Time) (string, bool) {
+	var pt *phaseTimeout
+	if errors.As(context.Cause(ctx), &pt) || errors.As(err, &pt) {
+		return pt.cause, true
+	}
+	if dl, ok := ctx.Deadline(); ok && !now.Before(dl) || errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		return CauseDeadline, true
+	}
+	var ne net.Error
+	if !errors.Is(err, context.DeadlineExceeded) && !(errors.As(err, &ne) && ne.Timeout()) {
+		return "", false
+	}
+	if dialling(err) {
+		return CauseConnectTimeout, true
+	}
+	return CauseDeadline, true
 }
 
 // reason is what to tell people about err: the phase timeout that caused
