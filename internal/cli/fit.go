@@ -95,7 +95,7 @@ func fitTraffic(files []string, format string) (*fit.Traffic, error) {
 	if err := opts.Check(files); err != nil {
 		return nil, usageError{err}
 	}
-	src, err := importers.OpenRequests(osFS{}, files, opts)
+	src, err := importers.OpenRequests(hostFS{}, files, opts)
 	if err != nil {
 		return nil, err
 	}

@@ -1,13 +1,7 @@
 package cli
 
 import (
-	"errors"
 	"fmt"
-	"io/fs"
-	"math"
-	"os"
-	"slices"
-	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -105,26 +99,31 @@ sends as it is. See docs/import.md.`,
 }
 
 func runImport(c *cobra.Command, files []string, f importFlags) error {
-	shape, err := f.reshape()
+	opts, err := f.options()
 	if err != nil {
 		return usageError{err}
 	}
-	format, err := detectFormat(files, f.format, f.columns != "")
-	if err != nil {
-		return err
-	}
-	if err := f.checkColumns(format); err != nil {
+	if err := opts.CheckSet(files); err != nil {
 		return usageError{err}
 	}
-	opts, err := f.options(files, format, shape)
-	if err != nil {
-		return err
+	if opts.Format == "" {
+		if opts.Format, err = importers.DetectFiles(hostFS{}, files, opts.Columns != importers.Columns{}); err != nil {
+			return err
+		}
+		if err := opts.CheckSet(files); err != nil { // the detected format's own options
+			return usageError{err}
+		}
+	}
+	if opts.Format == importers.FormatShareGPT {
+		if err := f.countTokens(&opts); err != nil {
+			return usageError{err}
+		}
 	}
 	out, commit, err := createOutput(c, f.out)
 	if err != nil {
 		return err
 	}
-	st, err := importers.Import(c.Context(), out, osFS{}, files, opts)
+	st, err := importers.Import(c.Context(), out, hostFS{}, files, opts)
 	if cerr := commit(err == nil); err == nil {
 		err = cerr
 	}
@@ -135,119 +134,43 @@ func runImport(c *cobra.Command, files []string, f importFlags) error {
 	return nil
 }
 
-// options checks the flags that apply to format and returns the import's
-// options.
-func (f importFlags) options(files []string, format importers.Format, shape importers.Reshape) (importers.ImportOptions, error) {
+// options maps the flags to the import's options, parsing those written
+// as text; importers.ImportOptions.CheckSet checks the rest.
+func (f importFlags) options() (importers.ImportOptions, error) {
 	opts := importers.ImportOptions{
-		Format: format, Client: f.client, Model: f.model, SkipBad: f.skipBad, Reshape: shape,
-		Speed: f.speed, Rate: f.rate, Concurrency: f.concurrency, TimeUnit: f.timeUnit,
-		Seed: f.seed, Even: f.arrivals == "even", Think: f.think,
+		Client: f.client, Model: f.model, SkipBad: f.skipBad,
+		Reshape: importers.Reshape{Sample: f.sample, MaxContext: f.maxContext},
+		Speed:   f.speed, Rate: f.rate, Concurrency: f.concurrency, TimeUnit: f.timeUnit,
+		Seed: f.seed, Think: f.think,
 	}
-	opts.Columns, _ = importers.ParseColumns(f.columns) // checked by checkColumns
 	var err error
-	switch format {
-	case importers.FormatShareGPT:
-		err = f.shareGPT(files, &opts)
-	case importers.FormatWEKA, importers.FormatWEKACSV:
-		switch {
-		case f.window != "" || f.rate > 0:
-			err = usageError{errors.New("--window and --rate do not apply to weka conversations, which run closed loop")}
-		case format == importers.FormatWEKACSV && len(files) > 1:
-			err = usageError{fmt.Errorf("weka-csv: give one file, not %d: each holds every conversation", len(files))}
-		}
-	case importers.FormatServeGen:
-		if opts.Input, opts.Output, err = importers.ParseLengths(f.lengths); err != nil {
-			err = fmt.Errorf("import %s: --lengths %w", files[0], err)
+	if f.format != "auto" {
+		opts.Format = importers.Format(f.format)
+	}
+	if opts.Reshape.From, opts.Reshape.To, err = importers.ParseWindow(f.window); err != nil {
+		return opts, fmt.Errorf("--window %q: %w", f.window, err)
+	}
+	if f.columns != "" {
+		if opts.Columns, err = importers.ParseColumns(f.columns); err != nil {
+			return opts, fmt.Errorf("--columns: %w", err)
 		}
 	}
-	return opts, err
+	if opts.Even, err = importers.ParseArrivals(f.arrivals); err != nil {
+		return opts, fmt.Errorf("--arrivals %w", err)
+	}
+	if opts.Input, opts.Output, err = importers.ParseLengths(f.lengths); err != nil {
+		return opts, fmt.Errorf("--lengths %w", err)
+	}
+	return opts, nil
 }
 
-// shareGPT checks the flags of a ShareGPT import and loads --tokenizer
-// into opts.
-func (f importFlags) shareGPT(files []string, opts *importers.ImportOptions) error {
-	switch {
-	case len(files) > 1:
-		return usageError{fmt.Errorf("sharegpt: give one file, not %d", len(files))}
-	case f.window != "":
-		return usageError{errors.New("--window does not apply to sharegpt, which records no times")}
-	case f.arrivals != "poisson" && f.arrivals != "even":
-		return usageError{fmt.Errorf("--arrivals %q: want poisson or even", f.arrivals)}
-	case f.think < 0:
-		return usageError{fmt.Errorf("--think %v: want a duration ≥ 0", f.think)}
-	}
+// countTokens loads --tokenizer into opts, to count ShareGPT's tokens.
+func (f importFlags) countTokens(opts *importers.ImportOptions) error {
 	tok, err := openTokenizer(f.tokenizer)
 	if err != nil {
-		return usageError{fmt.Errorf("--tokenizer: %w", err)}
+		return fmt.Errorf("--tokenizer: %w", err)
 	}
 	opts.Count = func(s string) int { return len(tok.Encode(s)) }
 	opts.Tokenizer, opts.TokenizerHash = tok.Name(), content.Fingerprint(tok)
 	return nil
-}
-
-// detectFormat returns the files' format: --format, or detected from
-// each file's first bytes (with a column mapping, csv or jsonl).
-func detectFormat(files []string, force string, mapped bool) (importers.Format, error) {
-	if force == "auto" {
-		return importers.DetectFiles(osFS{}, files, mapped)
-	}
-	format, err := importers.ParseFormat(force)
-	if err != nil {
-		return "", usageError{fmt.Errorf("--format %w", err)}
-	}
-	return format, nil
-}
-
-// osFS opens files by the paths the user gave, relative to the working
-// directory or absolute, which fs.ValidPath would refuse: errors and
-// client names then show each path as it was typed.
-type osFS struct{}
-
-// Open opens the file at path.
-func (osFS) Open(path string) (fs.File, error) { return os.Open(path) }
-
-// checkColumns checks --columns and --time-unit: given exactly for the
-// csv and jsonl formats.
-func (f importFlags) checkColumns(format importers.Format) error {
-	generic := format == importers.FormatCSV || format == importers.FormatJSONL
-	switch {
-	case generic && f.columns == "":
-		return fmt.Errorf("%s: give --columns at=F,input=F,output=F[,client=F][,session=F]", format)
-	case !generic && f.columns != "":
-		return fmt.Errorf("--columns is for the csv and jsonl formats, not %s", format)
-	case !slices.Contains(importers.TimeUnits, f.timeUnit):
-		return fmt.Errorf("--time-unit %q: want one of %s", f.timeUnit, strings.Join(importers.TimeUnits, ", "))
-	}
-	if generic {
-		if _, err := importers.ParseColumns(f.columns); err != nil {
-			return fmt.Errorf("--columns: %w", err)
-		}
-	}
-	return nil
-}
-
-// reshape checks the flags and returns what they ask of the sessions,
-// the time scale from --speed alone.
-func (f importFlags) reshape() (importers.Reshape, error) {
-	switch {
-	case !(f.speed > 0) || math.IsInf(f.speed, 0):
-		return importers.Reshape{}, fmt.Errorf("--speed %g: want a positive factor", f.speed)
-	case f.speed != 1 && f.rate > 0:
-		return importers.Reshape{}, errors.New("--speed and --rate both set the time scale: give one")
-	case !(f.rate >= 0) || math.IsInf(f.rate, 0):
-		return importers.Reshape{}, fmt.Errorf("--rate %g: want a positive rate per second", f.rate)
-	case f.concurrency < 1:
-		return importers.Reshape{}, fmt.Errorf("--concurrency %d: want at least 1", f.concurrency)
-	case f.sample <= 0 || f.sample > 1:
-		return importers.Reshape{}, fmt.Errorf("--sample %g: want a fraction in (0, 1]", f.sample)
-	}
-	r := importers.Reshape{Scale: 1 / f.speed, Sample: f.sample, MaxContext: f.maxContext}
-	var err error
-	if r.From, r.To, err = importers.ParseWindow(f.window); err != nil {
-		return r, fmt.Errorf("--window %q: %w", f.window, err)
-	}
-	if err := r.Validate(); err != nil {
-		return r, fmt.Errorf("--window, --max-context: %w", err)
-	}
-	return r, nil
 }
