@@ -8,9 +8,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync/atomic"
 	"testing"
 
+	"surge/internal/testbin"
 	"surge/metrics"
 	"surge/trace"
 )
@@ -59,21 +59,6 @@ func TestSimUsageErrors(t *testing.T) {
 	}
 }
 
-// countdownCtx is a context whose Err turns to context.Canceled after its
-// first left calls: it interrupts surge sim deterministically, at the
-// simulation's second check of its context.
-type countdownCtx struct {
-	context.Context
-	left atomic.Int64
-}
-
-func (c *countdownCtx) Err() error {
-	if c.left.Add(-1) < 0 {
-		return context.Canceled
-	}
-	return nil
-}
-
 // TestSimInterruptRecordsRequestsInFlight interrupts surge sim mid-run.
 // It must exit 130 with a record for every request sent, those in flight
 // cancelled, an end line marked interrupted, and reports that count them.
@@ -83,8 +68,7 @@ func TestSimInterruptRecordsRequestsInFlight(t *testing.T) {
 		return strings.Repeat(fmt.Sprintf("question %d about the weather. ", i), 200)
 	})
 	dir := filepath.Join(t.TempDir(), "sim")
-	ctx := &countdownCtx{Context: context.Background()}
-	ctx.left.Store(1)
+	ctx := testbin.NewCountdown(context.Background(), 1) // the simulation's second check of its context
 	var out, errOut bytes.Buffer
 	code := Main(ctx, []string{"sim", path, "--model", "llama-3.1-8b", "--gpu", "h100", "-o", dir}, strings.NewReader(""), &out, &errOut)
 	if code != exitInterrupted || !strings.Contains(errOut.String(), "interrupted: simulated") {

@@ -7,9 +7,10 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"time"
+
+	"surge/internal/testbin"
 )
 
 // simArgs run the built-in engine in virtual time.
@@ -237,21 +238,6 @@ func reportOf(t *testing.T, dir string) reportJSON {
 	return rep
 }
 
-// countdownCtx is a context whose Err turns to context.Canceled after its
-// first left calls: it interrupts surge sim deterministically.
-type countdownCtx struct {
-	context.Context
-	left atomic.Int64
-}
-
-// Err reports context.Canceled once the countdown has run out.
-func (c *countdownCtx) Err() error {
-	if c.left.Add(-1) < 0 {
-		return context.Canceled
-	}
-	return nil
-}
-
 // TestInterruptedRunEndLine interrupts a simulation, before any measured
 // request and in the middle: its end line says interrupted, requests in
 // flight end cancelled, and the report of the records must say the same.
@@ -262,8 +248,7 @@ func TestInterruptedRunEndLine(t *testing.T) {
 			t.Parallel()
 			tmp := t.TempDir()
 			dir := filepath.Join(tmp, "run")
-			ctx := &countdownCtx{Context: context.Background()}
-			ctx.left.Store(left)
+			ctx := testbin.NewCountdown(context.Background(), left)
 			args := append([]string{"sim", writeSpec(t, tmp, plainSpec), "-o", dir}, simArgs...)
 			if code, out, errOut := surge(ctx, args...); code != 130 {
 				t.Fatalf("interrupted sim: exit %d, want 130\n%s\n%s", code, out, errOut)

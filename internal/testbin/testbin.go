@@ -1,5 +1,7 @@
-// Package testbin builds the surge command once for the tests of a
-// package that run it as a process, as a user would.
+// Package testbin holds what the tests of several packages share: the
+// surge command built once for tests that run it as a process, as a user
+// would, and a context that interrupts a run at a chosen check
+// (Countdown).
 package testbin
 
 import (
