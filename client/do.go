@@ -32,7 +32,9 @@ import (
 //     error object), data that is not valid JSON ("malformed"), or a
 //     stream that ended cleanly without "[DONE]" and without any
 //     finish_reason ("truncated"; a stream with a finish_reason but no
-//     "[DONE]" is accepted).
+//     "[DONE]" is accepted), or a 2xx body in a Content-Encoding the
+//     client does not decode ("malformed"): it asks for identity, and
+//     decodes gzip, which some servers send anyway.
 //   - "timeout": no connection within Config.ConnectTimeout
 //     ("connect_timeout"), no response byte within Config.FirstByteTimeout
 //     of getting the connection ("first_byte_timeout"), a gap in the body
@@ -76,10 +78,16 @@ func (c *Client) Do(ctx context.Context, req *Request) *Result {
 		res.Status = resp.StatusCode
 		r := c.reads.Get().(*reader)
 		defer c.reads.Put(r)
-		in := w.body(resp.Body)
+		raw := w.body(resp.Body)
+		in, err := decodedBody(resp, raw)
 		switch {
 		case resp.StatusCode < 200 || resp.StatusCode > 299:
+			if err != nil {
+				in = raw // the status says enough
+			}
 			readFailure(in, resp.Header, r, res)
+		case err != nil:
+			res.fail(trace.ErrStream, CauseMalformed, err.Error())
 		case isStream(resp, req.Stream):
 			readStream(caller, ctx, in, r, res, req, c.limits.maxBytes)
 		default:
