@@ -93,7 +93,8 @@ func (d *decoder) clientLoad(o *object, c *Client, src *clientSource) {
 		d.check(o, "rate", c.Arrival.Rate <= 0, "rate must be > 0")
 	}
 	if field(o, "concurrency", d.count, &c.Concurrency) {
-		d.check(o, "concurrency", c.Concurrency < 1, "concurrency must be at least 1")
+		d.countIn(o, "concurrency", c.Concurrency, MaxConcurrency, "spec.MaxConcurrency", warnConcurrency,
+			"streams in flight from one client, more than one surge process holds (surge selftest measures this machine)")
 	}
 	if n, p, ok := o.get("arrival"); ok {
 		rate := c.Arrival.Rate

@@ -19,6 +19,7 @@ func Parse(name string, data []byte) (*Spec, error) {
 	if len(d.errs) > 0 {
 		return nil, d.errs.sorted()
 	}
+	s.Warnings = d.warns.sorted()
 	return s, nil
 }
 
@@ -60,7 +61,8 @@ func (d *decoder) spec(data []byte) *Spec {
 		d.check(o, "duration", s.Duration == 0, "duration must be > 0")
 	}
 	if field(o, "requests", d.count, &s.Requests) {
-		d.check(o, "requests", s.Requests == 0, "requests must be at least 1")
+		d.countIn(o, "requests", s.Requests, MaxRequests, "spec.MaxRequests", warnRequests,
+			"a trace of gigabytes, which surge run holds in memory; surge gen -o writes it as it goes")
 	}
 	field(o, "warmup", d.duration, &s.Warmup)
 	if field(o, "rate", d.rate, &s.Rate) {

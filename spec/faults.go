@@ -122,7 +122,7 @@ func (d *decoder) overContext(n ast.Node, path string) *OverContext {
 	d.known(o, []string{"share", "tokens"}, "over_context")
 	requireField(d, o, "share", "the share of requests, like share: 1%", d.share, &oc.Share)
 	if field(o, "tokens", d.count, &oc.Tokens) {
-		d.check(o, "tokens", oc.Tokens < 1, "tokens must be at least 1")
+		d.countIn(o, "tokens", oc.Tokens, maxFaultTokens, "10M, a trace's longest prompt", 0, "")
 	}
 	return oc
 }

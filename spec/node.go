@@ -13,6 +13,7 @@ import (
 type decoder struct {
 	file    string
 	errs    Errors
+	warns   Errors                 // absurd but legal values, for Spec.Warnings
 	anchors map[string][]anchorDef // by name, in document order
 	visits  int                    // nodes read so far, counting each alias use
 	// seconds is set while a duration distribution (think time) is read:

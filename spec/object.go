@@ -3,7 +3,6 @@ package spec
 import (
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/goccy/go-yaml/ast"
 )
@@ -170,16 +169,6 @@ func (d *decoder) check(o *object, key string, bad bool, format string, args ...
 		d.errorf(d.value(n, path), path, format, args...)
 	}
 	return !bad
-}
-
-// duration reads a duration like 30s.
-func (d *decoder) duration(n ast.Node, path string) (time.Duration, bool) {
-	return parsed(d, n, path, "a duration like 30s", ParseDuration)
-}
-
-// rate reads a rate like 5/s, returned per second.
-func (d *decoder) rate(n ast.Node, path string) (float64, bool) {
-	return parsed(d, n, path, "a rate like 5/s", ParseRate)
 }
 
 // count reads a whole count like 500 or 12k.

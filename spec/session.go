@@ -124,7 +124,7 @@ func (d *decoder) prefix(n ast.Node, path string) *Prefix {
 	d.known(o, []string{"pool", "length", "zipf"}, "prefix")
 	p := &Prefix{Pool: 1}
 	if field(o, "pool", d.count, &p.Pool) {
-		d.check(o, "pool", p.Pool < 1, "pool must be at least 1")
+		d.countIn(o, "pool", p.Pool, MaxPool, "spec.MaxPool", 0, "")
 	}
 	p.Length = d.lengths(o, "length", "the system prompt length in tokens, like length: 2k")
 	if field(o, "zipf", d.number, &p.Zipf) {

@@ -39,6 +39,11 @@ type Spec struct {
 	// with a nonce of its own, so a run never hits a server's prefix cache
 	// warmed by an earlier run; or SaltNone, to measure a warm cache.
 	Salt string
+	// Warnings are values Parse accepted that are legal but absurd for a
+	// measurement (a run of over a month, ten million requests, 10,000
+	// requests a second), each with its position; they are not part of
+	// the spec's canonical form.
+	Warnings Errors
 }
 
 // Salt policies.

@@ -30,6 +30,7 @@ func (d *decoder) validateRun(s *Spec, o *object) {
 	if !o.has("duration") && !o.has("requests") {
 		d.errorf(o.node, "", "missing key duration or requests (how long to run, like duration: 10m; with both, whichever ends first)")
 	}
+	d.warnRun(s, o)
 	if s.Duration > 0 && s.Warmup >= s.Duration {
 		d.check(o, "warmup", true, "warmup %s is not shorter than duration %s", FormatDuration(s.Warmup), FormatDuration(s.Duration))
 	}

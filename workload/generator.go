@@ -185,7 +185,7 @@ func (g *Generator) Generate(ctx context.Context, emit func(*trace.Session) erro
 	}
 	timedOut, err := g.mergeOpen(b, open, counted)
 	if err == nil && g.spec.Requests > 0 && res.Sessions < g.spec.Requests && !timedOut {
-		res.Warnings = append(res.Warnings, fmt.Errorf("only %d of the %d requested sessions: the open-loop arrival streams ran out (a rate curve that ends at 0, or a rate too low to reach the count)", res.Sessions, g.spec.Requests))
+		res.Warnings = append(res.Warnings, fmt.Errorf("only %d of the %d requested sessions: the open-loop arrival streams ran out (a rate curve that ends at 0, or a rate too low to reach the count within a year, the longest a trace holds)", res.Sessions, g.spec.Requests))
 	}
 	return res, err
 }
@@ -205,6 +205,9 @@ func (g *Generator) mergeOpen(b *builder, n int, emit func(*trace.Session) error
 		}
 		if g.spec.Duration > 0 && at >= g.spec.Duration {
 			return true, nil
+		}
+		if at > spec.MaxDuration {
+			return false, nil // as if the streams ran out: a trace ends at a year
 		}
 		if err := emit(b.session(ci, index, at.Microseconds())); err != nil {
 			return false, err

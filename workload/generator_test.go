@@ -278,6 +278,34 @@ clients:
 	}
 }
 
+// TestGenerateEndsAtAYear checks that a rate too low for the request
+// count stops the streams at a year, the longest offset a trace holds,
+// with the warning, instead of writing offsets the trace refuses (a run
+// then waited 31,700 years for them).
+func TestGenerateEndsAtAYear(t *testing.T) {
+	t.Parallel()
+	s := parse(t, `
+version: 1
+requests: 1000
+clients:
+  - {name: c, model: m, rate: 1/d, input: 5, output: 5}
+`)
+	tok, synth := o200k(t)
+	g, err := New(s, tok, synth, Options{NoText: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var last int64
+	res, err := g.Generate(context.Background(), func(s *trace.Session) error { last = s.AtUS; return nil })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Sessions >= 1000 || last > int64(trace.MaxOffset/time.Microsecond) ||
+		len(res.Warnings) != 1 || !strings.Contains(res.Warnings[0].Error(), "within a year") {
+		t.Errorf("got %d sessions, the last at %dus, warnings %v; want fewer than 1000 within a year, and the warning", res.Sessions, last, res.Warnings)
+	}
+}
+
 func TestGenerateStopsOnCancel(t *testing.T) {
 	t.Parallel()
 	s := parse(t, twoClients)

@@ -26,10 +26,16 @@ func newValidate() *cobra.Command {
 func runValidate(c *cobra.Command, args []string) error {
 	failed := 0
 	for _, path := range args {
-		n, err := validateOne(c, path)
+		s, err := validateOne(c, path)
 		if err != nil {
 			failed++
 			printSpecErrors(c, path, err)
+			continue
+		}
+		printWarnings(c, s.Warnings)
+		n, w := len(s.Clients), len(s.Warnings)
+		if w > 0 {
+			fmt.Fprintf(c.OutOrStdout(), "%s: ok (%d client%s, %d warning%s)\n", path, n, plural(n), w, plural(w))
 			continue
 		}
 		fmt.Fprintf(c.OutOrStdout(), "%s: ok (%d client%s)\n", path, n, plural(n))
@@ -40,17 +46,30 @@ func runValidate(c *cobra.Command, args []string) error {
 	return nil
 }
 
-// validateOne parses a spec and loads its tokenizer, returning its number
-// of clients.
-func validateOne(c *cobra.Command, path string) (int, error) {
+// validateOne parses a spec and loads its tokenizer.
+func validateOne(c *cobra.Command, path string) (*spec.Spec, error) {
 	s, err := loadSpec(path, c.InOrStdin())
 	if err != nil {
-		return 0, err
+		return nil, err
 	}
 	if _, _, err := openContent(path, s); err != nil {
-		return 0, err
+		return nil, err
 	}
-	return len(s.Clients), nil
+	return s, nil
+}
+
+// printWarnings writes each of a spec's warnings on its own line, as
+// "file:line:col: warning: path: message".
+func printWarnings(c *cobra.Command, ws spec.Errors) {
+	for _, w := range ws {
+		at := *w
+		at.Path, at.Msg = "", ""
+		msg := w.Msg
+		if w.Path != "" {
+			msg = w.Path + ": " + msg
+		}
+		fmt.Fprintf(c.ErrOrStderr(), "%swarning: %s\n", at.Error(), msg)
+	}
 }
 
 // specFailure reports a failure to load the workload at path: a spec's
