@@ -98,6 +98,7 @@ func (r *reader) start(res *Result, req *Request) *stream {
 func (st *stream) end(r *reader) {
 	st.res.checkUsage(st.total, st.hidden)
 	st.res.TokenTimes = st.ticks.times()
+	st.res.TokenTail = st.ticks.tail
 	st.ticks.release(r)
 	if st.keep {
 		r.keepText(st.res, st.answer, st.reasoning)

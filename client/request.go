@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"surge/openai"
+	"surge/trace"
 )
 
 // Request is one request to send.
@@ -58,7 +59,13 @@ type Result struct {
 	// nil if none. Each carries its arrival's exact monotonic reading, so
 	// Sub and Equal on them are exact; after the first, the wall clock is
 	// derived from the first's, so compare them with Equal, not ==.
+	//
+	// At most trace.MaxITLGaps+1 times are kept: TokenTail counts the
+	// gaps between the events after them (nil: there were no more), each
+	// the difference of the events' offsets from the first time rounded
+	// to whole microseconds, so within 1 µs of the true gap.
 	TokenTimes []time.Time
+	TokenTail  *trace.GapTail
 	Chunks     int // token-bearing events
 	// Whole is true when the response came as one body rather than an
 	// event stream (a request sent without streaming): its one "event"

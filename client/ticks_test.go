@@ -7,6 +7,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"surge/trace"
 )
 
 func TestTicksTimes(t *testing.T) {
@@ -41,6 +43,31 @@ func TestTicksTimes(t *testing.T) {
 		if len(got) > 0 && got[0] != tt.in[0] {
 			t.Errorf("%s: first time %v, want exactly %v", tt.reason, got[0], tt.in[0])
 		}
+	}
+}
+
+// TestTicksBounded adds more token events than are kept one by one: the
+// first trace.MaxITLGaps+1 times are kept exactly, and every later gap is
+// counted in the tail, with the count and sum exact.
+func TestTicksBounded(t *testing.T) {
+	t.Parallel()
+	t0 := time.Now()
+	const extra = 5000
+	var tk ticks
+	n := trace.MaxITLGaps + 1 + extra
+	for i := range n {
+		tk.add(t0.Add(time.Duration(i) * 3 * time.Microsecond))
+	}
+	times := tk.times()
+	if len(times) != trace.MaxITLGaps+1 || !times[len(times)-1].Equal(t0.Add(time.Duration(trace.MaxITLGaps)*3*time.Microsecond)) {
+		t.Fatalf("%d times kept, want the first %d", len(times), trace.MaxITLGaps+1)
+	}
+	tail := tk.tail
+	if tail == nil || tail.N != extra || tail.SumUS != 3*extra || len(tail.Gaps) != 1 || tail.Gaps[0] != [2]int64{3, extra} {
+		t.Fatalf("tail %+v, want %d gaps of 3 µs", tail, extra)
+	}
+	if cap(tk.after) > 2*(trace.MaxITLGaps+1) {
+		t.Errorf("offsets buffer of %d, want it to stop growing at %d", cap(tk.after), trace.MaxITLGaps+1)
 	}
 }
 

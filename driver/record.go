@@ -30,6 +30,7 @@ func (a *attempt) record(start time.Time, res *client.Result) trace.Record {
 	rec.TTFOUS = after(base, res.FirstAnswer)
 	rec.E2EUS = us(last.Sub(base))
 	rec.ITLUS = gaps(base, res.TokenTimes)
+	rec.ITLTail = res.TokenTail
 	rec.ClientInputTokens = a.clientTokens
 	rec.ServerInputTokens = res.PromptTokens
 	rec.ServerOutputTokens = res.CompletionTokens

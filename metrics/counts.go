@@ -29,14 +29,20 @@ func (c *counts) reset() {
 }
 
 // add counts v.
-func (c *counts) add(v int64) {
-	c.n++
-	c.sum += float64(v)
+func (c *counts) add(v int64) { c.addN(v, 1) }
+
+// addN counts n values v (n > 0). A value outside the dense range is
+// listed n times: such gaps (a second or more each) are few.
+func (c *counts) addN(v, n int64) {
+	c.n += int(n)
+	c.sum += float64(v) * float64(n)
 	if v >= 0 && v < denseLimit {
-		c.dense[v]++
+		c.dense[v] += n
 		return
 	}
-	c.other = append(c.other, float64(v))
+	for range n {
+		c.other = append(c.other, float64(v))
+	}
 }
 
 // describe summarises the values of c like describe does a sorted list,

@@ -171,28 +171,45 @@ func meets(r *trace.Record, slo trace.SLO, gaps []float64) (bool, []float64) {
 		v, ok := TPOT(r)
 		return !ok || v <= bound, gaps
 	case "itl":
-		if len(r.ITLUS) == 0 {
+		if r.Gaps() == 0 {
 			return true, gaps
 		}
 		gaps = gaps[:0]
 		for _, g := range r.ITLUS {
 			gaps = append(gaps, float64(g))
 		}
-		return ownITL(gaps, slo.Percentile) <= bound, gaps
+		return ownITL(r, gaps, slo.Percentile) <= bound, gaps
 	}
 	return true, gaps
 }
 
-// ownITL is the nearest-rank percentile p (mean for 0) of one request's
-// gaps, sorting them in place.
-func ownITL(gaps []float64, p float64) float64 {
+// ownITL is the nearest-rank percentile p (mean for 0) of r's gaps:
+// gaps, its ITLUS as floats, sorted here in place, and its ITLTail, whose
+// values are within 0.1% of the gaps they count. The mean is exact.
+func ownITL(r *trace.Record, gaps []float64, p float64) float64 {
 	if p == 0 {
-		sum := 0.0
-		for _, g := range gaps {
-			sum += g
-		}
-		return sum / float64(len(gaps))
+		return float64(r.GapSumUS()) / float64(r.Gaps())
 	}
 	slices.Sort(gaps)
-	return gaps[Rank(p, len(gaps))-1]
+	k := int64(Rank(p, int(r.Gaps())))
+	var tail [][2]int64
+	if r.ITLTail != nil {
+		tail = r.ITLTail.Gaps
+	}
+	// Walk both in ascending order to the k-th smallest.
+	i, j := 0, 0
+	for {
+		if j == len(tail) || i < len(gaps) && gaps[i] <= float64(tail[j][0]) {
+			if k--; k == 0 {
+				return gaps[i]
+			}
+			i++
+			continue
+		}
+		if k <= tail[j][1] {
+			return float64(tail[j][0])
+		}
+		k -= tail[j][1]
+		j++
+	}
 }

@@ -227,6 +227,15 @@ func (c *calc) metric(name, unit string, recs []*trace.Record, in func(*trace.Re
 	return m
 }
 
+// roundedSum is the sum of t's gaps as it counts them, rounded.
+func roundedSum(t *trace.GapTail) int64 {
+	var sum int64
+	for _, e := range t.Gaps {
+		sum += e[0] * e[1]
+	}
+	return sum
+}
+
 // itl pools every gap of every successful measured request, counting
 // them rather than listing them (see counts).
 func (c *calc) itl(recs []*trace.Record) Metric { return c.pooled("itl", recs) }
@@ -240,12 +249,15 @@ func (c *calc) pooled(name string, recs []*trace.Record) Metric {
 		if !succeeded(r) {
 			continue
 		}
-		if len(r.ITLUS) == 0 || !Streamed(r) {
+		if r.Gaps() == 0 || !Streamed(r) {
 			none++
 			continue
 		}
-		for _, g := range r.ITLUS {
-			c.counts.add(g)
+		for g, n := range r.GapCounts() {
+			c.counts.addN(g, n)
+		}
+		if t := r.ITLTail; t != nil {
+			c.counts.sum += float64(t.SumUS - roundedSum(t)) // the mean stays exact
 		}
 	}
 	m := c.counts.describe(name, UnitUS, c.percentiles(name))

@@ -25,10 +25,24 @@ type latencies struct {
 	TTFT, TTFO, ITL, E2E []float64
 }
 
+// maxChartGaps bounds the gaps the ITL charts are drawn from: past it
+// every k-th gap is taken, so a run of servers streaming millions of tiny
+// events charts in bounded memory. Normal runs have fewer gaps, all drawn.
+const maxChartGaps = 1 << 20
+
 // collectLatencies gathers the latencies of rs.
 func collectLatencies(rs *trace.Records) latencies {
 	var l latencies
-	for _, r := range metrics.Succeeded.Records(rs) {
+	recs := metrics.Succeeded.Records(rs)
+	var total int64
+	for _, r := range recs {
+		if metrics.Streamed(r) {
+			total += r.Gaps()
+		}
+	}
+	every := max(1, (total+maxChartGaps-1)/maxChartGaps)
+	var pos int64 // gaps passed so far, for taking every k-th
+	for _, r := range recs {
 		l.E2E = append(l.E2E, float64(r.E2EUS)/1000)
 		if !metrics.Streamed(r) {
 			continue // no token times: its first token came with its last byte
@@ -39,8 +53,11 @@ func collectLatencies(rs *trace.Records) latencies {
 		if r.TTFOUS > 0 {
 			l.TTFO = append(l.TTFO, float64(r.TTFOUS)/1000)
 		}
-		for _, g := range r.ITLUS {
-			l.ITL = append(l.ITL, float64(g)/1000)
+		for g, n := range r.GapCounts() {
+			for range (pos+n)/every - pos/every {
+				l.ITL = append(l.ITL, float64(g)/1000)
+			}
+			pos += n
 		}
 	}
 	for _, v := range [][]float64{l.TTFT, l.TTFO, l.ITL, l.E2E} {

@@ -3,7 +3,12 @@ package trace
 import "time"
 
 // RecordsFormat is the records format version written in every header.
-const RecordsFormat = 1
+// Version 2 keeps at most MaxITLGaps gaps in itl_us and counts the rest
+// in itl_tail; version 1 kept every gap in itl_us.
+const RecordsFormat = 2
+
+// oldestRecordsFormat is the oldest records format version read.
+const oldestRecordsFormat = 1
 
 // RunHeader is the first line of a records file: what was run, where, and
 // from which instant every offset counts.
@@ -98,7 +103,10 @@ type Record struct {
 	TTFTUS      int64   `json:"ttft_us,omitempty"` // first token of any kind
 	TTFOUS      int64   `json:"ttfo_us,omitempty"` // first answer token (after reasoning)
 	E2EUS       int64   `json:"e2e_us"`            // last byte
-	ITLUS       []int64 `json:"itl_us,omitempty"`  // gaps between token-bearing chunks
+	ITLUS       []int64 `json:"itl_us,omitempty"`  // gaps between token-bearing chunks, the first MaxITLGaps
+	// ITLTail counts the gaps after the first MaxITLGaps (nil: there
+	// were none); GapCounts yields both.
+	ITLTail *GapTail `json:"itl_tail,omitempty"`
 
 	InputTokens        int `json:"input_tokens"`                   // requested: the trace's count
 	ClientInputTokens  int `json:"client_input_tokens"`            // counted by surge in the text sent

@@ -110,9 +110,11 @@ type Records struct {
 	End     *RunEnd // nil when the run died before writing its end line
 }
 
-// ReadRecords reads a records file. A missing end line is not an error (the
-// run was killed); a truncated last line is dropped and counted in the
-// returned warning.
+// ReadRecords reads a records file of any version from 1 to
+// RecordsFormat. A missing end line is not an error (the run was killed);
+// a truncated last line is dropped and counted in the returned warning.
+// A record with more than MaxITLGaps gaps in itl_us (version 1 kept them
+// all) has the rest moved to its ITLTail as it is read.
 func ReadRecords(r io.Reader) (*Records, error) {
 	br := bufio.NewReaderSize(r, 1<<20)
 	out := &Records{}
@@ -143,8 +145,8 @@ func (rs *Records) decode(n int, line []byte) error {
 		if err := json.Unmarshal(line, &rs.Header); err != nil {
 			return fmt.Errorf("records line 1: header: %w", err)
 		}
-		if rs.Header.Format != RecordsFormat {
-			return fmt.Errorf("records line 1: format version %d is not supported (this surge reads version %d); is this a surge records file?", rs.Header.Format, RecordsFormat)
+		if rs.Header.Format < oldestRecordsFormat || rs.Header.Format > RecordsFormat {
+			return fmt.Errorf("records line 1: format version %d is not supported (this surge reads versions %d to %d); is this a surge records file?", rs.Header.Format, oldestRecordsFormat, RecordsFormat)
 		}
 	case bytes.HasPrefix(line, []byte(`{"surge_end"`)):
 		rs.End = new(RunEnd)
@@ -156,6 +158,7 @@ func (rs *Records) decode(n int, line []byte) error {
 		if err := json.Unmarshal(line, &r); err != nil {
 			return fmt.Errorf("records line %d: %w", n, err)
 		}
+		r.CompactITL()
 		rs.Records = append(rs.Records, r)
 	}
 	return nil

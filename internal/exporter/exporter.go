@@ -105,8 +105,10 @@ func (m *Metrics) Write(r *trace.Record) error {
 		m.ttft.WithLabelValues(r.Client, r.Model).Observe(seconds(r.TTFTUS))
 	}
 	itl := m.itl.WithLabelValues(r.Client, r.Model)
-	for _, g := range r.ITLUS {
-		itl.Observe(seconds(g))
+	for g, n := range r.GapCounts() {
+		for range n {
+			itl.Observe(seconds(g))
+		}
 	}
 	m.e2e.WithLabelValues(r.Client, r.Model).Observe(seconds(r.E2EUS))
 	m.prompt.WithLabelValues(r.Client, r.Model).Add(float64(metrics.InputTokens(r)))

@@ -17,35 +17,40 @@ import (
 // with surge's trace package so that a misread field cannot hide on both
 // sides. Optional fields are pointers: nil means absent.
 type record struct {
-	Client       string  `json:"client"`
-	Session      int     `json:"session"`
-	Turn         int     `json:"turn"`
-	Warmup       bool    `json:"warmup"`
-	Fault        string  `json:"fault"`
-	IntendedUS   int64   `json:"intended_us"`
-	QueueUS      int64   `json:"queue_us"`
-	SentUS       int64   `json:"sent_us"`
-	FirstByteUS  *int64  `json:"first_byte_us"`
-	TTFTUS       *int64  `json:"ttft_us"`
-	TTFOUS       *int64  `json:"ttfo_us"`
-	E2EUS        *int64  `json:"e2e_us"`
-	ITLUS        []int64 `json:"itl_us"`
-	InputTokens  int64   `json:"input_tokens"`
-	OutputTokens int64   `json:"output_tokens"`
-	ClientInput  int64   `json:"client_input_tokens"`
-	ServerInput  int64   `json:"server_input_tokens"`
-	ServerOutput int64   `json:"server_output_tokens"`
-	Chunks       int64   `json:"chunks"`
-	CachedTokens int64   `json:"cached_tokens"`
-	WaitUS       int64   `json:"wait_us"`
-	ToolCalls    int     `json:"tool_calls"`
-	Status       int     `json:"status"`
-	Retries      int     `json:"retries"`
-	ErrorClass   string  `json:"error_class"`
-	NotStreamed  bool    `json:"not_streamed"`
-	ServerTTFTUS int64   `json:"server_ttft_us"`
-	ServerE2EUS  int64   `json:"server_e2e_us"`
-	Error        string  `json:"error"`
+	Client      string  `json:"client"`
+	Session     int     `json:"session"`
+	Turn        int     `json:"turn"`
+	Warmup      bool    `json:"warmup"`
+	Fault       string  `json:"fault"`
+	IntendedUS  int64   `json:"intended_us"`
+	QueueUS     int64   `json:"queue_us"`
+	SentUS      int64   `json:"sent_us"`
+	FirstByteUS *int64  `json:"first_byte_us"`
+	TTFTUS      *int64  `json:"ttft_us"`
+	TTFOUS      *int64  `json:"ttfo_us"`
+	E2EUS       *int64  `json:"e2e_us"`
+	ITLUS       []int64 `json:"itl_us"`
+	// ITLTail is the gaps past the first 16,384 (records version 2):
+	// [gap, count] pairs, expanded into ITLUS as they are read.
+	ITLTail *struct {
+		Gaps [][2]int64 `json:"gaps"`
+	} `json:"itl_tail"`
+	InputTokens  int64  `json:"input_tokens"`
+	OutputTokens int64  `json:"output_tokens"`
+	ClientInput  int64  `json:"client_input_tokens"`
+	ServerInput  int64  `json:"server_input_tokens"`
+	ServerOutput int64  `json:"server_output_tokens"`
+	Chunks       int64  `json:"chunks"`
+	CachedTokens int64  `json:"cached_tokens"`
+	WaitUS       int64  `json:"wait_us"`
+	ToolCalls    int    `json:"tool_calls"`
+	Status       int    `json:"status"`
+	Retries      int    `json:"retries"`
+	ErrorClass   string `json:"error_class"`
+	NotStreamed  bool   `json:"not_streamed"`
+	ServerTTFTUS int64  `json:"server_ttft_us"`
+	ServerE2EUS  int64  `json:"server_e2e_us"`
+	Error        string `json:"error"`
 }
 
 // header is the fields of the records header this suite uses.
@@ -112,11 +117,18 @@ func readRecords(t *testing.T, dir string) *records {
 		if err := json.Unmarshal(line, into); err != nil {
 			t.Fatalf("%s/records.jsonl:%d: %v", dir, i+1, err)
 		}
+		if r, ok := into.(*record); ok && r.ITLTail != nil {
+			for _, e := range r.ITLTail.Gaps {
+				for range e[1] {
+					r.ITLUS = append(r.ITLUS, e[0])
+				}
+			}
+		}
 	}
 	if err := sc.Err(); err != nil {
 		t.Fatal(err)
 	}
-	if rs.Header.Records != 1 {
+	if rs.Header.Records != 1 && rs.Header.Records != 2 {
 		t.Fatalf("%s/records.jsonl: header %+v is not a records header", dir, rs.Header)
 	}
 	return &rs

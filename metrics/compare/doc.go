@@ -9,7 +9,7 @@
 //	ttft, ttfo  TTFTUS, TTFOUS (ttfo only when some request's TTFO
 //	            differs from its TTFT: a reasoning model)
 //	itl         the request's mean gap between token-bearing events,
-//	            Σ ITLUS / len(ITLUS): one value per request, not the
+//	            Σ gaps / gaps (ITLTail's too): one value per request, not the
 //	            pooled gaps of surge report, so that values are
 //	            independent as the tests below assume
 //	tpot        metrics.TPOT

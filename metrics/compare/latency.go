@@ -35,17 +35,14 @@ var latencyMetrics = []latencyMetric{
 	{"e2e+lag", metrics.UnitUS, func(r *trace.Record) (float64, bool) { return float64(metrics.FromIntended(r, r.E2EUS)), true }},
 }
 
-// meanITL is r's mean gap between token-bearing events, Σ ITLUS / count;
-// undefined without gaps.
+// meanITL is r's mean gap between token-bearing events, the sum of its
+// gaps over their count (ITLTail's included); undefined without gaps.
 func meanITL(r *trace.Record) (float64, bool) {
-	if len(r.ITLUS) == 0 {
+	n := r.Gaps()
+	if n == 0 {
 		return 0, false
 	}
-	var sum int64
-	for _, g := range r.ITLUS {
-		sum += g
-	}
-	return float64(sum) / float64(len(r.ITLUS)), true
+	return float64(r.GapSumUS()) / float64(n), true
 }
 
 // latencyRows compares every latency metric; TTFO only when a request

@@ -26,7 +26,8 @@ type flight struct {
 	first, last time.Duration // first and latest token times
 	answer      time.Duration // first answer token, after the reasoning; 0 if none yet
 	lastUS      int64         // us(last − arrival), for the next gap
-	itl         []int64
+	itl         []int64       // the first trace.MaxITLGaps gaps
+	tail        *trace.GapTail
 }
 
 // token notes a token event at time t; tokens is the count so far. The
@@ -40,8 +41,13 @@ func (f *flight) token(t time.Duration, tokens int) {
 	}
 	if tokens == 1 {
 		f.first = t
-	} else {
+	} else if len(f.itl) < trace.MaxITLGaps {
 		f.itl = append(f.itl, cur-f.lastUS)
+	} else {
+		if f.tail == nil {
+			f.tail = &trace.GapTail{}
+		}
+		f.tail.Add(cur - f.lastUS)
 	}
 	f.last, f.lastUS = t, cur
 }
@@ -68,7 +74,7 @@ func (f *flight) record() trace.Record {
 	ttft := us(f.first - f.arrival)
 	rec.FirstByteUS, rec.TTFTUS, rec.TTFOUS = ttft, ttft, f.ttfo()
 	rec.E2EUS = f.lastUS
-	rec.ITLUS = f.itl
+	rec.ITLUS, rec.ITLTail = f.itl, f.tail
 	rec.ServerInputTokens, rec.ServerOutputTokens = f.prompt, f.out
 	rec.CachedTokens = f.cached
 	rec.Chunks = f.out
@@ -103,7 +109,7 @@ func (f *flight) cancelled(now time.Duration) trace.Record {
 		ttft := us(f.first - f.arrival)
 		rec.FirstByteUS, rec.TTFTUS, rec.TTFOUS = ttft, ttft, f.ttfo()
 		rec.E2EUS = f.lastUS
-		rec.ITLUS = f.itl
+		rec.ITLUS, rec.ITLTail = f.itl, f.tail
 		rec.Chunks = f.got
 	}
 	rec.ErrorClass = trace.ErrCancelled

@@ -56,7 +56,7 @@ func (rn *runner) admit(id uint64, f *flight, t *trace.Turn, hashes []uint64) er
 	f.sr.turns[f.turn].out = f.out
 	req := sim.Request{ID: id, Arrival: f.arrival, PromptLen: f.prompt, OutputLen: f.out, BlockHashes: hashes}
 	if f.out > 1 {
-		f.itl = make([]int64, 0, f.out-1) // the only allocation per token stream
+		f.itl = make([]int64, 0, min(f.out-1, trace.MaxITLGaps)) // the only allocation per token stream
 	}
 	f.replica = rn.route()
 	r := &rn.reps[f.replica]
