@@ -30,11 +30,8 @@ type record struct {
 	TTFOUS      *int64  `json:"ttfo_us"`
 	E2EUS       *int64  `json:"e2e_us"`
 	ITLUS       []int64 `json:"itl_us"`
-	// ITLTail is the gaps past the first 16,384 (records version 2):
-	// [gap, count] pairs, expanded into ITLUS as they are read.
-	ITLTail *struct {
-		Gaps [][2]int64 `json:"gaps"`
-	} `json:"itl_tail"`
+	// ITLTail: records version 2, the gaps past the first 16,384.
+	ITLTail      *tail  `json:"itl_tail"`
 	InputTokens  int64  `json:"input_tokens"`
 	OutputTokens int64  `json:"output_tokens"`
 	ClientInput  int64  `json:"client_input_tokens"`
@@ -51,6 +48,12 @@ type record struct {
 	ServerTTFTUS int64  `json:"server_ttft_us"`
 	ServerE2EUS  int64  `json:"server_e2e_us"`
 	Error        string `json:"error"`
+}
+
+// tail is a record's gaps past the first 16,384: [gap, count] pairs,
+// expanded into ITLUS as they are read.
+type tail struct {
+	Gaps [][2]int64 `json:"gaps"`
 }
 
 // header is the fields of the records header this suite uses.
