@@ -17,37 +17,36 @@ import (
 // with surge's trace package so that a misread field cannot hide on both
 // sides. Optional fields are pointers: nil means absent.
 type record struct {
-	Client      string  `json:"client"`
-	Session     int     `json:"session"`
-	Turn        int     `json:"turn"`
-	Warmup      bool    `json:"warmup"`
-	Fault       string  `json:"fault"`
-	IntendedUS  int64   `json:"intended_us"`
-	QueueUS     int64   `json:"queue_us"`
-	SentUS      int64   `json:"sent_us"`
-	FirstByteUS *int64  `json:"first_byte_us"`
-	TTFTUS      *int64  `json:"ttft_us"`
-	TTFOUS      *int64  `json:"ttfo_us"`
-	E2EUS       *int64  `json:"e2e_us"`
-	ITLUS       []int64 `json:"itl_us"`
-	// ITLTail: records version 2, the gaps past the first 16,384.
-	ITLTail      *tail  `json:"itl_tail"`
-	InputTokens  int64  `json:"input_tokens"`
-	OutputTokens int64  `json:"output_tokens"`
-	ClientInput  int64  `json:"client_input_tokens"`
-	ServerInput  int64  `json:"server_input_tokens"`
-	ServerOutput int64  `json:"server_output_tokens"`
-	Chunks       int64  `json:"chunks"`
-	CachedTokens int64  `json:"cached_tokens"`
-	WaitUS       int64  `json:"wait_us"`
-	ToolCalls    int    `json:"tool_calls"`
-	Status       int    `json:"status"`
-	Retries      int    `json:"retries"`
-	ErrorClass   string `json:"error_class"`
-	NotStreamed  bool   `json:"not_streamed"`
-	ServerTTFTUS int64  `json:"server_ttft_us"`
-	ServerE2EUS  int64  `json:"server_e2e_us"`
-	Error        string `json:"error"`
+	Client       string  `json:"client"`
+	Session      int     `json:"session"`
+	Turn         int     `json:"turn"`
+	Warmup       bool    `json:"warmup"`
+	Fault        string  `json:"fault"`
+	IntendedUS   int64   `json:"intended_us"`
+	QueueUS      int64   `json:"queue_us"`
+	SentUS       int64   `json:"sent_us"`
+	FirstByteUS  *int64  `json:"first_byte_us"`
+	TTFTUS       *int64  `json:"ttft_us"`
+	TTFOUS       *int64  `json:"ttfo_us"`
+	E2EUS        *int64  `json:"e2e_us"`
+	ITLUS        []int64 `json:"itl_us"`
+	InputTokens  int64   `json:"input_tokens"`
+	OutputTokens int64   `json:"output_tokens"`
+	ClientInput  int64   `json:"client_input_tokens"`
+	ServerInput  int64   `json:"server_input_tokens"`
+	ServerOutput int64   `json:"server_output_tokens"`
+	Chunks       int64   `json:"chunks"`
+	CachedTokens int64   `json:"cached_tokens"`
+	WaitUS       int64   `json:"wait_us"`
+	ToolCalls    int     `json:"tool_calls"`
+	Status       int     `json:"status"`
+	Retries      int     `json:"retries"`
+	ErrorClass   string  `json:"error_class"`
+	NotStreamed  bool    `json:"not_streamed"`
+	ServerTTFTUS int64   `json:"server_ttft_us"`
+	ServerE2EUS  int64   `json:"server_e2e_us"`
+	Error        string  `json:"error"`
+	ITLTail      *tail   `json:"itl_tail"` // records version 2: the gaps past the first 16,384
 }
 
 // tail is a record's gaps past the first 16,384: [gap, count] pairs,
