@@ -39,9 +39,9 @@ var shareGPTRoles = map[string]int{
 //     its parent the turn before and its wait opts.Think;
 //
 //   - the turns end at the first message breaking that alternation, an
-//     empty message, or a turn whose input plus output exceeds
-//     opts.MaxContext; a last human message with no reply is left out
-//     without counting as a cut.
+//     empty message, a turn whose input plus output exceeds
+//     opts.MaxContext, or after trace.MaxTurns turns; a last human
+//     message with no reply is left out without counting as a cut.
 //
 // A conversation with no answered human message, or a message of an
 // unknown role, is an error; one whose first turn exceeds MaxContext is
@@ -65,7 +65,7 @@ func shareGPTTurns(msgs []shareGPTMessage, opts ShareGPTOptions) (turns []trace.
 		sys = opts.Count(system)
 	}
 	history := sys
-	for ; i+1 < len(msgs); i += 2 {
+	for ; i+1 < len(msgs) && len(turns) < trace.MaxTurns; i += 2 {
 		h, g := msgs[i], msgs[i+1]
 		if roles[i] != roleHuman || roles[i+1] != roleGPT || h.Value == "" || g.Value == "" {
 			break

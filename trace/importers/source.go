@@ -155,10 +155,17 @@ func (st *Stream) Sessions() int { return st.n }
 // order checks that a row at arrival at, on line, comes no earlier than
 // the last one returned: the trace writer needs sessions in start order,
 // and a stream cannot sort without holding the whole file.
+//
+// It also checks that the row arrives within trace.MaxOffset of the first
+// row, the longest offset a trace holds.
 func (st *Stream) order(at time.Duration, line int) error {
 	if st.n > 0 && at < st.last {
 		return rowError(line, fmt.Errorf("arrival %v is before the previous row's (line %d) by %v: rows must be in time order",
 			at-st.origin, st.line, st.last-at))
+	}
+	if st.n > 0 && at-st.origin > trace.MaxOffset {
+		return rowError(line, fmt.Errorf("arrival %v after the first row's is past a year, the longest offset a trace holds (trace.MaxOffset): import a window of the file (--window)",
+			(at-st.origin).Round(time.Second)))
 	}
 	return nil
 }
