@@ -15,12 +15,11 @@ const shutdownGrace = 5 * time.Second
 // Limits on slow or greedy clients. There is no whole-request read
 // timeout or write timeout: either would cut long streams. Instead a
 // request's headers must arrive within headerTimeout and its body within
-// bodyTimeout (see readRequest); an idle keep-alive connection closes after
+// Config.BodyTimeout (see readBody); an idle keep-alive connection closes after
 // idleTimeout; headers are capped at maxHeaderBytes, which also bounds
 // their count.
 const (
 	headerTimeout  = 10 * time.Second
-	bodyTimeout    = time.Minute
 	idleTimeout    = 2 * time.Minute
 	maxHeaderBytes = 64 << 10
 )
