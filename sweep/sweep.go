@@ -2,7 +2,6 @@ package sweep
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -95,13 +94,10 @@ type sweeper struct {
 // for the caller. It stops at the first run that fails and returns what it
 // has with the error.
 func Run(ctx context.Context, cfg Config, run RunFunc) (*Result, error) {
+	if err := cfg.Check(); err != nil {
+		return nil, err
+	}
 	cfg = cfg.withDefaults()
-	if !cfg.Auto && len(cfg.Loads) == 0 {
-		return nil, errors.New("nothing to sweep: give loads or Auto")
-	}
-	if cfg.Auto && cfg.Mode != Rate {
-		return nil, errors.New("an automatic sweep varies the rate; give concurrencies explicitly")
-	}
 	s := &sweeper{cfg: cfg, run: run, res: &Result{Mode: cfg.Mode, MaxPassing: -1}}
 	err := s.sweep(ctx)
 	s.finish()

@@ -5,8 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -127,55 +125,30 @@ func runSweep(c *cobra.Command, path string, f sweepFlags) error {
 // config reads the sweep's own flags into a sweep.Config.
 func (f sweepFlags) config() (sweep.Config, error) {
 	cfg := sweep.Config{Auto: f.auto, Points: f.points, ProbeConcurrency: f.probe, Confidence: f.confidence, Headroom: f.headroom, Precision: f.precision}
-	n := 0
-	for _, set := range []bool{f.rates != "", f.conc != "", f.auto} {
-		if set {
-			n++
-		}
-	}
-	if n != 1 {
+	if n := btoi(f.rates != "") + btoi(f.conc != "") + btoi(f.auto); n != 1 {
 		return cfg, errors.New("give exactly one of --rates, --concurrency and --auto")
 	}
-	if f.headroom <= 0 || f.headroom >= 1 {
-		return cfg, fmt.Errorf("--headroom %g: want a fraction between 0 and 1, like 0.2", f.headroom)
-	}
-	if f.precision <= 0 || f.precision >= 1 {
-		return cfg, fmt.Errorf("--precision %g: want a fraction between 0 and 1, like 0.05", f.precision)
-	}
-	if f.confidence <= 0.5 || f.confidence >= 1 {
-		return cfg, fmt.Errorf("--confidence %g: want a level between 0.5 and 1, like 0.99", f.confidence)
+	flag, loads := "--rates", f.rates
+	cfg.Mode = sweep.Rate
+	if f.conc != "" {
+		flag, loads, cfg.Mode = "--concurrency", f.conc, sweep.Concurrency
 	}
 	var err error
-	switch {
-	case f.auto, f.rates != "":
-		cfg.Mode = sweep.Rate
-		cfg.Loads, err = parseLoads("--rates", f.rates, false)
-	default:
-		cfg.Mode = sweep.Concurrency
-		cfg.Loads, err = parseLoads("--concurrency", f.conc, true)
+	if cfg.Loads, err = sweep.ParseLoads(cfg.Mode, loads); err != nil {
+		return cfg, fmt.Errorf("%s %w", flag, err)
 	}
-	return cfg, err
+	if f.headroom == 0 || f.precision == 0 || f.confidence == 0 { // sweep.Config's "default"
+		return cfg, errors.New("--headroom, --precision, --confidence: want a fraction, not 0")
+	}
+	return cfg, cfg.Check()
 }
 
-// parseLoads reads a comma-separated list of positive loads (whole
-// numbers when integer is set).
-func parseLoads(flag, s string, integer bool) ([]float64, error) {
-	if s == "" {
-		return nil, nil
+// btoi is 1 for true, 0 for false.
+func btoi(b bool) int {
+	if b {
+		return 1
 	}
-	var out []float64
-	for part := range strings.SplitSeq(s, ",") {
-		v, err := strconv.ParseFloat(strings.TrimSpace(strings.TrimSuffix(part, "/s")), 64)
-		if err != nil || !(v > 0) || v > 1e9 || (integer && v != float64(int(v))) {
-			what := "a positive number"
-			if integer {
-				what = "a positive whole number"
-			}
-			return nil, fmt.Errorf("%s %q: each load must be %s, as in 1,2,4,8", flag, part, what)
-		}
-		out = append(out, v)
-	}
-	return out, nil
+	return 0
 }
 
 // spec reads the spec with the gen flags' and --slo's overrides. A trace
