@@ -12,20 +12,18 @@ import (
 // maxModelsBody bounds the /v1/models answer kept in a manifest.
 const maxModelsBody = 1 << 20
 
-// Probe asks the server at base for GET /v1/models, with key as a bearer
-// token when set, and returns what it said: the answer, the first model
-// id and the headers naming the server or a version. A server that does
-// not answer is described by Server.Error, not an error: a bundle is
+// Probe asks the server at base for GET /v1/models through hc, which
+// adds the credentials (client.HTTPClient), and returns what it said: the
+// answer, the first model id and the headers naming the server or a
+// version. A server that does not answer is described by Server.Error,
+// without the user information of any URL, not an error: a bundle is
 // written either way.
-func Probe(ctx context.Context, hc *http.Client, base, key string) *Server {
+func Probe(ctx context.Context, hc *http.Client, base string) *Server {
 	s := &Server{}
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, strings.TrimRight(base, "/")+"/v1/models", nil)
 	if err != nil {
-		s.Error = err.Error()
+		s.Error = RedactURL(err.Error())
 		return s
-	}
-	if key != "" {
-		req.Header.Set("Authorization", "Bearer "+key)
 	}
 	resp, err := hc.Do(req)
 	if err != nil {

@@ -3,7 +3,6 @@ package client
 import (
 	"encoding/base64"
 	"net/url"
-	"strings"
 
 	"surge/internal/redact"
 )
@@ -24,7 +23,7 @@ func authorization(cfg Config, base *url.URL) string {
 
 // secrets are the credentials cfg sends, in every form, for a Redactor:
 // the API key, the base URL's user information, and the values of
-// Header's credential headers (CredentialHeader).
+// Header's credential headers (redact.CredentialHeader).
 func (cfg Config) secrets() []string {
 	var out []string
 	if cfg.APIKey != "" {
@@ -32,7 +31,7 @@ func (cfg Config) secrets() []string {
 	}
 	out = append(out, redact.Userinfo(cfg.BaseURL)...)
 	for name, vs := range cfg.Header {
-		if !CredentialHeader(name) {
+		if !redact.CredentialHeader(name) {
 			continue
 		}
 		for _, v := range vs {
@@ -42,24 +41,6 @@ func (cfg Config) secrets() []string {
 	return out
 }
 
-// credentialWords are the parts of a header name that make its value a
-// credential: Authorization, Proxy-Authorization, X-API-Key,
-// X-Auth-Token, Cookie, api-key, X-Goog-Api-Key, X-Amz-Security-Token…
-var credentialWords = []string{"auth", "key", "token", "secret", "cookie", "password", "session", "signature", "credential"}
-
-// CredentialHeader reports whether a header of this name carries a
-// credential, so that its value is redacted wherever surge prints,
-// records or renders text, and sent only to the target's origin.
-func CredentialHeader(name string) bool {
-	l := strings.ToLower(name)
-	for _, w := range credentialWords {
-		if strings.Contains(l, w) {
-			return true
-		}
-	}
-	return false
-}
-
 // hasCredentials reports whether cfg sends credentials: an API key,
 // user information in its base URL, or a credential header.
 func (cfg Config) hasCredentials() bool {
@@ -67,7 +48,7 @@ func (cfg Config) hasCredentials() bool {
 		return true
 	}
 	for name := range cfg.Header {
-		if CredentialHeader(name) {
+		if redact.CredentialHeader(name) {
 			return true
 		}
 	}

@@ -1,10 +1,13 @@
 package harness
 
 import (
+	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"surge/metrics"
@@ -16,7 +19,9 @@ import (
 // report` would, with the server's metrics when the bundle holds them,
 // and writes report.txt, report.json and report.html, the last with
 // html's prompts and server samples. The Result has the summary and the
-// text report.
+// text report. When a report file cannot be written (a full disk), the
+// others are still written and the Result is returned with the error, so
+// the text report can still be shown.
 func finish(cfg *Config, in *Workload, html report.HTMLInput) (*Result, error) {
 	rs, err := readRecords(cfg.Log, cfg.Dir)
 	if err != nil {
@@ -46,12 +51,17 @@ func finish(cfg *Config, in *Workload, html report.HTMLInput) (*Result, error) {
 		"report.json": func(w io.Writer) error { return report.JSONEngine(w, sum, engine) },
 		"report.html": func(w io.Writer) error { return report.HTML(w, html) },
 	}
-	for name, write := range files {
-		if err := writeFile(filepath.Join(cfg.Dir, name), write); err != nil {
-			return nil, err
+	var errs []error
+	for _, name := range slices.Sorted(maps.Keys(files)) {
+		if err := writeFile(filepath.Join(cfg.Dir, name), files[name]); err != nil {
+			errs = append(errs, err)
 		}
 	}
-	return &Result{Dir: cfg.Dir, Summary: sum, Report: text.String()}, nil
+	res := &Result{Dir: cfg.Dir, Summary: sum, Report: text.String()}
+	if err := errors.Join(errs...); err != nil {
+		return res, fmt.Errorf("writing the reports: %w", err)
+	}
+	return res, nil
 }
 
 // readRecords reads DIR/records.jsonl back; a truncated last line is

@@ -3,9 +3,11 @@ package harness
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"os"
 	"slices"
 	"time"
@@ -23,7 +25,9 @@ import (
 // reports and the manifest, and returns what the run saw. An error is a
 // run that could not be made or recorded (a ConfigError for a bad
 // Config); a run that was made but failed its checks, or was cancelled,
-// returns its Result with the Verdict set.
+// returns its Result with the Verdict set. A run recorded whose report
+// files or manifest could not all be written (a full disk) returns its
+// Result, the text report included, and the error.
 func Run(ctx context.Context, cfg Config) (*Result, error) {
 	cfg.Log = cmp.Or[io.Writer](cfg.Log, io.Discard)
 	if cfg.Virtual != nil {
@@ -70,34 +74,38 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 		}
 		return result(&cfg, in, to, end)
 	}
+	// From here a Result with the text report is returned whenever the
+	// run was recorded, with the error of any file that could not be
+	// written beside it.
 	if err := writeTrace(cfg.Dir, cfg.Workload); err != nil {
 		return nil, fmt.Errorf("writing the bundle's trace: %w", err)
 	}
-	server := probeServer(ctx, to.base, to.routes, cfg.Client.APIKey)
+	probe := startProbe(ctx, cfg.Client, to)
 	start := cfg.StartAt
 	if start.IsZero() {
 		start = time.Now()
 	}
 	end, err := measure(ctx, &cfg, d, to, header(&cfg, in, to, salt, start))
+	server := probe()
 	if err != nil {
 		return nil, err
 	}
 	res, err := result(&cfg, in, to, end)
-	if err != nil {
+	if res == nil {
 		return nil, err
 	}
 	m := manifest(&cfg, in, to.shown, salt, start, end)
 	m.Server = server
-	if err := bundle.WriteManifest(cfg.Dir, m); err != nil {
-		return nil, fmt.Errorf("writing the bundle's manifest: %w", err)
+	if merr := bundle.WriteManifest(cfg.Dir, m); merr != nil {
+		err = errors.Join(err, fmt.Errorf("writing the bundle's manifest: %w", merr))
 	}
-	return res, nil
+	return res, err
 }
 
 // measure runs the driver under header h, scraping the server's metrics
 // and serving the run's own while it goes.
 func measure(ctx context.Context, cfg *Config, d *driver.Driver, to *Servers, h trace.RunHeader) (trace.RunEnd, error) {
-	stopScrape, err := startScrape(ctx, cfg.Log, cfg.Scrape, to.base, cfg.Dir, h.Start)
+	stopScrape, err := startScrape(ctx, cfg.Log, cfg.Scrape, cfg.Client, to, cfg.Dir, h.Start)
 	if err != nil {
 		return trace.RunEnd{}, err
 	}
@@ -118,15 +126,16 @@ func measure(ctx context.Context, cfg *Config, d *driver.Driver, to *Servers, h 
 }
 
 // result writes the reports of a run that ended with end and gives its
-// Result, the verdict included.
+// Result, the verdict included, with finish's error when a report file
+// could not be written.
 func result(cfg *Config, in *Workload, to *Servers, end trace.RunEnd) (*Result, error) {
 	res, err := finish(cfg, in, report.HTMLInput{Prompt: Prompts(in.Sessions)})
-	if err != nil {
+	if res == nil {
 		return nil, err
 	}
 	res.End, res.Target = end, to.shown
 	res.Verdict = verdict(cfg, cfg.Dir, res.Summary, end.Interrupted)
-	return res, nil
+	return res, err
 }
 
 // Servers are where a run's requests go, and the client that sends
@@ -149,6 +158,11 @@ func (s *Servers) Close() {
 
 // Target is where the requests go, without credentials.
 func (s *Servers) Target() string { return s.shown }
+
+// Redact returns text without the credentials of any server, in any
+// form, and without the user information of any URL: what a run logs and
+// writes of what the servers said.
+func (s *Servers) Redact(text string) string { return s.client.Redact(text) }
 
 // Connect resolves cfg.Target for the models of in, or starts cfg.Engine's
 // built-in engines without one, and opens the client; Close releases them.
@@ -208,18 +222,36 @@ func header(cfg *Config, in *Workload, to *Servers, salt string, start time.Time
 // tool is cfg.Tool, or "surge" when it is empty.
 func tool(cfg *Config) string { return cmp.Or(cfg.Tool, "surge") }
 
-// probeServer asks the target what it is (GET /v1/models) for the
-// manifest: the default server, or the first by model of several.
-func probeServer(ctx context.Context, base string, routes map[string]string, key string) *bundle.Server {
-	if base == "" && len(routes) > 0 {
-		keys := make([]string, 0, len(routes))
-		for k := range routes {
-			keys = append(keys, k)
-		}
-		slices.Sort(keys)
-		base = routes[keys[0]]
+// mainServer is the server a run's probe and scrape ask: the default
+// server, or the first by model of several.
+func (s *Servers) mainServer() string {
+	if s.base != "" || len(s.routes) == 0 {
+		return s.base
 	}
-	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
-	defer cancel()
-	return bundle.Probe(ctx, &http.Client{}, base, key)
+	keys := make([]string, 0, len(s.routes))
+	for k := range s.routes {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return s.routes[keys[0]]
+}
+
+// sideClient is the HTTP client of a run's requests to the server at
+// base beside the inference ones (the probe, the scrape): the inference
+// client's options, its credentials for base's origin only
+// (client.HTTPClient), timeout as each request's deadline.
+func sideClient(cc client.Config, base string, timeout time.Duration) (*http.Client, error) {
+	cc.BaseURL = base
+	return client.HTTPClient(cc, timeout)
+}
+
+// withoutUser is u without its user information, the credentials a
+// side client adds itself.
+func withoutUser(u string) string {
+	p, err := url.Parse(u)
+	if err != nil {
+		return u
+	}
+	p.User = nil
+	return p.String()
 }

@@ -11,6 +11,7 @@ import (
 
 	"surge/bundle"
 	"surge/bundle/scrape"
+	"surge/client"
 	"surge/metrics"
 	"surge/report"
 )
@@ -24,21 +25,27 @@ type Scrape struct {
 	Keep     []string      // further metric names or name prefixes to keep
 }
 
-// startScrape scrapes the metrics of the server at base into
-// DIR/server_metrics.jsonl from start until the returned function is
-// called, which waits for the last scrape and says on log what went
-// wrong, if anything. Without a base URL (several targets) and no URL,
-// or with Off, it does nothing.
-func startScrape(ctx context.Context, log io.Writer, f Scrape, base, dir string, start time.Time) (stop func(), err error) {
+// startScrape scrapes the metrics of the run's servers (to's default
+// server, or f.URL) into DIR/server_metrics.jsonl from start until the
+// returned function is called, which waits for the last scrape and says
+// on log what went wrong, if anything, without credentials. The scrapes
+// go through a side client with cc's options and credentials (sent to
+// the main server's origin only). Without a default server (several
+// targets) and no URL, or with Off, it does nothing.
+func startScrape(ctx context.Context, log io.Writer, f Scrape, cc client.Config, to *Servers, dir string, start time.Time) (stop func(), err error) {
 	url := f.URL
-	if url == "" && base != "" {
-		url = scrape.DefaultURL(base)
+	if url == "" && to.base != "" {
+		url = scrape.DefaultURL(withoutUser(to.base))
 	}
 	if f.Off || url == "" {
 		return func() {}, nil
 	}
 	if f.Interval == 0 {
 		f.Interval = scrape.DefaultInterval
+	}
+	hc, err := sideClient(cc, to.mainServer(), scrape.DefaultTimeout)
+	if err != nil {
+		return nil, fmt.Errorf("scraping the server's metrics: %s", to.Redact(err.Error()))
 	}
 	file, err := os.Create(filepath.Join(dir, bundle.ServerMetricsFile))
 	if err != nil {
@@ -48,14 +55,10 @@ func startScrape(ctx context.Context, log io.Writer, f Scrape, base, dir string,
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		st, err := scrape.Run(ctx, scrape.Config{URL: url, Interval: f.Interval, Keep: f.Keep}, start, file)
-		switch {
-		case err != nil:
-			fmt.Fprintf(log, "surge: scraping the server's metrics: %v\n", err)
-		case st.NoEndpoint:
-			fmt.Fprintf(log, "surge: the target has no metrics at %s (404); --metrics-url names another, --no-scrape turns this off\n", url)
-		case st.Failed > 0:
-			fmt.Fprintf(log, "surge: %d of %d scrapes of %s failed, the last: %s\n", st.Failed, st.OK+st.Failed, url, st.LastError)
+		defer hc.CloseIdleConnections()
+		st, err := scrape.Run(ctx, scrape.Config{URL: url, Interval: f.Interval, Keep: f.Keep, Client: hc}, start, file)
+		if msg := scrapeWarning(st, err, url); msg != "" {
+			fmt.Fprintln(log, to.Redact(msg))
 		}
 	}()
 	return func() {
@@ -63,6 +66,20 @@ func startScrape(ctx context.Context, log io.Writer, f Scrape, base, dir string,
 		<-done
 		file.Close()
 	}, nil
+}
+
+// scrapeWarning is what a run says of its scrapes of url when they did
+// not all go well, or "".
+func scrapeWarning(st scrape.Stats, err error, url string) string {
+	switch {
+	case err != nil:
+		return fmt.Sprintf("surge: scraping the server's metrics: %v", err)
+	case st.NoEndpoint:
+		return fmt.Sprintf("surge: the target has no metrics at %s (404); --metrics-url names another, --no-scrape turns this off", url)
+	case st.Failed > 0:
+		return fmt.Sprintf("surge: %d of %d scrapes of %s failed, the last: %s", st.Failed, st.OK+st.Failed, url, st.LastError)
+	}
+	return ""
 }
 
 // ServerView reads scraped metrics (a bundle.ServerMetricsFile) into the

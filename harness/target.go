@@ -7,6 +7,8 @@ import (
 	"net/url"
 	"slices"
 	"strings"
+
+	"surge/internal/redact"
 )
 
 // target is surge run's --target parsed: one base URL for every request,
@@ -213,15 +215,9 @@ func targetName(base string, routes map[string]string) string {
 	return strings.Join(pairs, ",")
 }
 
-// Redact removes credentials from a URL before it is printed or recorded.
-func Redact(target string) string {
-	u, err := url.Parse(target)
-	if err != nil {
-		return "(unparsable URL)"
-	}
-	u.User = nil
-	return u.String()
-}
+// Redact removes the user information of every URL in target (one URL
+// or a list of them) before it is printed or recorded (redact.URL).
+func Redact(target string) string { return redact.URL(target) }
 
 // CheckTarget reports every malformed entry, duplicate key or bad URL
 // of a Config's Target, as Run would, without a workload.

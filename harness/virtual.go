@@ -2,6 +2,7 @@ package harness
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"time"
@@ -52,18 +53,18 @@ func runVirtual(ctx context.Context, cfg Config) (*Result, error) {
 			simulated.Round(time.Millisecond), cfg.Virtual.Target, el.Round(time.Millisecond), simulated.Seconds()/max(el.Seconds(), 1e-9))
 	}
 	res, err := finish(&cfg, in, report.HTMLInput{Prompt: Prompts(in.Sessions), Server: server})
-	if err != nil {
+	if res == nil {
 		return nil, err
 	}
 	res.End, res.Target = end, cfg.Virtual.Target
 	if !cfg.Bare {
 		m := manifest(&cfg, in, cfg.Virtual.Target, "", res.Summary.Header.Start, end)
-		if err := bundle.WriteManifest(cfg.Dir, m); err != nil {
-			return nil, fmt.Errorf("writing the bundle's manifest: %w", err)
+		if merr := bundle.WriteManifest(cfg.Dir, m); merr != nil {
+			err = errors.Join(err, fmt.Errorf("writing the bundle's manifest: %w", merr))
 		}
 	}
 	res.Verdict = verdict(&cfg, cfg.Dir, res.Summary, res.Summary.Interrupted)
-	return res, nil
+	return res, err
 }
 
 // simulate runs the workload in virtual time, streaming records to

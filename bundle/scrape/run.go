@@ -10,6 +10,8 @@ import (
 	"net/url"
 	"strings"
 	"time"
+
+	"surge/internal/redact"
 )
 
 // Defaults applied to zero fields of Config.
@@ -96,7 +98,7 @@ type scraper struct {
 }
 
 func (sc *scraper) header() Header {
-	return Header{Format: Format, Version: Version, URL: redact(sc.cfg.URL),
+	return Header{Format: Format, Version: Version, URL: redact.URL(sc.cfg.URL),
 		Start: sc.start.Format(time.RFC3339Nano), IntervalUS: sc.cfg.Interval.Microseconds(), Keep: sc.cfg.Keep}
 }
 
@@ -176,7 +178,7 @@ func (sc *scraper) fetch(ctx context.Context) (Scrape, int) {
 func (sc *scraper) get(ctx context.Context) (body []byte, ctype string, status int, err error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, sc.cfg.URL, nil)
 	if err != nil {
-		return nil, "", 0, fmt.Errorf("scraping %s: %w", redact(sc.cfg.URL), err)
+		return nil, "", 0, fmt.Errorf("scraping %s: %w", redact.URL(sc.cfg.URL), err)
 	}
 	req.Header.Set("Accept", "text/plain;version=0.0.4;q=1,application/openmetrics-text;q=0.5,*/*;q=0.1")
 	resp, err := sc.cfg.Client.Do(req)
@@ -199,23 +201,20 @@ func (sc *scraper) get(ctx context.Context) (body []byte, ctype string, status i
 	return body, resp.Header.Get("Content-Type"), resp.StatusCode, err
 }
 
-// redact removes the user information from a URL: a user name alone
-// may be a token.
-func redact(raw string) string {
-	u, err := url.Parse(raw)
-	if err != nil {
-		return "(unparsable URL)"
-	}
-	u.User = nil
-	return u.String()
-}
-
-// redactErr strips the URL from a *url.Error, which may carry
-// credentials, keeping the operation and the cause.
+// redactErr is err without the user information of the URLs it names
+// (a *url.Error's URL may carry credentials), keeping the operation and
+// the cause.
 func redactErr(err error) error {
 	var ue *url.Error
 	if errors.As(err, &ue) {
-		return fmt.Errorf("%s %s: %w", ue.Op, redact(ue.URL), ue.Err)
+		return fmt.Errorf("%s %s: %w", ue.Op, redact.URL(ue.URL), redactedError{ue.Err})
 	}
-	return err
+	return redactedError{err}
 }
+
+// redactedError is an error whose text is without the user information
+// of URLs.
+type redactedError struct{ err error }
+
+func (e redactedError) Error() string { return redact.URL(e.err.Error()) }
+func (e redactedError) Unwrap() error { return e.err }

@@ -11,6 +11,7 @@ import (
 	"net/url"
 	"strings"
 
+	"surge/internal/redact"
 	"surge/openai"
 )
 
@@ -18,12 +19,15 @@ import (
 const maxBody = 16 << 20
 
 // endpoint is one target with its credentials taken out of the URL: base
-// has no user information, so no error message can carry it.
+// has no user information, so no error message can carry it, and secrets
+// takes every form of the credentials out of what the server says.
 type endpoint struct {
-	client *http.Client
-	base   string
-	user   *url.Userinfo // from the URL, sent as basic auth without a key
-	key    string
+	client  *http.Client
+	base    string
+	user    *url.Userinfo // from the URL, sent as basic auth without a key
+	key     string
+	header  http.Header // Target.Header, read-only
+	secrets *redact.Redactor
 }
 
 // newEndpoint parses t's URL and moves its user information aside.
@@ -32,25 +36,29 @@ func newEndpoint(client *http.Client, t Target) (endpoint, error) {
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return endpoint{}, fmt.Errorf("target %s: not an http(s) URL", t.Name)
 	}
-	e := endpoint{client: client, user: u.User, key: t.APIKey}
+	secrets := redact.Userinfo(t.BaseURL)
+	if t.APIKey != "" {
+		secrets = append(secrets, redact.Authorization("Bearer "+t.APIKey)...)
+	}
+	for name, vs := range t.Header {
+		for _, v := range vs {
+			if redact.CredentialHeader(name) {
+				secrets = append(secrets, redact.Authorization(v)...)
+			}
+		}
+	}
+	e := endpoint{client: client, user: u.User, key: t.APIKey, header: t.Header, secrets: redact.New(secrets...)}
 	u.User = nil
 	e.base = strings.TrimRight(u.String(), "/")
 	return e, nil
 }
 
-// redact returns s without user information when it is a URL.
-func redact(s string) string {
-	u, err := url.Parse(s)
-	if err != nil || u.User == nil {
-		return s
-	}
-	u.User = nil
-	return u.String()
-}
-
-// do sends req with the endpoint's credentials and returns the status
-// and body.
+// do sends req with the endpoint's headers and credentials and returns
+// the status and body; an error has no credential in its text.
 func (e endpoint) do(req *http.Request) (int, []byte, error) {
+	for name, vs := range e.header {
+		req.Header[http.CanonicalHeaderKey(name)] = vs
+	}
 	switch {
 	case e.key != "":
 		req.Header.Set("Authorization", "Bearer "+e.key)
@@ -60,7 +68,7 @@ func (e endpoint) do(req *http.Request) (int, []byte, error) {
 	}
 	resp, err := e.client.Do(req)
 	if err != nil {
-		return 0, nil, err
+		return 0, nil, redactedError{err, e.secrets.String(err.Error())}
 	}
 	defer resp.Body.Close()
 	body, err := io.ReadAll(io.LimitReader(resp.Body, maxBody))
@@ -81,7 +89,7 @@ func (e endpoint) info(ctx context.Context, want string) (string, int, error) {
 		return "", 0, fmt.Errorf("listing models: %w", err)
 	}
 	if status != http.StatusOK {
-		return "", 0, fmt.Errorf("listing models: %w", statusError(status, body))
+		return "", 0, fmt.Errorf("listing models: %w", e.statusError(status, body))
 	}
 	var list struct {
 		Data []struct {
@@ -154,10 +162,20 @@ type httpError struct {
 
 func (e *httpError) Error() string { return fmt.Sprintf("HTTP %d: %s", e.status, e.msg) }
 
+// redactedError is an error whose text had credentials taken out.
+type redactedError struct {
+	err error
+	msg string
+}
+
+func (e redactedError) Error() string { return e.msg }
+func (e redactedError) Unwrap() error { return e.err }
+
 // statusError builds the error of a non-200 answer, keeping at most 300
-// bytes of its body.
-func statusError(status int, body []byte) *httpError {
-	msg := strings.TrimSpace(string(body))
+// bytes of its body, credentials taken out first (so none is cut in two
+// and kept in part).
+func (e endpoint) statusError(status int, body []byte) *httpError {
+	msg := e.secrets.String(strings.TrimSpace(string(body)))
 	if len(msg) > 300 {
 		msg = msg[:300] + "…"
 	}
@@ -216,7 +234,7 @@ func (e endpoint) ask(ctx context.Context, model, prompt string, maxTokens int, 
 		return Answer{}, err
 	}
 	if status != http.StatusOK {
-		return Answer{}, statusError(status, raw)
+		return Answer{}, e.statusError(status, raw)
 	}
 	return decodeAnswer(raw)
 }

@@ -7,6 +7,8 @@ import (
 	"net/http"
 	"sync"
 	"sync/atomic"
+
+	"surge/internal/redact"
 )
 
 // Defaults applied to zero fields of Config.
@@ -20,12 +22,15 @@ const (
 // Target is one server to probe. Name labels it in results (empty means
 // its URL without credentials); BaseURL is
 // its root (without /v1); APIKey, when set, is sent as a bearer token and
-// never recorded; an empty Model means the first of GET /v1/models.
+// never recorded; an empty Model means the first of GET /v1/models;
+// Header is sent with every request, its credential headers' values
+// never recorded.
 type Target struct {
 	Name    string
 	BaseURL string
 	APIKey  string
 	Model   string
+	Header  http.Header
 }
 
 // Config configures Run. Targets needs at least two entries, the first
@@ -200,7 +205,7 @@ func fixedPrompts(cfg Config, res *Result) ([]string, error) {
 // and its context. A target whose model cannot be learned has every
 // answer failed by probe.
 func discover(ctx context.Context, e endpoint, t Target) TargetResult {
-	tr := TargetResult{Name: t.Name, URL: redact(t.BaseURL), Model: t.Model, Logprobs: true}
+	tr := TargetResult{Name: t.Name, URL: redact.URL(t.BaseURL), Model: t.Model, Logprobs: true}
 	if tr.Name == "" {
 		tr.Name = tr.URL
 	}

@@ -88,3 +88,21 @@ func writtenUserinfo(raw string) []string {
 	user, pass, _ := strings.Cut(info, ":")
 	return append(basicForms(user, pass), info)
 }
+
+// credentialWords are the parts of a header name that make its value a
+// credential: Authorization, Proxy-Authorization, X-API-Key,
+// X-Auth-Token, Cookie, api-key, X-Goog-Api-Key, X-Amz-Security-Token…
+var credentialWords = []string{"auth", "key", "token", "secret", "cookie", "password", "session", "signature", "credential"}
+
+// CredentialHeader reports whether a header of this name carries a
+// credential: its values are secrets (Authorization gives their forms),
+// sent only to the target's origin.
+func CredentialHeader(name string) bool {
+	l := strings.ToLower(name)
+	for _, w := range credentialWords {
+		if strings.Contains(l, w) {
+			return true
+		}
+	}
+	return false
+}

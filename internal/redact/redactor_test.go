@@ -80,3 +80,15 @@ func FuzzRedactor(f *testing.F) {
 		}
 	})
 }
+
+func TestCredentialHeader(t *testing.T) {
+	t.Parallel()
+	for name, want := range map[string]bool{
+		"Authorization": true, "X-API-Key": true, "api-key": true, "X-Auth-Token": true, "Cookie": true,
+		"Proxy-Authorization": true, "X-Request-Source": false, "Accept": false, "OpenAI-Organization": false,
+	} {
+		if got := CredentialHeader(name); got != want {
+			t.Errorf("CredentialHeader(%q) = %v, want %v", name, got, want)
+		}
+	}
+}
