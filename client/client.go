@@ -60,6 +60,13 @@ type Config struct {
 	// closed, so a runaway server costs at most this much memory and
 	// bandwidth per request. 0: DefaultMaxResponseBytes; negative: no cap.
 	MaxResponseBytes int64
+	// MaxEventBytes caps one line, and one event, of an event stream:
+	// the bytes the parser must hold until the line or event ends. Past
+	// it the request ends with class "too_large" quoting the event's
+	// start, so a server that never ends a line costs this much memory
+	// per stream, not the response cap (or twice it, as the buffer
+	// grows). 0: DefaultMaxEventBytes; negative: only the response cap.
+	MaxEventBytes int
 	// Insecure skips the verification of an https:// server's
 	// certificate. Verification is on unless this is set.
 	Insecure bool
@@ -73,6 +80,24 @@ type Config struct {
 // Config.MaxResponseBytes is 0: far above any real completion (a 128k-token
 // stream is about 20 MB of SSE), small enough to bound a runaway response.
 const DefaultMaxResponseBytes = 64 << 20
+
+// DefaultMaxEventBytes is the event cap when Config.MaxEventBytes is 0:
+// 1 MiB, a hundred times a chunk with 20 top logprobs, twice a whole
+// 128k-token answer sent as one event (about 4 bytes a token); 64 streams
+// stuck in endless lines then hold at most about 128 MiB, where the
+// response cap alone let them hold 8 GiB.
+const DefaultMaxEventBytes = 1 << 20
+
+// eventLimit is the parser's Limit for cfg.
+func eventLimit(cfg Config) int {
+	switch {
+	case cfg.MaxEventBytes == 0:
+		return DefaultMaxEventBytes
+	case cfg.MaxEventBytes < 0:
+		return 0
+	}
+	return cfg.MaxEventBytes
+}
 
 // DefaultMaxConns is the pool size when Config.MaxConns is 0.
 const DefaultMaxConns = 256
@@ -132,13 +157,14 @@ func New(cfg Config) (*Client, error) {
 	}
 	c := &Client{
 		urls:    map[string]*url.URL{},
-		header:  http.Header{"Content-Type": {"application/json"}, "User-Agent": {"surge"}},
+		header:  http.Header{"Content-Type": {"application/json"}, "User-Agent": {"surge"}, "Accept-Encoding": {acceptEncoding}},
 		timeout: cfg.Timeout,
 		limits:  limitsOf(cfg),
 		epoch:   time.Now(),
 	}
+	events := eventLimit(cfg)
 	c.reads.New = func() any {
-		return &reader{buf: make([]byte, readBufSize), ticks: make([]time.Duration, 0, firstTicks)}
+		return &reader{buf: make([]byte, readBufSize), ticks: make([]time.Duration, 0, firstTicks), parser: openai.Parser{Limit: events}}
 	}
 	for _, api := range []string{openai.APIChat, openai.APICompletions} {
 		path, _ := openai.Path(api)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"runtime"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -74,5 +75,26 @@ func TestMemoryHugeResponse(t *testing.T) {
 	}
 	if got := after.TotalAlloc - before.TotalAlloc; got > 32<<20 {
 		t.Errorf("allocated %d MiB reading 64 MiB, want under 32 MiB", got>>20)
+	}
+}
+
+// TestMemoryEndlessLine reads a stream that is one line without an end
+// and bounds what the client allocated: the line is cut at the event cap
+// (1 MiB), not carried to the 64 MiB response cap. Before the cap the
+// parser's line buffer grew to the response cap, twice over.
+func TestMemoryEndlessLine(t *testing.T) {
+	if testing.Short() {
+		t.Skip("megabytes through a socket")
+	}
+	c, _ := serve(t, Config{}, endlessLine)
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	res := c.Do(context.Background(), chatReq())
+	runtime.ReadMemStats(&after)
+	if res.ErrClass != "too_large" || !strings.Contains(res.Err, `starting "data: {\"choices\":[{\"delta\":{\"content\":\"xxx`) {
+		t.Fatalf("class %q (%s), want too_large at the 1 MiB event cap quoting the line", res.ErrClass, res.Err)
+	}
+	if got := after.TotalAlloc - before.TotalAlloc; got > 8<<20 {
+		t.Errorf("allocated %d MiB reading an endless line, want under 8 MiB", got>>20)
 	}
 }

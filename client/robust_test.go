@@ -85,6 +85,28 @@ func TestCauses(t *testing.T) {
 			w.Header().Set("Content-Type", "application/json")
 			w.Write([]byte(`{"choices":[{"text":"` + strings.Repeat("a", 2<<20) + `"}]}`))
 		}, class: "too_large", cause: CauseTooLarge, reason: "a non-streamed body over the cap"},
+		{h: func(w http.ResponseWriter, r *http.Request) {
+			s := startSSE(w)
+			s.send(`{"choices":"hello"}`)
+			s.send(finishChunk("stop"))
+			s.send("[DONE]")
+		}, class: "stream", cause: CauseMalformed, reason: "choices as a string"},
+		{h: func(w http.ResponseWriter, r *http.Request) {
+			s := startSSE(w)
+			s.send(`{"choices":[{"delta":{"content":42}}]}`)
+			s.send(finishChunk("stop"))
+			s.send("[DONE]")
+		}, class: "stream", cause: CauseMalformed, reason: "content as a number"},
+		{h: func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "application/json")
+			w.Write([]byte(`{"choices":[{"message":{"content":42},"finish_reason":"stop"}]}`))
+		}, class: "stream", cause: CauseMalformed, reason: "a non-streamed body with content as a number"},
+		{h: endlessLine, class: "too_large", cause: CauseTooLarge, reason: "a line without an end is cut at the event cap"},
+		{cfg: Config{MaxEventBytes: 64}, h: func(w http.ResponseWriter, r *http.Request) {
+			s := startSSE(w)
+			s.send(contentChunk(strings.Repeat("y", 100)))
+			s.send("[DONE]")
+		}, class: "too_large", cause: CauseTooLarge, reason: "an event over a smaller event cap"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.reason, func(t *testing.T) {
@@ -113,6 +135,20 @@ func TestCauses(t *testing.T) {
 				t.Errorf("RetryAfter %v, want 2s from the header", res.RetryAfter)
 			}
 		})
+	}
+}
+
+// endlessLine streams one line that never ends, a chunk whose content
+// goes on until 100 MB are written or the client goes away.
+func endlessLine(w http.ResponseWriter, r *http.Request) {
+	s := startSSE(w)
+	io.WriteString(s.w, `data: {"choices":[{"delta":{"content":"`)
+	block := strings.Repeat("x", 64<<10)
+	for n := 0; n < 100<<20; n += len(block) {
+		if _, err := io.WriteString(s.w, block); err != nil {
+			return
+		}
+		s.f.Flush()
 	}
 }
 
