@@ -11,7 +11,9 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"surge/client"
 	"surge/internal/parity"
+	"surge/internal/redact"
 )
 
 // parityTimeout bounds one probe request, so a hung server cannot hang
@@ -29,6 +31,8 @@ type parityFlags struct {
 	apiKeyEnv   string
 	json        bool
 	failOnDiff  bool
+	insecure    bool
+	headers     []string
 }
 
 func newParity() *cobra.Command {
@@ -71,6 +75,8 @@ candidate differs.`,
 	fs.StringVar(&f.apiKeyEnv, "api-key-env", "", "name of the environment variable holding the API key")
 	fs.BoolVar(&f.json, "json", false, "write the whole result as JSON")
 	fs.BoolVar(&f.failOnDiff, "fail-on-diff", false, "exit 1 when a candidate's verdict is differs")
+	fs.BoolVar(&f.insecure, "insecure", false, "do not verify an https:// target's certificate")
+	fs.StringArrayVar(&f.headers, "header", nil, "an extra header for every request, 'Name: value' (repeat for more); credential headers' values are never printed")
 	return c
 }
 
@@ -83,8 +89,15 @@ func runParity(c *cobra.Command, f parityFlags) error {
 	if f.prompts < 1 || f.promptToks < 1 || f.maxTokens < 1 || f.concurrency < 1 {
 		return usageError{errors.New("--prompts, --prompt-tokens, --max-tokens and --concurrency must be at least 1")}
 	}
+	// The requests have the options of surge run's (client.HTTPClient):
+	// TLS settings, the environment's proxy, no redirect with credentials.
+	hc, err := client.HTTPClient(client.Config{Insecure: f.insecure, Proxy: http.ProxyFromEnvironment}, parityTimeout)
+	if err != nil {
+		return err
+	}
+	defer hc.CloseIdleConnections()
 	res, err := parity.Run(c.Context(), parity.Config{Targets: targets, NumPrompts: f.prompts, PromptTokens: f.promptToks,
-		MaxTokens: f.maxTokens, Concurrency: f.concurrency, Client: &http.Client{Timeout: parityTimeout}})
+		MaxTokens: f.maxTokens, Concurrency: f.concurrency, Client: hc})
 	if err != nil {
 		return err
 	}
@@ -111,6 +124,10 @@ func parityTargets(f parityFlags) ([]parity.Target, error) {
 	if err != nil {
 		return nil, err
 	}
+	header, err := parseHeaders(f.headers)
+	if err != nil {
+		return nil, usageError{err}
+	}
 	var ts []parity.Target
 	var errs []error
 	seen := map[string]bool{}
@@ -119,7 +136,7 @@ func parityTargets(f parityFlags) ([]parity.Target, error) {
 		if isPair(u) {
 			name, u, _ = strings.Cut(u, "=")
 		}
-		if err := checkURL(u, "--target "+redact(u)); err != nil {
+		if err := checkURL(u, "--target "+redact.URL(u)); err != nil {
 			errs = append(errs, usageError{err})
 			continue
 		}
@@ -131,7 +148,7 @@ func parityTargets(f parityFlags) ([]parity.Target, error) {
 			errs = append(errs, usageError{fmt.Errorf("--target: %s is given twice (name them NAME=URL)", name)})
 		}
 		seen[name] = true
-		ts = append(ts, parity.Target{Name: name, BaseURL: u, APIKey: key, Model: f.model})
+		ts = append(ts, parity.Target{Name: name, BaseURL: u, APIKey: key, Model: f.model, Header: header})
 	}
 	return ts, errors.Join(errs...)
 }

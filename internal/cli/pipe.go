@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"surge/bundle"
+	"surge/harness"
 )
 
 // runOutput is where a run or simulation leaves its bundle: the directory
@@ -52,6 +53,23 @@ func (o *runOutput) finish(c *cobra.Command, report string) error {
 		return fmt.Errorf("-o -: writing the records: %w", err)
 	}
 	return nil
+}
+
+// report prints the text report of a run harness.Run returned (finish)
+// whenever the run was recorded, even when a file of it could not be
+// written (a full disk), and returns the command's error: Run's, else
+// printing's, else the verdict's.
+func (o *runOutput) report(c *cobra.Command, res *harness.Result, err error) error {
+	if res == nil {
+		return cliError(err)
+	}
+	if ferr := o.finish(c, res.Report); err == nil && ferr != nil {
+		return ferr
+	}
+	if err != nil {
+		return cliError(err)
+	}
+	return cliError(res.Verdict)
 }
 
 // remove removes the temporary directory of -o -; it leaves any other

@@ -13,6 +13,7 @@ import (
 	"surge/bundle"
 	"surge/client"
 	"surge/harness"
+	"surge/internal/redact"
 )
 
 type runFlags struct {
@@ -141,13 +142,7 @@ func runRun(c *cobra.Command, path string, f runFlags) error {
 	cfg.Scrape, cfg.LiveAddr = f.scrape.config(), f.liveAddr
 	cfg.FailOnSLO, cfg.FailOnInvalid = f.slos.failOn, f.slos.failOnInvalid
 	res, err := harness.Run(c.Context(), cfg)
-	if err != nil {
-		return cliError(err)
-	}
-	if err := out.finish(c, res.Report); err != nil {
-		return err
-	}
-	return cliError(res.Verdict)
+	return out.report(c, res, err)
 }
 
 // config is the harness configuration of the run flags for workload w,
@@ -215,12 +210,18 @@ func (f runFlags) check(changed interface{ Changed(string) bool }) error {
 		return usageError{fmt.Errorf("--max-concurrency %d: want 0 (no cap) or more", f.maxConc)}
 	case f.drop && f.maxConc == 0:
 		return usageError{errors.New("--drop needs --max-concurrency: there is no cap to drop at")}
+	case len(f.salt) > maxSalt:
+		return usageError{fmt.Errorf("--salt %q: a nonce is at most %d bytes (it goes before every conversation)", redact.Clip(f.salt), maxSalt)}
 	}
 	if err := harness.CheckTarget(f.target); err != nil {
 		return usageError{err}
 	}
 	return nil
 }
+
+// maxSalt bounds --salt: a nonce makes every prompt longer by its
+// tokens, and a run records it in every file.
+const maxSalt = 256
 
 // apiKey reads the API key from the named environment variable, so the key
 // never appears on a command line or in any file surge writes.
@@ -234,9 +235,6 @@ func apiKey(env string) (string, error) {
 	}
 	return key, nil
 }
-
-// redact removes credentials from a URL before it is printed.
-func redact(target string) string { return harness.Redact(target) }
 
 // isPair and checkURL read a --target entry (harness.IsPair, harness.CheckURL).
 func isPair(item string) bool       { return harness.IsPair(item) }

@@ -77,13 +77,7 @@ func runSim(c *cobra.Command, path string, f simFlags) error {
 		FailOnSLO: f.slos.failOn, FailOnInvalid: f.slos.failOnInvalid,
 		Tool: versionString(), Command: commandLine(c.Context()), Host: bundle.ThisHost(kernelRelease()),
 	})
-	if err != nil {
-		return cliError(err)
-	}
-	if err := out.finish(c, res.Report); err != nil {
-		return err
-	}
-	return cliError(res.Verdict)
+	return out.report(c, res, err)
 }
 
 // virtual is the simulation the flags describe (harness.NewVirtual).
