@@ -20,6 +20,7 @@ import (
 type robustFlags struct {
 	connect, firstByte, idle time.Duration
 	maxBytes                 int64
+	maxEvent                 int
 	retries                  int
 	backoff, maxBackoff      time.Duration
 	insecure                 bool
@@ -31,6 +32,7 @@ func (f *robustFlags) register(fs *pflag.FlagSet) {
 	fs.DurationVar(&f.firstByte, "first-byte-timeout", 0, "per request: longest wait from the connection to the response headers (0: none); on servers that send headers with the first token it bounds TTFT")
 	fs.DurationVar(&f.idle, "idle-timeout", 0, "per request: longest gap between chunks of a response (0: none)")
 	fs.Int64Var(&f.maxBytes, "max-response-bytes", client.DefaultMaxResponseBytes, "per request: bytes read of a response before it ends as too_large (negative: no cap)")
+	fs.IntVar(&f.maxEvent, "max-event-bytes", client.DefaultMaxEventBytes, "per request: bytes of one stream line or event before the request ends as too_large (negative: only --max-response-bytes)")
 	fs.IntVar(&f.retries, "retries", 0, "re-sends of a request refused with 429 or 503 or that never reached the server (0: none, the default)")
 	fs.DurationVar(&f.backoff, "retry-backoff", driver.DefaultBackoff, "wait before the first re-send, doubling each time, with jitter; a Retry-After header waits longer")
 	fs.DurationVar(&f.maxBackoff, "retry-max-backoff", driver.DefaultMaxBackoff, "longest wait before a re-send")
@@ -63,7 +65,7 @@ func (f robustFlags) check() error {
 // client sets f's client settings on cfg.
 func (f robustFlags) client(cfg client.Config) client.Config {
 	cfg.ConnectTimeout, cfg.FirstByteTimeout, cfg.IdleTimeout = f.connect, f.firstByte, f.idle
-	cfg.MaxResponseBytes, cfg.Insecure = f.maxBytes, f.insecure
+	cfg.MaxResponseBytes, cfg.MaxEventBytes, cfg.Insecure = f.maxBytes, f.maxEvent, f.insecure
 	cfg.Header, _ = parseHeaders(f.headers) // checked
 	cfg.Proxy = http.ProxyFromEnvironment
 	return cfg
