@@ -52,22 +52,12 @@ func (f *genFlags) register(fs *pflag.FlagSet) {
 // spec hash in the trace header covers them. changed reports which flags
 // were given.
 func (f genFlags) applyTo(changed interface{ Changed(string) bool }, s *spec.Spec) error {
+	o := spec.Overrides{Requests: f.requests, Duration: f.duration}
 	if changed.Changed("seed") {
-		s.Seed = f.seed
+		o.Seed = &f.seed
 	}
-	if f.requests != "" {
-		n, err := spec.ParseCount(f.requests)
-		if err != nil || n <= 0 {
-			return usageError{fmt.Errorf("--requests %q: want a positive count like 500 or 10k", f.requests)}
-		}
-		s.Requests = int(n)
-	}
-	if f.duration != "" {
-		d, err := spec.ParseDuration(f.duration)
-		if err != nil || d <= 0 {
-			return usageError{fmt.Errorf("--duration %q: want a positive duration like 90s or 10m", f.duration)}
-		}
-		s.Duration = d
+	if err := o.Apply(s); err != nil {
+		return usageError{err}
 	}
 	return nil
 }
