@@ -168,3 +168,13 @@ func TestRunHeaderFlag(t *testing.T) {
 		t.Errorf("manifest:\n%s", m)
 	}
 }
+
+// TestErrorsAreClipped: a 1 MB value in a flag whose error quotes it
+// makes a short message.
+func TestErrorsAreClipped(t *testing.T) {
+	t.Parallel()
+	code, _, errOut := run(t, "run", "x.yaml", "--target", "a="+strings.Repeat("h", 1<<20))
+	if code != exitUsage || len(errOut) > 3000 || !strings.Contains(errOut, "bytes)") {
+		t.Errorf("exit %d, stderr of %d bytes: %.300s", code, len(errOut), errOut)
+	}
+}

@@ -9,6 +9,8 @@ import (
 	"io"
 
 	"github.com/spf13/cobra"
+
+	"surge/internal/redact"
 )
 
 // Exit codes.
@@ -44,9 +46,19 @@ func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io
 	}
 	var silent silentError
 	if !errors.As(err, &silent) {
-		fmt.Fprintf(stderr, "surge: %v\n", err)
+		fmt.Fprintf(stderr, "surge: %s\n", message(err))
 	}
 	return exitCode(err)
+}
+
+// maxMessageLine bounds each line of the error surge prints: a value
+// quoted whole (a 1 MB salt, a target list) is cut and its length said.
+const maxMessageLine = 2000
+
+// message is err as surge prints it: each line clipped, and no user
+// information in any URL it quotes.
+func message(err error) string {
+	return redact.ClipLines(redact.URL(err.Error()), maxMessageLine)
 }
 
 // exitCode is the exit code of a command that ended with err.

@@ -29,3 +29,16 @@ func TestClip(t *testing.T) {
 		}
 	}
 }
+
+func TestClipLines(t *testing.T) {
+	t.Parallel()
+	msg := "a: ok\nb: " + strings.Repeat("x", 5000) + "\nc: ok"
+	got := ClipLines(msg, 100)
+	lines := strings.Split(got, "\n")
+	if len(lines) != 3 || lines[0] != "a: ok" || lines[2] != "c: ok" || len(lines[1]) > 130 || !strings.HasSuffix(lines[1], "(5003 bytes)") {
+		t.Errorf("ClipLines gave %q", got)
+	}
+	if got := ClipLines("short", 100); got != "short" {
+		t.Errorf("a short message changed: %q", got)
+	}
+}
