@@ -68,6 +68,13 @@ default each model itself if the catalog knows it, else Llama-3.1-8B), and
 --max-num-seqs, --max-num-batched-tokens, --no-prefix-caching,
 --gpu-memory-utilization and --max-model-len set their engines as they set
 vllm serve's (they are refused with --target).
+Every request of a run (inference, the /v1/models probe, the metrics
+scrape) has the same options: --insecure, --header, the timeouts, the
+proxy the environment names (HTTPS_PROXY, HTTP_PROXY, NO_PROXY; never for
+loopback). Credentials (a URL's user information, the key --api-key-env
+names, credential headers) go to the target's origin only, never across a
+redirect, and are printed and recorded nowhere, not even when a server
+echoes them.
 Ctrl-C stops scheduling, waits briefly for requests in flight, and reports
 the run as interrupted; a second Ctrl-C ends surge at once.`,
 		Args: exactArgs(1),
