@@ -66,7 +66,7 @@ func TestRunLeaksNoCredential(t *testing.T) {
 			args = append(args, "--api-key-env", "SURGE_TEST_LEAK_KEY")
 		}
 		code, out, errOut := run(t, args...)
-		if code != exitFailure || !strings.Contains(out, "401") || !strings.Contains(errOut, "no metrics at") {
+		if code != exitFailure || !strings.Contains(out, "401") || !strings.Contains(errOut, srv.URL+"/metrics") {
 			t.Fatalf("key %v: exit %d, want a run whose requests all failed with 401\nstdout:\n%s\nstderr:\n%s", withKey, code, out, errOut)
 		}
 		texts := map[string]string{"stdout": out, "stderr": errOut}
