@@ -74,3 +74,18 @@ func firstModel(body []byte) string {
 	}
 	return list.Data[0].ID
 }
+
+// Redact replaces every string of s, the answer included, with what
+// redact makes of it, so that a server echoing a credential in its
+// /v1/models answer or headers leaves it out of the manifest. A redactor
+// that keeps JSON valid (it replaces text inside strings by text without
+// quotes or backslashes) keeps Models valid.
+func (s *Server) Redact(redact func(string) string) {
+	if len(s.Models) > 0 {
+		s.Models = json.RawMessage(redact(string(s.Models)))
+	}
+	s.Model, s.Error = redact(s.Model), redact(s.Error)
+	for k, v := range s.Headers {
+		s.Headers[k] = redact(v)
+	}
+}

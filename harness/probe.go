@@ -35,7 +35,7 @@ func startProbe(ctx context.Context, cc client.Config, to *Servers) func() *bund
 	go func() {
 		s := bundle.Probe(ctx, hc, withoutUser(base))
 		hc.CloseIdleConnections()
-		s.Error = to.Redact(s.Error)
+		s.Redact(to.Redact)
 		done <- s
 	}()
 	head := time.NewTimer(probeHead)

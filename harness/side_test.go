@@ -147,6 +147,36 @@ func TestSideRequestsCarryTheOptions(t *testing.T) {
 	}
 }
 
+// TestProbeAnswerRedacted has a /v1/models that echoes the
+// Authorization header in its answer and headers: the manifest keeps the
+// answer, valid JSON, without the key.
+func TestProbeAnswerRedacted(t *testing.T) {
+	t.Parallel()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/v1/models" {
+			w.Header().Set("X-Version", r.Header.Get("Authorization"))
+			fmt.Fprintf(w, `{"data":[{"id":"m","owner":%q}]}`, r.Header.Get("Authorization"))
+			return
+		}
+		http.Error(w, `{"error":{"message":"no"}}`, http.StatusBadRequest)
+	}))
+	defer srv.Close()
+	dir := filepath.Join(t.TempDir(), "run")
+	_, err := Run(context.Background(), Config{Workload: failing(t, 1), Dir: dir, Target: srv.URL,
+		Client: client.Config{APIKey: "sk-echoed-3"}, Scrape: Scrape{Off: true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(filepath.Join(dir, "manifest.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := readManifest(t, dir)
+	if strings.Contains(string(data), "sk-echoed-3") || m.Server == nil || m.Server.Model != "m" || !strings.Contains(string(m.Server.Models), "[redacted]") {
+		t.Errorf("manifest:\n%s", data)
+	}
+}
+
 // TestScrapeWarningsHideCredentials has a target with a password in its
 // URL and no metrics: the scrape sends the URL's credentials, and the
 // warning names the metrics URL without them.
