@@ -18,9 +18,11 @@ const auxConns = 16
 // HTTPClient returns the client of surge's requests beside the
 // inference ones, to the server at cfg.BaseURL: the /v1/models probe,
 // the metrics scrape, parity's prompts. It applies the options the
-// inference requests have: cfg's TLS settings (Insecure), protocol
-// (HTTP2), Proxy, ConnectTimeout and FirstByteTimeout, Header, and
-// timeout as each request's deadline (0: none). cfg's credentials
+// inference requests have: cfg's TLS settings (Insecure), Proxy,
+// ConnectTimeout and FirstByteTimeout, Header, and timeout as each
+// request's deadline (0: none). It speaks HTTP/1.1, or HTTP/2 where TLS
+// negotiates it, whatever cfg.HTTP2 says: a metrics endpoint beside an
+// h2c server need not speak h2c. cfg's credentials
 // (APIKey as a bearer token, else the base URL's user information as
 // basic authentication) and Header go only to requests for the base
 // URL's origin (scheme, host and port), and only to requests that carry
@@ -46,8 +48,10 @@ func HTTPClient(cfg Config, timeout time.Duration) (*http.Client, error) {
 			t.header.Set("Authorization", auth)
 		}
 	}
-	cfg.MaxConns = auxConns
+	cfg.MaxConns, cfg.HTTP2 = auxConns, false
 	tr := newTransport(cfg)
+	tr.Protocols.SetHTTP2(true)
+	tr.ForceAttemptHTTP2 = true
 	tr.ResponseHeaderTimeout = cfg.FirstByteTimeout
 	tr.DisableCompression = false
 	t.next = tr
