@@ -144,3 +144,28 @@ func TestHTTPClientOptions(t *testing.T) {
 		t.Errorf("the proxy got %d requests, want the scrape's and the inference's", n)
 	}
 }
+
+// TestTLSHints checks that a TLS failure says how to fix it first, where
+// a report's excerpt of the message still shows it.
+func TestTLSHints(t *testing.T) {
+	t.Parallel()
+	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {})
+	untrusted := httptest.NewTLSServer(h)
+	defer untrusted.Close()
+	plain := httptest.NewServer(h)
+	defer plain.Close()
+	for _, tt := range []struct{ url, want string }{
+		{untrusted.URL, "untrusted certificate (--insecure"},
+		{strings.Replace(plain.URL, "http://", "https://", 1), "not TLS (the server speaks plain HTTP: give an http:// URL)"},
+	} {
+		c, err := New(Config{BaseURL: tt.url})
+		if err != nil {
+			t.Fatal(err)
+		}
+		res := c.Do(context.Background(), chatReq())
+		c.Close()
+		if !strings.Contains(res.Err, "sending request: "+tt.want) {
+			t.Errorf("%s: Err %q, want the stage then %q", tt.url, res.Err, tt.want)
+		}
+	}
+}

@@ -6,13 +6,14 @@ import (
 	"errors"
 )
 
-// tlsError is a TLS failure with how to fix it.
+// tlsError is a TLS failure with how to fix it, said first: a report
+// quotes the start of a message.
 type tlsError struct {
 	err  error
 	hint string
 }
 
-func (e *tlsError) Error() string { return e.err.Error() + " (" + e.hint + ")" }
+func (e *tlsError) Error() string { return e.hint + ": " + e.err.Error() }
 func (e *tlsError) Unwrap() error { return e.err }
 
 // withTLSHint returns err with how to fix it when it is a TLS failure: a
@@ -31,10 +32,9 @@ func withTLSHint(err error) error {
 	case err == nil, errors.As(err, &hinted):
 		return err
 	case errors.As(err, &verify), errors.As(err, &authority), errors.As(err, &host), errors.As(err, &invalid):
-		return &tlsError{err, "the server's certificate is not trusted: --insecure skips the check, " +
-			"or add the CA that signed it to the system's roots (SSL_CERT_FILE=ca.pem names a file of them)"}
+		return &tlsError{err, "untrusted certificate (--insecure skips the check; SSL_CERT_FILE=ca.pem trusts the CA that signed it)"}
 	case errors.As(err, &record):
-		return &tlsError{err, "the server does not speak TLS: give an http:// URL"}
+		return &tlsError{err, "not TLS (the server speaks plain HTTP: give an http:// URL)"}
 	}
 	return err
 }

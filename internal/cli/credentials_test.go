@@ -178,3 +178,24 @@ func TestErrorsAreClipped(t *testing.T) {
 		t.Errorf("exit %d, stderr of %d bytes: %.300s", code, len(errOut), errOut)
 	}
 }
+
+// TestRunTLSFailureSaysHowToFixIt runs against a server whose
+// certificate is not trusted: what surge prints names --insecure, and
+// with it the requests reach the server.
+func TestRunTLSFailureSaysHowToFixIt(t *testing.T) {
+	t.Parallel()
+	srv := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Error(w, `{"error":{"message":"reached"}}`, http.StatusBadRequest)
+	}))
+	defer srv.Close()
+	tmp := t.TempDir()
+	spec := writeSpec(t, tmp, "echo.yaml", echoSpec)
+	_, out, errOut := run(t, "run", spec, "--target", srv.URL, "-o", filepath.Join(tmp, "a"))
+	if !strings.Contains(out, "--insecure") {
+		t.Errorf("nothing printed names --insecure:\nstdout:\n%s\nstderr:\n%s", out, errOut)
+	}
+	_, out, errOut = run(t, "run", spec, "--target", srv.URL, "--insecure", "-o", filepath.Join(tmp, "b"))
+	if !strings.Contains(out, "reached") {
+		t.Errorf("--insecure: the requests did not reach the server:\nstdout:\n%s\nstderr:\n%s", out, errOut)
+	}
+}
