@@ -14,6 +14,8 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/util/validation"
+
+	"surge/internal/redact"
 )
 
 // Config describes the sharded run to write manifests for. Its zero value
@@ -166,11 +168,14 @@ func checkTarget(target string) error {
 			raw = v
 		}
 		u, err := url.Parse(raw)
-		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Hostname() == "" {
-			return fmt.Errorf("target %q: want an http:// or https:// URL with a host", raw)
-		}
-		if isLoopback(u.Hostname()) {
-			return fmt.Errorf("target %q: %s is the pod itself; give the server's address in the cluster (a Service name)", raw, u.Hostname())
+		shown := redact.URL(raw)
+		switch {
+		case err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Hostname() == "":
+			return fmt.Errorf("target %q: want an http:// or https:// URL with a host", shown)
+		case u.User != nil:
+			return fmt.Errorf("target %q: credentials in the URL would be written into the manifests in the clear; keep the key in a Secret (--api-key-secret SECRET:KEY)", shown)
+		case isLoopback(u.Hostname()):
+			return fmt.Errorf("target %q: %s is the pod itself; give the server's address in the cluster (a Service name)", shown, u.Hostname())
 		}
 	}
 	return nil
