@@ -19,11 +19,12 @@ const (
 
 // startProbe asks the run's main server what it is (GET /v1/models) for
 // the manifest, through a side client with cc's options, and waits for
-// the answer up to probeHead, so that normally the probe is over before
-// the load begins. The returned function gives the answer, waiting for
-// it if need be (up to probeTimeout from the start), with every
-// credential of the run taken out of its error.
-func startProbe(ctx context.Context, cc client.Config, to *Servers) func() *bundle.Server {
+// the answer up to probeHead, or until startAt when that is sooner (a
+// shard's common start), so that normally the probe is over before the
+// load begins. The returned function gives the answer, waiting for it if
+// need be (up to probeTimeout from the start), with every credential of
+// the run taken out of it.
+func startProbe(ctx context.Context, cc client.Config, to *Servers, startAt time.Time) func() *bundle.Server {
 	base := to.mainServer()
 	hc, err := sideClient(cc, base, probeTimeout)
 	if err != nil {
@@ -38,7 +39,11 @@ func startProbe(ctx context.Context, cc client.Config, to *Servers) func() *bund
 		s.Redact(to.Redact)
 		done <- s
 	}()
-	head := time.NewTimer(probeHead)
+	wait := probeHead
+	if !startAt.IsZero() {
+		wait = max(0, min(wait, time.Until(startAt)))
+	}
+	head := time.NewTimer(wait)
 	defer head.Stop()
 	var s *bundle.Server
 	select {

@@ -80,7 +80,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	if err := writeTrace(cfg.Dir, cfg.Workload); err != nil {
 		return nil, fmt.Errorf("writing the bundle's trace: %w", err)
 	}
-	probe := startProbe(ctx, cfg.Client, to)
+	probe := startProbe(ctx, cfg.Client, to, cfg.StartAt)
 	start := cfg.StartAt
 	if start.IsZero() {
 		start = time.Now()
