@@ -200,28 +200,40 @@ func readRecords(fsys fs.FS, name string) (*trace.Records, error) {
 	return rs, nil
 }
 
-// RecordFiles names the records files of the run directory fsys: its
-// records.jsonl, or, without one, that of each of its subdirectories (the
-// shards of a sharded run).
-func RecordFiles(fsys fs.FS) ([]string, error) {
-	if _, err := fs.Stat(fsys, RecordsFile); err == nil {
-		return []string{RecordsFile}, nil
+// RecordFiles names the records files of the run directory dir of fsys
+// ("." for its root): its records.jsonl, or, without one, that of each of
+// its subdirectories (the shards of a sharded run).
+func RecordFiles(fsys fs.FS, dir string) ([]string, error) {
+	if _, err := fs.Stat(fsys, path.Join(dir, RecordsFile)); err == nil {
+		return []string{path.Join(dir, RecordsFile)}, nil
 	}
-	sub, err := fs.Glob(fsys, path.Join("*", RecordsFile))
+	sub, err := fs.Glob(fsys, path.Join(dir, "*", RecordsFile))
 	if err != nil || len(sub) == 0 {
 		return nil, errors.New("holds no records.jsonl, nor any directory that does")
 	}
 	return sub, nil
 }
 
-// ReadRecords reads the records files names of fsys and merges them
-// (trace.Merge), the files of several shards into one run. Its warnings
-// say what was read but is not whole: a last line cut by a kill, shards
-// missing from the merge.
+// ReadRecords reads the records of names in fsys, each a records file or
+// a run directory (RecordFiles), and merges them (trace.Merge), the files
+// of several shards into one run. Its warnings say what was read but is
+// not whole: a last line cut by a kill, shards missing from the merge.
 func ReadRecords(fsys fs.FS, names []string) (*trace.Records, []string, error) {
+	var files []string
+	for _, name := range names {
+		if info, err := fs.Stat(fsys, name); err != nil || !info.IsDir() {
+			files = append(files, name) // opening it says what is wrong
+			continue
+		}
+		in, err := RecordFiles(fsys, name)
+		if err != nil {
+			return nil, nil, fmt.Errorf("reading records: %s %w", name, err)
+		}
+		files = append(files, in...)
+	}
 	var runs []*trace.Records
 	var warnings []string
-	for _, name := range names {
+	for _, name := range files {
 		rs, err := readRecords(fsys, name)
 		if rs == nil {
 			return nil, nil, err
@@ -231,7 +243,7 @@ func ReadRecords(fsys fs.FS, names []string) (*trace.Records, []string, error) {
 		}
 		runs = append(runs, rs)
 	}
-	all, more, err := trace.Merge(runs, names)
+	all, more, err := trace.Merge(runs, files)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -178,7 +178,7 @@ func TestReadRecords(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			names, err := RecordFiles(tt.fsys)
+			names, err := RecordFiles(tt.fsys, ".")
 			if err != nil || !slices.Equal(names, tt.files) {
 				t.Fatalf("RecordFiles: %q, %v; want %q", names, err, tt.files)
 			}
@@ -194,7 +194,7 @@ func TestReadRecords(t *testing.T) {
 			}
 		})
 	}
-	if _, err := RecordFiles(fstest.MapFS{"x/notes.txt": {}}); err == nil {
+	if _, err := RecordFiles(fstest.MapFS{"x/notes.txt": {}}, "."); err == nil {
 		t.Error("RecordFiles of a directory without records: no error")
 	}
 }

@@ -151,6 +151,9 @@ type reader struct {
 
 // New returns a Client for cfg.
 func New(cfg Config) (*Client, error) {
+	if err := cfg.Check(); err != nil {
+		return nil, err
+	}
 	base, err := parseBase(cfg.BaseURL)
 	if err != nil {
 		return nil, err

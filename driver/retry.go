@@ -2,6 +2,7 @@ package driver
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"hash/fnv"
 	"math/rand/v2"
@@ -65,19 +66,20 @@ func (p RetryPolicy) withDefaults() RetryPolicy {
 	return p
 }
 
-// validate reports every impossible value of p.
-func (p RetryPolicy) validate() []error {
+// Check reports every impossible value of p (a zero field takes its
+// default); errors name the command line's flags.
+func (p RetryPolicy) Check() error {
 	var errs []error
 	if p.Max < 0 {
-		errs = append(errs, fmt.Errorf("config: retry max %d is negative", p.Max))
+		errs = append(errs, fmt.Errorf("--retries %d: want 0 or more", p.Max))
 	}
 	if p.Backoff < 0 || p.MaxBackoff < 0 {
-		errs = append(errs, fmt.Errorf("config: retry backoff %v, max backoff %v: want 0 (default) or more", p.Backoff, p.MaxBackoff))
+		errs = append(errs, fmt.Errorf("--retry-backoff %v, --retry-max-backoff %v: want 0 (the default) or more", p.Backoff, p.MaxBackoff))
 	}
-	if p.Backoff > 0 && p.MaxBackoff > 0 && p.Backoff > p.MaxBackoff {
-		errs = append(errs, fmt.Errorf("config: retry backoff %v exceeds the max backoff %v", p.Backoff, p.MaxBackoff))
+	if d := p.withDefaults(); d.Backoff > 0 && d.MaxBackoff > 0 && d.Backoff > d.MaxBackoff {
+		errs = append(errs, fmt.Errorf("--retry-backoff %v is longer than --retry-max-backoff %v", d.Backoff, d.MaxBackoff))
 	}
-	return errs
+	return errors.Join(errs...)
 }
 
 // retryable reports whether res failed in a way the policy retries: see

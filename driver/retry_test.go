@@ -172,9 +172,9 @@ func TestRetryPolicyValidate(t *testing.T) {
 		want   string
 		reason string
 	}{
-		{RetryPolicy{Max: -1}, "retry max -1 is negative", "negative count"},
-		{RetryPolicy{Backoff: -time.Second}, "want 0 (default) or more", "negative backoff"},
-		{RetryPolicy{Backoff: time.Minute}, "exceeds the max backoff", "backoff beyond the default cap"},
+		{RetryPolicy{Max: -1}, "--retries -1: want 0 or more", "negative count"},
+		{RetryPolicy{Backoff: -time.Second}, "want 0 (the default) or more", "negative backoff"},
+		{RetryPolicy{Backoff: time.Minute}, "is longer than --retry-max-backoff", "backoff beyond the default cap"},
 	}
 	for _, tt := range tests {
 		_, err := New(Config{Client: &fake{}, Retry: tt.p}, h, ss)

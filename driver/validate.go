@@ -65,7 +65,10 @@ func validateConfig(cfg Config) []error {
 			errs = append(errs, fmt.Errorf("config: %s %v is negative", f.name, f.d))
 		}
 	}
-	return append(errs, cfg.Retry.validate()...)
+	if err := cfg.Retry.Check(); err != nil {
+		errs = append(errs, err)
+	}
+	return errs
 }
 
 // headerClients indexes the header's clients by name.

@@ -9,8 +9,12 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
+	"time"
 
+	"surge/client"
+	"surge/driver"
 	"surge/metrics"
 	"surge/trace"
 )
@@ -133,11 +137,22 @@ func TestRunConfigErrors(t *testing.T) {
 		{"a model without a server", Config{Target: "other=http://127.0.0.1:1"}},
 		{"an unknown accelerator", Config{Engine: Engine{GPU: "no-such-gpu"}}},
 		{"too many shards for a closed loop", Config{Shard: &trace.Shard{Index: 0, Count: 3}}},
+		{"an unknown API", Config{API: "embeddings"}},
+		{"a negative cap", Config{MaxConcurrency: -1}},
+		{"dropping without a cap", Config{Drop: true}},
+		{"a salt of a kilobyte", Config{Salt: strings.Repeat("s", 1024)}},
+		{"a negative timeout", Config{Client: client.Config{IdleTimeout: -time.Second}}},
+		{"negative retries", Config{Retry: driver.RetryPolicy{Max: -1}}},
+		{"an engine setting out of range", Config{Engine: Engine{Settings: EngineSettings{MemoryUtilization: 2}}}},
+		{"no workload", Config{}},
 	}
 	for _, tt := range tests {
 		dir := filepath.Join(t.TempDir(), "run")
-		tt.cfg.Workload, tt.cfg.Dir = failing(t, 1), dir
-		tt.cfg.Workload.Header.Clients[0].Concurrency = 2
+		tt.cfg.Dir = dir
+		if tt.reason != "no workload" {
+			tt.cfg.Workload = failing(t, 1)
+			tt.cfg.Workload.Header.Clients[0].Concurrency = 2
+		}
 		_, err := Run(context.Background(), tt.cfg)
 		if !as[ConfigError](err) {
 			t.Errorf("%s: error %v, want a ConfigError", tt.reason, err)

@@ -13,18 +13,29 @@ import (
 
 	"surge/content"
 	"surge/spec"
+	"surge/workload"
 )
 
 // traceStart is how every surge trace begins.
 var traceStart = []byte(`{"surge_trace"`)
 
+// LoadOptions change what Load does with a spec.
+type LoadOptions struct {
+	// Edit, when set, changes the spec before it is compiled (the
+	// command line's overrides).
+	Edit func(*spec.Spec) error
+	// NoText compiles the spec without prompt text: the sessions' times
+	// and lengths, enough to plan a run but not to send it.
+	NoText bool
+}
+
 // Load reads the workload at name in fsys: a surge trace, read as it is,
-// or a spec, compiled in memory after edit (nil: none) has changed it.
+// or a spec, compiled in memory as opts say.
 // Paths the spec names (its tokenizer, corpus) are read from fsys
 // relative to the spec's directory. The caller's fsys decides what a name
 // means: the command line's takes the operating system's paths, "-" being
 // standard input. A cancelled ctx ends it with ErrInterrupted.
-func Load(ctx context.Context, fsys fs.FS, name string, edit func(*spec.Spec) error) (*Workload, error) {
+func Load(ctx context.Context, fsys fs.FS, name string, opts LoadOptions) (*Workload, error) {
 	f, err := fsys.Open(name)
 	if err != nil {
 		return nil, fmt.Errorf("reading %s: %w", name, err)
@@ -44,12 +55,12 @@ func Load(ctx context.Context, fsys fs.FS, name string, edit func(*spec.Spec) er
 	if err != nil {
 		return nil, err
 	}
-	if edit != nil {
-		if err := edit(s); err != nil {
+	if opts.Edit != nil {
+		if err := opts.Edit(s); err != nil {
 			return nil, err
 		}
 	}
-	w, err := CompileSpec(ctx, fsys, name, s)
+	w, err := compileSpec(ctx, fsys, name, s, workload.Options{NoText: opts.NoText})
 	if err != nil {
 		return nil, err
 	}
@@ -94,11 +105,16 @@ func LoadSpec(fsys fs.FS, name string) (*spec.Spec, error) {
 // CompileSpec generates the sessions of s, read from name in fsys, in
 // memory, with the tokenizer and corpus it names.
 func CompileSpec(ctx context.Context, fsys fs.FS, name string, s *spec.Spec) (*Workload, error) {
+	return compileSpec(ctx, fsys, name, s, workload.Options{})
+}
+
+// compileSpec is CompileSpec with the generator's options.
+func compileSpec(ctx context.Context, fsys fs.FS, name string, s *spec.Spec, opts workload.Options) (*Workload, error) {
 	tok, synth, err := OpenContent(fsys, name, s)
 	if err != nil {
 		return nil, err
 	}
-	w, err := Compile(ctx, s, tok, synth)
+	w, err := compile(ctx, s, tok, synth, opts)
 	if errors.Is(err, ErrInterrupted) {
 		return nil, err
 	}

@@ -29,6 +29,12 @@ import (
 // files or manifest could not all be written (a full disk) returns its
 // Result, the text report included, and the error.
 func Run(ctx context.Context, cfg Config) (*Result, error) {
+	if err := cfg.Check(); err != nil {
+		return nil, err
+	}
+	if cfg.Workload == nil {
+		return nil, ConfigError{errors.New("no workload to run")}
+	}
 	cfg.Log = cmp.Or[io.Writer](cfg.Log, io.Discard)
 	if cfg.Virtual != nil {
 		return runVirtual(ctx, cfg)

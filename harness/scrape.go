@@ -103,17 +103,10 @@ func ServerView(r io.Reader, sum *metrics.Summary) ([]report.ServerSample, []rep
 	return samples, engine, nil
 }
 
-// serverView is ServerView of DIR/server_metrics.jsonl, when there is one.
+// serverView is ServerView of DIR/server_metrics.jsonl, when there is
+// one (without it, nothing and no error).
 func serverView(dir string, sum *metrics.Summary) ([]report.ServerSample, []report.EngineLatency, error) {
-	f, err := os.Open(filepath.Join(dir, bundle.ServerMetricsFile))
-	if os.IsNotExist(err) {
-		return nil, nil, nil
-	}
-	if err != nil {
-		return nil, nil, err
-	}
-	defer f.Close()
-	return ServerView(f, sum)
+	return serverViewIn(os.DirFS(dir), bundle.ServerMetricsFile, sum)
 }
 
 // serverSample is the report's view of one scrape's state: a figure that

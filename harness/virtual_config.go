@@ -1,12 +1,12 @@
 package harness
 
 import (
-	"errors"
 	"fmt"
 	"strings"
 
 	"surge/metrics"
 	"surge/sim"
+	"surge/sim/server"
 	"surge/sim/virtual"
 )
 
@@ -17,27 +17,18 @@ import (
 // router when there are several and the engine settings that differ from
 // vLLM's defaults. Errors name the command line's flags.
 func NewVirtual(eng Engine, replicas int, router string) (*Virtual, error) {
-	switch {
-	case eng.Model == "" || eng.GPU == "":
-		return nil, errors.New("sim needs --model and --gpu, e.g. --model llama-3.1-8b --gpu h100")
-	case eng.TP < 1:
-		return nil, fmt.Errorf("--tp %d: want 1 or more GPUs per replica", eng.TP)
-	case replicas < 1:
+	hw, err := eng.hardware("sim")
+	if err != nil {
+		return nil, err
+	}
+	if replicas < 1 {
 		return nil, fmt.Errorf("--replicas %d: want 1 or more", replicas)
-	}
-	m, err := sim.LookupModel(eng.Model)
-	if err != nil {
-		return nil, fmt.Errorf("--model: %w", err)
-	}
-	g, err := sim.LookupGPU(eng.GPU)
-	if err != nil {
-		return nil, fmt.Errorf("--gpu: %w", err)
 	}
 	r, err := virtual.ParseRouter(router)
 	if err != nil {
 		return nil, fmt.Errorf("--router: %w", err)
 	}
-	hw := sim.Hardware{Model: m, GPU: g, TP: eng.TP}
+	eng.Settings = eng.Settings.orDefaults()
 	ec, err := eng.Settings.Resolve(hw)
 	if err != nil {
 		return nil, err
@@ -49,7 +40,7 @@ func NewVirtual(eng Engine, replicas int, router string) (*Virtual, error) {
 	if q := eng.Settings.Query(); q != "" {
 		query = append(query, q)
 	}
-	target := fmt.Sprintf("%s%s@%sx%d", metrics.VirtualTargetScheme, m.Name, g.Name, eng.TP)
+	target := fmt.Sprintf("%s%s@%sx%d", metrics.VirtualTargetScheme, hw.Model.Name, hw.GPU.Name, eng.TP)
 	if len(query) > 0 {
 		target += "?" + strings.Join(query, "&")
 	}
@@ -57,4 +48,35 @@ func NewVirtual(eng Engine, replicas int, router string) (*Virtual, error) {
 		Config: virtual.Config{Engine: ec, Cost: sim.NewCostModel(hw, sim.CostParams{}), Replicas: replicas, Router: r},
 		Target: target,
 	}, nil
+}
+
+// NewServer is the configuration of a real-time server of the engine eng
+// describes, without its tokenizer, served name and faults. eng names its
+// model and GPU from the catalog; errors name the command line's flags.
+func NewServer(eng Engine) (server.Config, error) {
+	hw, err := eng.hardware("serve")
+	if err != nil {
+		return server.Config{}, err
+	}
+	return eng.Settings.orDefaults().Server(hw)
+}
+
+// hardware looks eng's model and GPU up in the catalog; verb names the
+// command that needs them in errors.
+func (eng Engine) hardware(verb string) (sim.Hardware, error) {
+	switch {
+	case eng.Model == "" || eng.GPU == "":
+		return sim.Hardware{}, fmt.Errorf("%s needs --model and --gpu, e.g. --model llama-3.1-8b --gpu h100", verb)
+	case eng.TP < 1:
+		return sim.Hardware{}, fmt.Errorf("--tp %d: want 1 or more GPUs", eng.TP)
+	}
+	m, err := sim.LookupModel(eng.Model)
+	if err != nil {
+		return sim.Hardware{}, fmt.Errorf("--model: %w", err)
+	}
+	g, err := sim.LookupGPU(eng.GPU)
+	if err != nil {
+		return sim.Hardware{}, fmt.Errorf("--gpu: %w", err)
+	}
+	return sim.Hardware{Model: m, GPU: g, TP: eng.TP}, nil
 }

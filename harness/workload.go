@@ -66,7 +66,12 @@ func ReadTrace(r io.Reader) (*Workload, error) {
 // Compile generates the sessions of s in memory, with prompts from synth
 // counted by tok. A cancelled ctx ends it with ErrInterrupted.
 func Compile(ctx context.Context, s *spec.Spec, tok content.Tokenizer, synth *content.Synth) (*Workload, error) {
-	g, err := workload.New(s, tok, synth, workload.Options{})
+	return compile(ctx, s, tok, synth, workload.Options{})
+}
+
+// compile is Compile with the generator's options.
+func compile(ctx context.Context, s *spec.Spec, tok content.Tokenizer, synth *content.Synth, opts workload.Options) (*Workload, error) {
+	g, err := workload.New(s, tok, synth, opts)
 	if err != nil {
 		return nil, err
 	}

@@ -56,8 +56,8 @@ func TestBundle(t *testing.T) {
 			}
 		}
 	}
-	if _, ok := readManifest(t, dir).Files[serverMetricsFile]; !ok {
-		t.Errorf("the bundle has no %s", serverMetricsFile)
+	if _, ok := readManifest(t, dir).Files[bundle.ServerMetricsFile]; !ok {
+		t.Errorf("the bundle has no %s", bundle.ServerMetricsFile)
 	}
 	if text, _ := os.ReadFile(filepath.Join(dir, "report.txt")); !strings.Contains(string(text), "ttft  vllm:time_to_first_token_seconds") {
 		t.Errorf("report.txt does not set the engine's TTFT beside the client's:\n%s", text)

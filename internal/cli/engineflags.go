@@ -5,7 +5,6 @@ import (
 
 	"surge/harness"
 	"surge/sim"
-	"surge/sim/server"
 )
 
 // engineFlags are the built-in engine's scheduler and memory settings,
@@ -45,24 +44,10 @@ func (e *engineFlags) register(fs *pflag.FlagSet, note string) {
 		note+"context limit in tokens, prompt plus output (default the model's context, capped at what the KV cache holds)")
 }
 
-// check reports every engine flag out of its range.
+// check reports every engine flag out of its range; unlike the harness,
+// which takes a zero setting for vLLM's default, a 0 given here is
+// refused.
 func (e engineFlags) check() error { return e.settings().Check() }
-
-// engineConfig checks the flags and resolves them on hw into the engine's
-// whole configuration (harness.EngineSettings.Resolve).
-func (e engineFlags) engineConfig(hw sim.Hardware) (sim.EngineConfig, error) {
-	return e.settings().Resolve(hw)
-}
-
-// engineServer is the configuration of a server simulating hw with the
-// engine flags e, without the tokenizer and served name.
-func engineServer(e engineFlags, hw sim.Hardware) (server.Config, error) {
-	return e.settings().Server(hw)
-}
-
-// query names the settings that differ from vLLM's defaults
-// (harness.EngineSettings.Query).
-func (e engineFlags) query() string { return e.settings().Query() }
 
 // settings are the flags as the harness takes them.
 func (e engineFlags) settings() harness.EngineSettings {

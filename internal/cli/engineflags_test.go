@@ -86,7 +86,7 @@ func TestEngineFlags(t *testing.T) {
 		if err := fs.Parse(tt.args); err != nil {
 			t.Fatalf("%s: parsing %q: %v", tt.reason, tt.args, err)
 		}
-		got, err := e.engineConfig(hw)
+		got, err := e.settings().Resolve(hw)
 		if tt.errs == nil {
 			if err != nil || got != tt.want {
 				t.Errorf("%s: got %+v, %v; want %+v", tt.reason, got, err, tt.want)
@@ -123,7 +123,7 @@ func TestEngineQuery(t *testing.T) {
 		if err := fs.Parse(tt.args); err != nil {
 			t.Fatal(err)
 		}
-		if got := e.query(); got != tt.want {
+		if got := e.settings().Query(); got != tt.want {
 			t.Errorf("%s: %q, want %q", tt.reason, got, tt.want)
 		}
 	}

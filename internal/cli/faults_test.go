@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"surge/content"
+	"surge/metrics"
 	"surge/sim/server"
 	"surge/trace"
 )
@@ -84,7 +85,7 @@ func TestStormAgainstEngine(t *testing.T) {
 	if len(kinds) != 3 {
 		t.Errorf("faulty requests by kind %v, want three kinds", kinds)
 	}
-	if f := summarize(rs, false).Faults; f == nil || len(f.Windows) != 1 || f.Windows[0].Faulted != stormed {
+	if f := metrics.Summarize(rs, metrics.Options{}).Faults; f == nil || len(f.Windows) != 1 || f.Windows[0].Faulted != stormed {
 		t.Errorf("fault report %+v: want the storm's window counting its %d cancellations", f, stormed)
 	}
 	m := engineMetrics(t, url, "vllm:generation_tokens_total", "vllm:kv_cache_usage_perc")
@@ -159,7 +160,7 @@ func TestRunAgainstFaultyEngine(t *testing.T) {
 		classes[trace.ErrTimeout] == 0 || classes[trace.ErrConnection]+classes[trace.ErrStream] < 2 {
 		t.Errorf("%d records by class %v: want 60, each fault's class among them", len(rs.Records), classes)
 	}
-	sum := summarize(rs, false)
+	sum := metrics.Summarize(rs, metrics.Options{})
 	if failed := 60 - classes[""]; sum.All.Errors.Failed != failed || sum.All.Latency.E2E.N != classes[""] {
 		t.Errorf("report: %d failed, %d E2E values; want %d failed, %d values", sum.All.Errors.Failed, sum.All.Latency.E2E.N, failed, classes[""])
 	}

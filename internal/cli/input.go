@@ -19,7 +19,7 @@ import (
 // loadWorkload reads a trace, or compiles a spec with the gen flags'
 // overrides, from path ("-": stdin).
 func loadWorkload(ctx context.Context, path string, f genFlags, c interface{ Changed(string) bool }, stdin io.Reader) (*harness.Workload, error) {
-	w, err := harness.Load(ctx, hostFS{stdin}, filepath.ToSlash(path), func(s *spec.Spec) error { return f.applyTo(c, s) })
+	w, err := harness.Load(ctx, hostFS{stdin}, filepath.ToSlash(path), harness.LoadOptions{Edit: func(s *spec.Spec) error { return f.applyTo(c, s) }})
 	if errors.Is(err, harness.ErrInterrupted) {
 		return nil, errInterrupted
 	}
@@ -65,12 +65,6 @@ func openContent(path string, s *spec.Spec) (content.Tokenizer, *content.Synth, 
 // a tokenizer.json file or model directory at an operating system path.
 func openTokenizer(nameOrPath string) (content.Tokenizer, error) {
 	return content.OpenFS(hostFS{}, filepath.ToSlash(nameOrPath))
-}
-
-// relTo resolves a path written in the spec at specPath relative to the
-// spec's directory (harness.SpecRelative).
-func relTo(specPath, p string) string {
-	return filepath.FromSlash(harness.SpecRelative(filepath.ToSlash(specPath), filepath.ToSlash(p)))
 }
 
 // hostFS is the operating system's files by the slash-separated paths the

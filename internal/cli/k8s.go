@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -12,6 +11,7 @@ import (
 
 	"surge/harness"
 	"surge/internal/k8s"
+	"surge/spec"
 )
 
 type k8sFlags struct {
@@ -93,7 +93,12 @@ func runK8s(c *cobra.Command, path string, extra []string, f k8sFlags) error {
 	if err != nil {
 		return usageError{err}
 	}
-	in, err := k8sWorkload(c, path, f.gen)
+	// The sessions' times and lengths are all the sizing needs.
+	in, err := harness.Load(c.Context(), hostFS{}, filepath.ToSlash(path), harness.LoadOptions{
+		Edit: func(s *spec.Spec) error { return f.gen.applyTo(c.Flags(), s) }, NoText: true})
+	if errors.Is(err, harness.ErrInterrupted) {
+		return errInterrupted
+	}
 	if err != nil {
 		return specFailure(c, path, err)
 	}
@@ -139,38 +144,6 @@ func (f k8sFlags) options(args []string) (k8s.Options, error) {
 		Now: time.Now(), StartDelay: f.startDelay,
 		RPSPerCore: f.rpsPerCore, E2E: f.e2e, CPU: f.cpu, Memory: f.memory,
 	}, nil
-}
-
-// k8sWorkload reads a trace, or compiles a spec without prompt text: the
-// sessions' times and lengths are all the sizing needs.
-func k8sWorkload(c *cobra.Command, path string, f genFlags) (*harness.Workload, error) {
-	traceFile, err := isTrace(path)
-	if err != nil {
-		return nil, fmt.Errorf("reading %s: %w", path, err)
-	}
-	if traceFile {
-		return readTraceFile(path)
-	}
-	s, err := loadSpec(path, c.InOrStdin())
-	if err != nil {
-		return nil, err
-	}
-	if err := f.applyTo(c.Flags(), s); err != nil {
-		return nil, err
-	}
-	tok, synth, err := openContent(path, s)
-	if err != nil {
-		return nil, err
-	}
-	in := &harness.Workload{SpecPath: path, Spec: s}
-	in.Header, in.Sessions, err = k8s.Compile(c.Context(), s, tok, synth)
-	if errors.Is(err, context.Canceled) {
-		return nil, errInterrupted
-	}
-	if err != nil {
-		return nil, fmt.Errorf("spec %s: %w", path, err)
-	}
-	return in, nil
 }
 
 // genArgs passes the workload overrides given to k8s on to every shard.

@@ -5,15 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"net/url"
-	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"surge/client"
 	"surge/internal/parity"
-	"surge/internal/redact"
 )
 
 // parityTimeout bounds one probe request, so a hung server cannot hang
@@ -114,43 +111,22 @@ func runParity(c *cobra.Command, f parityFlags) error {
 	return parityError(res, f.failOnDiff)
 }
 
-// parityTargets reads --target, --model and --api-key-env into targets,
-// naming each by NAME= or by its host.
+// parityTargets reads --target, --model, --header and --api-key-env
+// into targets (parity.ParseTargets).
 func parityTargets(f parityFlags) ([]parity.Target, error) {
-	if len(f.targets) < 2 {
-		return nil, usageError{fmt.Errorf("parity needs --target at least twice (the base, then candidates), got %d", len(f.targets))}
-	}
 	key, err := apiKey(f.apiKeyEnv)
 	if err != nil {
 		return nil, err
 	}
-	header, err := parseHeaders(f.headers)
+	header, err := client.ParseHeader(f.headers)
 	if err != nil {
 		return nil, usageError{err}
 	}
-	var ts []parity.Target
-	var errs []error
-	seen := map[string]bool{}
-	for _, item := range f.targets {
-		name, u := "", strings.TrimSpace(item)
-		if isPair(u) {
-			name, u, _ = strings.Cut(u, "=")
-		}
-		if err := checkURL(u, "--target "+redact.URL(u)); err != nil {
-			errs = append(errs, usageError{err})
-			continue
-		}
-		if name == "" {
-			p, _ := url.Parse(u)
-			name = p.Host + strings.TrimRight(p.Path, "/")
-		}
-		if seen[name] {
-			errs = append(errs, usageError{fmt.Errorf("--target: %s is given twice (name them NAME=URL)", name)})
-		}
-		seen[name] = true
-		ts = append(ts, parity.Target{Name: name, BaseURL: u, APIKey: key, Model: f.model, Header: header})
+	ts, err := parity.ParseTargets(f.targets, parity.Target{APIKey: key, Model: f.model, Header: header})
+	if err != nil {
+		return nil, usageError{err}
 	}
-	return ts, errors.Join(errs...)
+	return ts, nil
 }
 
 // parityError is nil unless failOnDiff and some candidate differs.

@@ -3,14 +3,12 @@ package cli
 import (
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 
 	"github.com/spf13/cobra"
 
 	"surge/bundle"
 	"surge/harness"
-	"surge/metrics"
 	"surge/report"
 	"surge/trace"
 )
@@ -46,27 +44,16 @@ as a PNG image.`,
 			if len(args) == 1 && isSweepDir(args[0]) {
 				return reportSweep(c, args[0], format, html, png)
 			}
-			rs, err := readRecordsFrom(c.InOrStdin(), c.ErrOrStderr(), args)
+			names := make([]string, len(args))
+			for i, a := range args {
+				names[i] = filepath.ToSlash(a)
+			}
+			in, err := harness.Report(harness.Records{Files: hostFS{c.InOrStdin()}, Names: names,
+				Trace: filepath.ToSlash(tracePath), PerClient: perClient, Log: c.ErrOrStderr()})
 			if err != nil {
 				return err
 			}
-			sum := summarize(rs, perClient)
-			in := report.HTMLInput{Summary: sum, Records: rs, Title: "surge report", Warn: warnChart(c.ErrOrStderr())}
-			if own := filepath.Join(args[0], bundle.TraceFile); tracePath == "" && len(args) == 1 && isBundle(args[0]) && exists(own) {
-				tracePath = own // a bundle holds its trace (a killed run's may not)
-			}
-			if tracePath != "" {
-				tr, err := readTraceFile(tracePath)
-				if err != nil {
-					return err
-				}
-				in.Prompt = harness.Prompts(tr.Sessions)
-			}
-			if len(args) == 1 && args[0] != "-" {
-				if in.Server, in.Engine, err = serverView(args[0], sum); err != nil {
-					fmt.Fprintf(c.ErrOrStderr(), "surge: %v (the report leaves the server's metrics out)\n", err)
-				}
-			}
+			in.Warn = warnChart(c.ErrOrStderr())
 			if html == "-" { // the HTML report is the output
 				if err := writeHTML("", png, in); err != nil {
 					return err
@@ -76,7 +63,7 @@ as a PNG image.`,
 			if err := writeHTML(html, png, in); err != nil {
 				return err
 			}
-			return write(c.OutOrStdout(), sum, in.Engine)
+			return write(c.OutOrStdout(), in.Summary, in.Engine)
 		},
 	}
 	c.Flags().StringVar(&html, "html", "", "also write the HTML report to this file (-: print it instead of the text report)")
@@ -87,36 +74,18 @@ as a PNG image.`,
 	return c
 }
 
-// exists reports whether there is a file at path.
-func exists(path string) bool {
-	_, err := os.Stat(path)
-	return err == nil
-}
-
-// summarize computes the report of rs; closed-loop clients, which have no
-// schedule, are left out of the send and scheduled rates.
-func summarize(rs *trace.Records, perClient bool) *metrics.Summary {
-	return metrics.Summarize(rs, metrics.Options{PerClient: perClient})
-}
-
-// readRecordFiles reads records files and merges them (trace.Merge); a
-// directory stands for its records.jsonl, or, without one, for the
-// records.jsonl of each of its subdirectories (the shards of a sharded
-// run). A truncated last line, and shards missing from a merge, are
-// reported on warn.
+// readRecordFiles reads records files, or run directories, and merges
+// them (bundle.ReadRecords); a truncated last line, and shards missing
+// from a merge, are reported on warn.
 func readRecordFiles(warn io.Writer, paths []string) (*trace.Records, error) {
 	return readRecordsFrom(nil, warn, paths)
 }
 
 // readRecordsFrom is readRecordFiles where the path - stands for stdin.
 func readRecordsFrom(stdin io.Reader, warn io.Writer, paths []string) (*trace.Records, error) {
-	var names []string
-	for _, path := range paths {
-		files, err := recordFiles(path)
-		if err != nil {
-			return nil, err
-		}
-		names = append(names, files...)
+	names := make([]string, len(paths))
+	for i, p := range paths {
+		names[i] = filepath.ToSlash(p)
 	}
 	all, warnings, err := bundle.ReadRecords(hostFS{stdin}, names)
 	if err != nil {
@@ -126,30 +95,6 @@ func readRecordsFrom(stdin io.Reader, warn io.Writer, paths []string) (*trace.Re
 		fmt.Fprintf(warn, "surge: warning: %s\n", w)
 	}
 	return all, nil
-}
-
-// recordFiles lists the records files path stands for: itself (- for
-// stdin), a directory's records.jsonl, or that of each of its
-// subdirectories.
-func recordFiles(path string) ([]string, error) {
-	if path == "-" {
-		return []string{path}, nil
-	}
-	info, err := os.Stat(path)
-	if err != nil {
-		return nil, fmt.Errorf("reading records: %w", err)
-	}
-	if !info.IsDir() {
-		return []string{path}, nil
-	}
-	files, err := bundle.RecordFiles(os.DirFS(path))
-	if err != nil {
-		return nil, fmt.Errorf("reading records: %s %w", path, err)
-	}
-	for i, f := range files {
-		files[i] = filepath.Join(path, filepath.FromSlash(f))
-	}
-	return files, nil
 }
 
 // warnChart tells warn of a chart of the HTML report that could not be

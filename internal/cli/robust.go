@@ -1,9 +1,9 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 	"net/http"
-	"strings"
 	"time"
 
 	"github.com/spf13/pflag"
@@ -42,51 +42,20 @@ func (f *robustFlags) register(fs *pflag.FlagSet) {
 
 // check refuses values out of range.
 func (f robustFlags) check() error {
-	for _, t := range []struct {
-		name string
-		d    time.Duration
-	}{{"connect-timeout", f.connect}, {"first-byte-timeout", f.firstByte}, {"idle-timeout", f.idle}} {
-		if t.d < 0 {
-			return fmt.Errorf("--%s %v: want 0 (none) or a positive duration", t.name, t.d)
-		}
+	if f.backoff <= 0 || f.maxBackoff <= 0 { // the policy's "default" is a value here
+		return fmt.Errorf("--retry-backoff %v, --retry-max-backoff %v: want positive waits", f.backoff, f.maxBackoff)
 	}
-	if _, err := parseHeaders(f.headers); err != nil {
-		return err
-	}
-	if f.retries < 0 {
-		return fmt.Errorf("--retries %d: want 0 or more", f.retries)
-	}
-	if f.backoff <= 0 || f.maxBackoff < f.backoff {
-		return fmt.Errorf("--retry-backoff %v, --retry-max-backoff %v: want positive waits, the first no longer than the second", f.backoff, f.maxBackoff)
-	}
-	return nil
+	_, herr := client.ParseHeader(f.headers)
+	return errors.Join(f.client(client.Config{}).Check(), f.retry(0).Check(), herr)
 }
 
 // client sets f's client settings on cfg.
 func (f robustFlags) client(cfg client.Config) client.Config {
 	cfg.ConnectTimeout, cfg.FirstByteTimeout, cfg.IdleTimeout = f.connect, f.firstByte, f.idle
 	cfg.MaxResponseBytes, cfg.MaxEventBytes, cfg.Insecure = f.maxBytes, f.maxEvent, f.insecure
-	cfg.Header, _ = parseHeaders(f.headers) // checked
+	cfg.Header, _ = client.ParseHeader(f.headers) // checked
 	cfg.Proxy = http.ProxyFromEnvironment
 	return cfg
-}
-
-// parseHeaders reads --header values, "Name: value", refusing a value
-// without a name, without its name quoted (it may be a key).
-func parseHeaders(hs []string) (http.Header, error) {
-	if len(hs) == 0 {
-		return nil, nil
-	}
-	out := http.Header{}
-	for i, h := range hs {
-		name, value, ok := strings.Cut(h, ":")
-		name = strings.TrimSpace(name)
-		if !ok || name == "" || strings.ContainsAny(name, " \t") {
-			return nil, fmt.Errorf("--header number %d: want 'Name: value', e.g. --header 'X-API-Key: ...'", i+1)
-		}
-		out.Add(name, strings.TrimSpace(value))
-	}
-	return out, nil
 }
 
 // retry is f's retry policy, its jitter seeded by seed.

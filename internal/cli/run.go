@@ -13,7 +13,6 @@ import (
 	"surge/bundle"
 	"surge/client"
 	"surge/harness"
-	"surge/internal/redact"
 )
 
 type runFlags struct {
@@ -113,7 +112,7 @@ func (f *runFlags) register(fs *pflag.FlagSet) {
 }
 
 func runRun(c *cobra.Command, path string, f runFlags) error {
-	if err := f.check(c.Flags()); err != nil {
+	if err := f.check(c); err != nil {
 		return err
 	}
 	key, err := apiKey(f.apiKeyEnv)
@@ -190,18 +189,16 @@ func cliError(err error) error {
 	return err
 }
 
-// check refuses flags out of range or at odds with each other; changed
-// says which flags were given.
-func (f runFlags) check(changed interface{ Changed(string) bool }) error {
-	if err := f.engine.check(); err != nil {
-		return usageError{err}
-	}
-	if err := f.robust.check(); err != nil {
+// check refuses flags out of range or at odds with each other, before
+// the workload is read (harness.Config.Check, and what only the command
+// line can tell).
+func (f runFlags) check(c *cobra.Command) error {
+	if err := errors.Join(f.engine.check(), f.robust.check(), f.config(c, nil, "").Check()); err != nil {
 		return usageError{err}
 	}
 	if f.target != "" {
 		for _, name := range engineFlagNames() {
-			if changed.Changed(name) {
+			if c.Flags().Changed(name) {
 				return usageError{fmt.Errorf("--%s sets the built-in engine, which runs only without --target", name)}
 			}
 		}
@@ -211,24 +208,9 @@ func (f runFlags) check(changed interface{ Changed(string) bool }) error {
 		return usageError{errors.New("--api-key-env needs --target: the built-in engine takes no key")}
 	case f.tp < 1:
 		return usageError{fmt.Errorf("--tp %d: want 1 or more GPUs", f.tp)}
-	case f.api != "" && f.api != "chat" && f.api != "completions":
-		return usageError{fmt.Errorf("--api %q: want chat or completions", f.api)}
-	case f.maxConc < 0:
-		return usageError{fmt.Errorf("--max-concurrency %d: want 0 (no cap) or more", f.maxConc)}
-	case f.drop && f.maxConc == 0:
-		return usageError{errors.New("--drop needs --max-concurrency: there is no cap to drop at")}
-	case len(f.salt) > maxSalt:
-		return usageError{fmt.Errorf("--salt %q: a nonce is at most %d bytes (it goes before every conversation)", redact.Clip(f.salt), maxSalt)}
-	}
-	if err := harness.CheckTarget(f.target); err != nil {
-		return usageError{err}
 	}
 	return nil
 }
-
-// maxSalt bounds --salt: a nonce makes every prompt longer by its
-// tokens, and a run records it in every file.
-const maxSalt = 256
 
 // apiKey reads the API key from the named environment variable, so the key
 // never appears on a command line or in any file surge writes.
@@ -242,10 +224,6 @@ func apiKey(env string) (string, error) {
 	}
 	return key, nil
 }
-
-// isPair and checkURL read a --target entry (harness.IsPair, harness.CheckURL).
-func isPair(item string) bool       { return harness.IsPair(item) }
-func checkURL(u, what string) error { return harness.CheckURL(u, what) }
 
 // runDirName is dir, or prefix and the time when it is empty.
 func runDirName(dir, prefix string) string {

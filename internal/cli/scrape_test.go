@@ -11,6 +11,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"surge/bundle"
 )
 
 // llamaCppMetrics is what llama-server --metrics answers: no KV-cache
@@ -88,7 +90,7 @@ func TestRunBundleWhateverTheMetrics(t *testing.T) {
 			if code != exitOK {
 				t.Fatalf("run exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
 			}
-			for _, f := range []string{"report.txt", "report.json", "report.html", "manifest.json", serverMetricsFile} {
+			for _, f := range []string{"report.txt", "report.json", "report.html", "manifest.json", bundle.ServerMetricsFile} {
 				if info, err := os.Stat(filepath.Join(dir, f)); err != nil || info.Size() == 0 {
 					t.Errorf("%s: %v, want a file that is not empty", f, err)
 				}

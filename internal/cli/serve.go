@@ -6,7 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"surge/sim"
+	"surge/harness"
 	"surge/sim/server"
 )
 
@@ -121,25 +121,14 @@ func runServe(c *cobra.Command, f serveFlags) error {
 // config builds the server configuration from the flags, without the
 // tokenizer.
 func (f serveFlags) config() (server.Config, error) {
-	switch {
-	case f.model == "" || f.gpu == "":
-		return server.Config{}, fmt.Errorf("serve needs --model and --gpu, e.g. --model llama-3.1-8b --gpu h100")
-	case f.tp < 1:
-		return server.Config{}, fmt.Errorf("--tp %d: want 1 or more GPUs", f.tp)
-	}
-	m, err := sim.LookupModel(f.model)
-	if err != nil {
-		return server.Config{}, fmt.Errorf("--model: %w", err)
-	}
-	g, err := sim.LookupGPU(f.gpu)
-	if err != nil {
-		return server.Config{}, fmt.Errorf("--gpu: %w", err)
+	if err := f.engine.check(); err != nil {
+		return server.Config{}, err
 	}
 	faults, err := server.ParseFaults(f.faults)
 	if err != nil {
 		return server.Config{}, fmt.Errorf("--faults: %w", err)
 	}
-	cfg, err := engineServer(f.engine, sim.Hardware{Model: m, GPU: g, TP: f.tp})
+	cfg, err := harness.NewServer(harness.Engine{Model: f.model, GPU: f.gpu, TP: f.tp, Settings: f.engine.settings()})
 	cfg.Model = f.served
 	cfg.Faults, cfg.FaultSeed = faults, f.faultSeed
 	return cfg, err

@@ -82,5 +82,8 @@ func runSim(c *cobra.Command, path string, f simFlags) error {
 
 // virtual is the simulation the flags describe (harness.NewVirtual).
 func (f simFlags) virtual() (*harness.Virtual, error) {
+	if err := f.engine.check(); err != nil {
+		return nil, err
+	}
 	return harness.NewVirtual(harness.Engine{Model: f.model, GPU: f.gpu, TP: f.tp, Settings: f.engine.settings()}, f.replicas, f.router)
 }

@@ -85,7 +85,7 @@ func runSweep(c *cobra.Command, path string, f sweepFlags) error {
 	if err != nil {
 		return usageError{err}
 	}
-	if err := f.run.check(c.Flags()); err != nil {
+	if err := f.run.check(c); err != nil {
 		return err
 	}
 	if f.sim && f.run.target != "" {

@@ -1,59 +1,11 @@
 package k8s
 
 import (
-	"context"
-	"errors"
 	"testing"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
-
-	"surge/content"
-	"surge/spec"
 )
-
-func TestCompile(t *testing.T) {
-	t.Parallel()
-	s, err := spec.Parse("k8s.yaml", []byte(`version: 1
-name: sized
-seed: 7
-requests: 20
-clients:
-  - name: open
-    model: m
-    rate: 10/s
-    input: 100
-    output: 20
-`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	tok, err := content.Builtin("o200k_base")
-	if err != nil {
-		t.Fatal(err)
-	}
-	synth, err := content.NewSynth(tok, content.SynthConfig{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	h, sessions, err := Compile(context.Background(), s, tok, synth)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if h.Name != "sized" || len(h.Clients) != 1 || len(sessions) != 20 {
-		t.Fatalf("header %+v, %d sessions; want spec sized, 1 client, 20 sessions", h, len(sessions))
-	}
-	for _, se := range sessions {
-		if tu := se.Turns[0]; tu.Prompt != "" || tu.InputTokens != 100 || tu.OutputTokens != 20 {
-			t.Fatalf("session %d: prompt %q, %d+%d tokens; want no text, 100+20", se.Index, tu.Prompt, tu.InputTokens, tu.OutputTokens)
-		}
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	cancel()
-	if _, _, err := Compile(ctx, s, tok, synth); !errors.Is(err, context.Canceled) {
-		t.Errorf("a cancelled context: %v, want context.Canceled", err)
-	}
-}
 
 func TestParseStart(t *testing.T) {
 	t.Parallel()

@@ -1,0 +1,39 @@
+package harness
+
+import (
+	"errors"
+	"fmt"
+
+	"surge/internal/redact"
+)
+
+// MaxSalt bounds Config.Salt: a nonce makes every prompt longer by its
+// tokens, and a run records it in every file.
+const MaxSalt = 256
+
+// Check reports what is wrong in c's settings before anything runs, as
+// a ConfigError (nil when nothing is); errors name the command line's
+// flags. Run calls it. The workload is not checked.
+func (c Config) Check() error {
+	var errs []error
+	switch {
+	case c.API != "" && c.API != "chat" && c.API != "completions":
+		errs = append(errs, fmt.Errorf("--api %q: want chat or completions", c.API))
+	case c.MaxConcurrency < 0:
+		errs = append(errs, fmt.Errorf("--max-concurrency %d: want 0 (no cap) or more", c.MaxConcurrency))
+	case c.Drop && c.MaxConcurrency == 0:
+		errs = append(errs, errors.New("--drop needs --max-concurrency: there is no cap to drop at"))
+	case len(c.Salt) > MaxSalt:
+		errs = append(errs, fmt.Errorf("--salt %q: a nonce is at most %d bytes (it goes before every conversation)", redact.Clip(c.Salt), MaxSalt))
+	}
+	if c.Virtual == nil && c.Servers == nil {
+		errs = append(errs, CheckTarget(c.Target), c.Client.Check(), c.Retry.Check())
+		if c.Target == "" {
+			errs = append(errs, c.Engine.Settings.orDefaults().Check())
+		}
+	}
+	if err := errors.Join(errs...); err != nil {
+		return ConfigError{err}
+	}
+	return nil
+}
