@@ -15,12 +15,12 @@ import (
 	"surge/workload"
 )
 
+// genFlags are surge gen's flags, those of register shared by run and sim.
 type genFlags struct {
-	seed     uint64
-	requests string
-	duration string
-	out      string
-	noText   bool
+	overrides spec.Overrides
+	seed      uint64 // overrides.Seed when --seed is given
+	opts      workload.Options
+	out       string
 }
 
 func newGen() *cobra.Command {
@@ -37,22 +37,22 @@ hash printed at the end identifies them.`,
 	}
 	f.register(c.Flags())
 	c.Flags().StringVarP(&f.out, "output", "o", "-", "trace file to write (- for stdout)")
-	c.Flags().BoolVar(&f.noText, "no-text", false, "leave prompt text out, keeping exact lengths only")
+	c.Flags().BoolVar(&f.opts.NoText, "no-text", false, "leave prompt text out, keeping exact lengths only")
 	return c
 }
 
 // register adds the flags that override a spec's seed and run length.
 func (f *genFlags) register(fs *pflag.FlagSet) {
 	fs.Uint64Var(&f.seed, "seed", 0, "seed overriding the spec's")
-	fs.StringVar(&f.requests, "requests", "", "number of sessions, overriding the spec's (e.g. 10k)")
-	fs.StringVar(&f.duration, "duration", "", "length of the schedule, overriding the spec's (e.g. 10m)")
+	fs.StringVar(&f.overrides.Requests, "requests", "", "number of sessions, overriding the spec's (e.g. 10k)")
+	fs.StringVar(&f.overrides.Duration, "duration", "", "length of the schedule, overriding the spec's (e.g. 10m)")
 }
 
 // applyTo writes the command-line overrides into the spec, so that the
 // spec hash in the trace header covers them. changed reports which flags
 // were given.
 func (f genFlags) applyTo(changed interface{ Changed(string) bool }, s *spec.Spec) error {
-	o := spec.Overrides{Requests: f.requests, Duration: f.duration}
+	o := f.overrides
 	if changed.Changed("seed") {
 		o.Seed = &f.seed
 	}
@@ -74,7 +74,7 @@ func runGen(c *cobra.Command, path string, f genFlags) error {
 	if err != nil {
 		return err
 	}
-	g, err := workload.New(s, tok, synth, workload.Options{NoText: f.noText})
+	g, err := workload.New(s, tok, synth, f.opts)
 	if err != nil {
 		return fmt.Errorf("spec %s: %w", path, err)
 	}

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"fmt"
-	"time"
 
 	"github.com/spf13/cobra"
 
@@ -10,25 +9,17 @@ import (
 	"surge/trace/importers"
 )
 
+// importFlags are surge import's flags: those of the import's options
+// as they are, and those written as text to be parsed into them.
 type importFlags struct {
-	format      string
-	out         string
-	speed       float64
-	concurrency int
-	client      string
-	model       string
-	window      string
-	rate        float64
-	maxContext  int
-	sample      float64
-	skipBad     bool
-	tokenizer   string
-	arrivals    string
-	seed        uint64
-	think       time.Duration
-	columns     string
-	timeUnit    string
-	lengths     string
+	opts      importers.ImportOptions
+	format    string
+	out       string
+	window    string
+	tokenizer string
+	arrivals  string
+	columns   string
+	lengths   string
 }
 
 func newImport() *cobra.Command {
@@ -79,22 +70,22 @@ sends as it is. See docs/import.md.`,
 	fs := c.Flags()
 	fs.StringVar(&f.format, "format", "auto", "format of the files: auto, azure, vidur, mooncake, weka, weka-csv, sharegpt, burstgpt, servegen, csv or jsonl")
 	fs.StringVarP(&f.out, "output", "o", "-", "trace file to write (- for stdout)")
-	fs.Float64Var(&f.speed, "speed", 1, "replay this many times faster: offsets (or think times) divided by it")
-	fs.IntVar(&f.concurrency, "concurrency", 4, "weka: sessions in flight when replayed")
-	fs.StringVar(&f.client, "client", "", "client name (default: weka, or each file's base name); with several files, NAME-1, NAME-2, …")
-	fs.StringVar(&f.model, "model", "", "model name for traces that record none (default: left to surge run or sim)")
+	fs.Float64Var(&f.opts.Speed, "speed", 1, "replay this many times faster: offsets (or think times) divided by it")
+	fs.IntVar(&f.opts.Concurrency, "concurrency", 4, "weka: sessions in flight when replayed")
+	fs.StringVar(&f.opts.Client, "client", "", "client name (default: weka, or each file's base name); with several files, NAME-1, NAME-2, …")
+	fs.StringVar(&f.opts.Model, "model", "", "model name for traces that record none (default: left to surge run or sim)")
 	fs.StringVar(&f.window, "window", "", "keep requests arriving in FROM-TO of the trace's own offsets (10m-20m, 600-1200, 30m-), starting the replay at FROM")
-	fs.Float64Var(&f.rate, "rate", 0, "rescale offsets to this mean rate per second, keeping the burst shape; sharegpt: conversations per second")
-	fs.IntVar(&f.maxContext, "max-context", 0, "cap each request's input plus output to N tokens, keeping the output")
-	fs.Float64Var(&f.sample, "sample", 1, "keep this fraction of sessions, chosen by a hash of each one's index")
-	fs.BoolVar(&f.skipBad, "skip-bad", false, "skip malformed or out-of-order rows, counting them, instead of stopping")
+	fs.Float64Var(&f.opts.Rate, "rate", 0, "rescale offsets to this mean rate per second, keeping the burst shape; sharegpt: conversations per second")
+	fs.IntVar(&f.opts.Reshape.MaxContext, "max-context", 0, "cap each request's input plus output to N tokens, keeping the output")
+	fs.Float64Var(&f.opts.Reshape.Sample, "sample", 1, "keep this fraction of sessions, chosen by a hash of each one's index")
+	fs.BoolVar(&f.opts.SkipBad, "skip-bad", false, "skip malformed or out-of-order rows, counting them, instead of stopping")
 	fs.StringVar(&f.tokenizer, "tokenizer", "o200k_base", "sharegpt: the tokenizer counting the text's tokens (o200k_base, cl100k_base, or a tokenizer.json or model folder)")
 	fs.StringVar(&f.arrivals, "arrivals", "poisson", "sharegpt with --rate: poisson or even starts")
-	fs.Uint64Var(&f.seed, "seed", 1, "sharegpt, servegen: seed of the generated starts (and servegen's lengths)")
+	fs.Uint64Var(&f.opts.Seed, "seed", 1, "sharegpt, servegen: seed of the generated starts (and servegen's lengths)")
 	fs.StringVar(&f.lengths, "lengths", "1024:256", "servegen: IN:OUT tokens of every request of a client with no length PMFs")
-	fs.DurationVar(&f.think, "think", 0, "sharegpt: wait between a reply and the next turn")
+	fs.DurationVar(&f.opts.Think, "think", 0, "sharegpt: wait between a reply and the next turn")
 	fs.StringVar(&f.columns, "columns", "", "csv, jsonl: the fields to read, at=F,input=F,output=F[,client=F][,session=F]")
-	fs.StringVar(&f.timeUnit, "time-unit", "s", "csv, jsonl: the unit of the at field: s, ms, us, or iso for ISO 8601 date-times")
+	fs.StringVar(&f.opts.TimeUnit, "time-unit", "s", "csv, jsonl: the unit of the at field: s, ms, us, or iso for ISO 8601 date-times")
 	return c
 }
 
@@ -134,15 +125,10 @@ func runImport(c *cobra.Command, files []string, f importFlags) error {
 	return nil
 }
 
-// options maps the flags to the import's options, parsing those written
-// as text; importers.ImportOptions.CheckSet checks the rest.
+// options returns the import's options, with the flags written as text
+// parsed into them; importers.ImportOptions.CheckSet checks the rest.
 func (f importFlags) options() (importers.ImportOptions, error) {
-	opts := importers.ImportOptions{
-		Client: f.client, Model: f.model, SkipBad: f.skipBad,
-		Reshape: importers.Reshape{Sample: f.sample, MaxContext: f.maxContext},
-		Speed:   f.speed, Rate: f.rate, Concurrency: f.concurrency, TimeUnit: f.timeUnit,
-		Seed: f.seed, Think: f.think,
-	}
+	opts := f.opts
 	var err error
 	if f.format != "auto" {
 		opts.Format = importers.Format(f.format)
