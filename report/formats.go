@@ -4,6 +4,7 @@ import (
 	"io"
 
 	"surge/metrics"
+	"surge/metrics/compare"
 )
 
 // TextEngine writes the text report of s (Text), then its
@@ -26,6 +27,21 @@ func Renderer(format string) (render func(io.Writer, *metrics.Summary, []EngineL
 		return JSONEngine, true
 	case "csv":
 		return CSVEngine, true
+	}
+	return nil, false
+}
+
+// CompareRenderer returns the function writing a comparison in format:
+// "text" (CompareText), "markdown" (CompareMarkdown) or "json"
+// (CompareJSON); ok is false for any other format.
+func CompareRenderer(format string) (render func(io.Writer, *compare.Result) error, ok bool) {
+	switch format {
+	case "text":
+		return CompareText, true
+	case "markdown":
+		return CompareMarkdown, true
+	case "json":
+		return CompareJSON, true
 	}
 	return nil, false
 }

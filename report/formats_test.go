@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"surge/metrics"
+	"surge/metrics/compare"
 )
 
 // TestRenderer checks that each format surge report takes renders as its
@@ -45,6 +46,40 @@ func TestRenderer(t *testing.T) {
 			}
 			if got.Len() == 0 || !bytes.Equal(got.Bytes(), want.Bytes()) {
 				t.Errorf("Renderer(%q) wrote %d bytes, want the %d of its format", tt.format, got.Len(), want.Len())
+			}
+		})
+	}
+}
+
+// TestCompareRenderer checks that each format surge compare takes
+// renders as its own function does, and that other formats are refused.
+func TestCompareRenderer(t *testing.T) {
+	t.Parallel()
+	r := comparison()
+	tests := []struct {
+		format string
+		want   func(io.Writer, *compare.Result) error // nil: refused
+	}{
+		{"text", CompareText}, {"markdown", CompareMarkdown}, {"json", CompareJSON}, {"csv", nil}, {"html", nil}, {"", nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.format, func(t *testing.T) {
+			render, ok := CompareRenderer(tt.format)
+			if ok != (tt.want != nil) {
+				t.Fatalf("CompareRenderer(%q) ok = %v, want %v", tt.format, ok, tt.want != nil)
+			}
+			if !ok {
+				return
+			}
+			var got, want bytes.Buffer
+			if err := render(&got, r); err != nil {
+				t.Fatal(err)
+			}
+			if err := tt.want(&want, r); err != nil {
+				t.Fatal(err)
+			}
+			if got.Len() == 0 || !bytes.Equal(got.Bytes(), want.Bytes()) {
+				t.Errorf("CompareRenderer(%q) wrote %d bytes, want the %d of its format", tt.format, got.Len(), want.Len())
 			}
 		})
 	}

@@ -13,11 +13,9 @@ import (
 
 // compareFlags are surge compare's flags.
 type compareFlags struct {
-	failOn    string
-	unjudged  bool
-	alpha     float64
-	allowDiff bool
-	format    string
+	opts   compare.Options
+	failOn string
+	format string
 }
 
 func newCompare() *cobra.Command {
@@ -52,31 +50,26 @@ request; json the whole comparison. See docs/compare.md for the method.`,
 	}
 	fs := c.Flags()
 	fs.StringVar(&f.failOn, "fail-on", "", "gates that fail the comparison, e.g. 'ttft.p99:+10%,output_throughput:-5%'")
-	fs.BoolVar(&f.unjudged, "fail-on-unjudged", false, "a gate that cannot be judged (too few requests, no values) fails too")
-	fs.Float64Var(&f.alpha, "alpha", compare.DefaultAlpha, "significance level; intervals are at 1 − alpha")
-	fs.BoolVar(&f.allowDiff, "allow-different-workload", false, "compare runs of different workloads (the output says so)")
+	fs.BoolVar(&f.opts.FailOnUnjudged, "fail-on-unjudged", false, "a gate that cannot be judged (too few requests, no values) fails too")
+	fs.Float64Var(&f.opts.Alpha, "alpha", compare.DefaultAlpha, "significance level; intervals are at 1 − alpha")
+	fs.BoolVar(&f.opts.AllowDifferentWorkload, "allow-different-workload", false, "compare runs of different workloads (the output says so)")
 	fs.StringVar(&f.format, "format", "text", "text, markdown or json")
 	return c
-}
-
-// compareFormats render a comparison by --format name.
-var compareFormats = map[string]func(io.Writer, *compare.Result) error{
-	"text": report.CompareText, "markdown": report.CompareMarkdown, "json": report.CompareJSON,
 }
 
 // runCompare compares the runs at base and cand, prints the comparison
 // and fails when a gate does.
 func runCompare(c *cobra.Command, base, cand string, f compareFlags) error {
-	write, ok := compareFormats[f.format]
+	write, ok := report.CompareRenderer(f.format)
 	if !ok {
 		return usageError{fmt.Errorf("--format %q: want text, markdown or json", f.format)}
 	}
-	gates, err := compare.ParseGates(f.failOn)
-	if err != nil {
+	var err error
+	if f.opts.Gates, err = compare.ParseGates(f.failOn); err != nil {
 		return usageError{fmt.Errorf("--fail-on: %w", err)}
 	}
-	if !(f.alpha > 0 && f.alpha < 1) {
-		return usageError{fmt.Errorf("--alpha %g: want a level in (0, 1), e.g. 0.05", f.alpha)}
+	if err := f.opts.Check(); err != nil {
+		return usageError{err}
 	}
 	rb, err := readRecordsFrom(c.InOrStdin(), c.ErrOrStderr(), []string{base})
 	if err != nil {
@@ -86,9 +79,8 @@ func runCompare(c *cobra.Command, base, cand string, f compareFlags) error {
 	if err != nil {
 		return err
 	}
-	res, err := compare.Compare(rb, rc, compare.Options{
-		Alpha: f.alpha, Gates: gates, FailOnUnjudged: f.unjudged, AllowDifferentWorkload: f.allowDiff, BaseName: base, CandidateName: cand,
-	})
+	f.opts.BaseName, f.opts.CandidateName = base, cand
+	res, err := compare.Compare(rb, rc, f.opts)
 	if errors.Is(err, compare.ErrDifferentWorkload) {
 		return fmt.Errorf("%w; compare runs of one workload, or pass --allow-different-workload", err)
 	}

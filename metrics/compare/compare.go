@@ -60,11 +60,14 @@ func (o Options) withDefaults() Options {
 	return o
 }
 
-// check reports every option out of its range.
-func (o Options) check() error {
+// Check reports every option out of its range, a zero option taking its
+// default; Compare refuses such options. Errors name the command line's
+// flag where surge compare has one.
+func (o Options) Check() error {
+	o = o.withDefaults()
 	var errs []error
 	if !(o.Alpha > 0 && o.Alpha < 1) {
-		errs = append(errs, fmt.Errorf("alpha %g: want a level in (0, 1), e.g. 0.05", o.Alpha))
+		errs = append(errs, fmt.Errorf("--alpha %g: want a level in (0, 1), e.g. 0.05", o.Alpha))
 	}
 	if o.Resamples < 1 {
 		errs = append(errs, fmt.Errorf("resamples %d: want 1 or more", o.Resamples))
@@ -154,10 +157,10 @@ func (r *Result) Unjudged() int {
 // the method). It refuses runs of different workload hashes unless
 // opts.AllowDifferentWorkload is set, and options out of range.
 func Compare(base, cand *trace.Records, opts Options) (*Result, error) {
-	o := opts.withDefaults()
-	if err := o.check(); err != nil {
+	if err := opts.Check(); err != nil {
 		return nil, fmt.Errorf("comparing runs: %w", err)
 	}
+	o := opts.withDefaults()
 	bh, ch := base.Header, cand.Header
 	if bh.WorkloadHash != ch.WorkloadHash && !o.AllowDifferentWorkload {
 		return nil, fmt.Errorf("%w: base %s, candidate %s", ErrDifferentWorkload, bh.WorkloadHash, ch.WorkloadHash)

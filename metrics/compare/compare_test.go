@@ -259,6 +259,39 @@ func TestCompareEmptyCandidate(t *testing.T) {
 	}
 }
 
+// TestOptionsCheck checks that a zero option takes its default and that
+// each option out of range is refused, naming surge compare's flag.
+func TestOptionsCheck(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		name string
+		opts Options
+		want string // "" for no error
+	}{
+		{"zero", Options{}, ""},
+		{"a level", Options{Alpha: 0.01, Resamples: 10, Windows: 2}, ""},
+		{"alpha 1", Options{Alpha: 1}, "--alpha 1: want a level in (0, 1)"},
+		{"alpha 5", Options{Alpha: 5}, "--alpha 5: want a level in (0, 1)"},
+		{"negative alpha", Options{Alpha: -0.05}, "--alpha -0.05"},
+		{"NaN alpha", Options{Alpha: math.NaN()}, "--alpha NaN"},
+		{"negative resamples", Options{Resamples: -1}, "resamples -1: want 1 or more"},
+		{"one window", Options{Windows: 1}, "windows 1: want 2 or more"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			err := tt.opts.Check()
+			if tt.want == "" {
+				if err != nil {
+					t.Errorf("Check() = %v, want nil", err)
+				}
+				return
+			}
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("Check() = %v, want %q", err, tt.want)
+			}
+		})
+	}
+}
+
 func TestCompareOptionErrors(t *testing.T) {
 	t.Parallel()
 	rs := records(synth{seed: 1, n: 10, slow: 1})
