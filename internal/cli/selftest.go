@@ -9,7 +9,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"testing"
-	"time"
 
 	"github.com/spf13/cobra"
 
@@ -19,12 +18,11 @@ import (
 
 // selftestFlags are the flags of surge selftest.
 type selftestFlags struct {
-	concurrency []int
-	duration    time.Duration
-	cache       string
-	noSave      bool
-	inProcess   bool // the zero-delay server in surge's own process
-	zeroServer  bool // be the zero-delay server of another selftest
+	opts       selftest.Options
+	cache      string
+	noSave     bool
+	inProcess  bool // the zero-delay server in surge's own process
+	zeroServer bool // be the zero-delay server of another selftest
 }
 
 func newSelftest() *cobra.Command {
@@ -55,8 +53,8 @@ lower than against a server on another machine.`,
 		},
 	}
 	fs := c.Flags()
-	fs.IntSliceVar(&f.concurrency, "concurrency", selftest.DefaultConcurrencies, "closed-loop concurrencies to measure")
-	fs.DurationVar(&f.duration, "duration", selftest.DefaultDuration, "how long to drive each concurrency (the first fifth is warmup)")
+	fs.IntSliceVar(&f.opts.Concurrencies, "concurrency", selftest.DefaultConcurrencies, "closed-loop concurrencies to measure")
+	fs.DurationVar(&f.opts.Duration, "duration", selftest.DefaultDuration, "how long to drive each concurrency (the first fifth is warmup)")
 	fs.StringVar(&f.cache, "cache", "", "file to save the result to (default: surge/selftest.json in the user's cache directory)")
 	fs.BoolVar(&f.noSave, "no-save", false, "do not save the result")
 	fs.BoolVar(&f.inProcess, "in-process", false, "run the zero-delay server inside surge's own process instead of a process of its own")
@@ -68,25 +66,20 @@ lower than against a server on another machine.`,
 // runSelftest measures, prints and saves the ceiling; warn says why the
 // server runs in surge's own process when it could not start another.
 func runSelftest(ctx context.Context, w, warn io.Writer, f selftestFlags) error {
-	for _, n := range f.concurrency {
-		if n <= 0 {
-			return usageError{fmt.Errorf("--concurrency %d: must be positive", n)}
-		}
+	if err := f.opts.Check(); err != nil {
+		return usageError{err}
 	}
-	if f.duration <= 0 {
-		return usageError{fmt.Errorf("--duration %s: must be positive", f.duration)}
-	}
-	var target string
+	f.opts.Version = versionString()
 	if !f.inProcess {
 		url, stop, err := startZeroServer(ctx)
 		if err != nil {
 			fmt.Fprintf(warn, "surge: selftest: %v; the server runs in surge's own process instead\n", err)
 		} else {
 			defer stop()
-			target = url
+			f.opts.Target = url
 		}
 	}
-	r, err := selftest.Run(ctx, selftest.Options{Concurrencies: f.concurrency, Duration: f.duration, Version: versionString(), Target: target})
+	r, err := selftest.Run(ctx, f.opts)
 	if err != nil {
 		return err
 	}

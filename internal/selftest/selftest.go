@@ -65,6 +65,22 @@ func (o Options) withDefaults() Options {
 	return o
 }
 
+// Check reports every concurrency, and a Duration, that is not positive,
+// naming the flags of surge selftest. It checks the options as they are:
+// Run fills in the zero ones' defaults before it checks.
+func (o Options) Check() error {
+	var errs []error
+	for _, n := range o.Concurrencies {
+		if n <= 0 {
+			errs = append(errs, fmt.Errorf("--concurrency %d: must be positive", n))
+		}
+	}
+	if o.Duration <= 0 {
+		errs = append(errs, fmt.Errorf("--duration %s: must be positive", o.Duration))
+	}
+	return errors.Join(errs...)
+}
+
 // Point is what one concurrency reached.
 type Point struct {
 	Concurrency int `json:"concurrency"`
@@ -114,10 +130,8 @@ func (r Result) Ceiling() (reqPerS, eventsPerS float64) {
 // ctx ends first.
 func Run(ctx context.Context, opts Options) (Result, error) {
 	opts = opts.withDefaults()
-	for _, c := range opts.Concurrencies {
-		if c <= 0 {
-			return Result{}, fmt.Errorf("selftest: concurrency %d: must be positive", c)
-		}
+	if err := opts.Check(); err != nil {
+		return Result{}, fmt.Errorf("selftest: %w", err)
 	}
 	url := opts.Target
 	if url == "" {

@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 )
@@ -50,6 +51,35 @@ func TestRun(t *testing.T) {
 // near reports whether a and b agree to a part in a million (floating
 // point division aside, they are equal).
 func near(a, b float64) bool { return a-b < 1e-6*b && b-a < 1e-6*b }
+
+func TestOptionsCheck(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		name string
+		opts Options
+		want string // "" for no error
+	}{
+		{"positive", Options{Concurrencies: []int{1, 64}, Duration: time.Second}, ""},
+		{"no concurrencies", Options{Duration: time.Second}, ""},
+		{"a zero concurrency", Options{Concurrencies: []int{8, 0}, Duration: time.Second}, "--concurrency 0: must be positive"},
+		{"a negative concurrency", Options{Concurrencies: []int{-2}, Duration: time.Second}, "--concurrency -2: must be positive"},
+		{"a zero duration", Options{}, "--duration 0s: must be positive"},
+		{"a negative duration", Options{Duration: -time.Second}, "--duration -1s: must be positive"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			err := tt.opts.Check()
+			if tt.want == "" {
+				if err != nil {
+					t.Errorf("Check() = %v, want nil", err)
+				}
+				return
+			}
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("Check() = %v, want %q", err, tt.want)
+			}
+		})
+	}
+}
 
 func TestRunRefusesBadConcurrency(t *testing.T) {
 	t.Parallel()
