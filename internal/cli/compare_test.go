@@ -217,7 +217,7 @@ func TestCompareFailsALargeShift(t *testing.T) {
 func TestEngineNameIsSimTarget(t *testing.T) {
 	t.Parallel()
 	e := engineFlags{maxNumSeqs: 64, maxBatched: sim.DefaultMaxNumBatchedTokens, memUtil: sim.DefaultMemoryUtilization, noPrefix: true}
-	v, err := simFlags{model: "llama-3.1-8b", gpu: "h100", tp: 1, replicas: 1, router: "round-robin", engine: e}.virtual()
+	v, err := simFlags{hw: harness.Engine{Model: "llama-3.1-8b", GPU: "h100", TP: 1}, replicas: 1, router: "round-robin", engine: e}.virtual()
 	if err != nil {
 		t.Fatal(err)
 	}

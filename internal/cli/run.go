@@ -11,35 +11,21 @@ import (
 	"github.com/spf13/pflag"
 
 	"surge/bundle"
-	"surge/client"
 	"surge/harness"
 )
 
+// runFlags are the flags of a run; those a harness.Config takes as
+// they are set its fields.
 type runFlags struct {
+	cfg       harness.Config
 	gen       genFlags
-	target    string
-	api       string
-	model     string
 	apiKeyEnv string
 	out       string
-	noStream  bool
-	http2     bool
-	maxConc   int
-	drop      bool
-	timeout   time.Duration
-	drain     time.Duration
-	spin      time.Duration
-	salt      string
-
-	engineModel string // built-in engine, when there is no target
-	gpu         string
-	tp          int
-	engine      engineFlags
-	robust      robustFlags
-	slos        sloFlags    // run only (sweep has its own --slo)
-	shards      shardFlags  // run only
-	liveAddr    string      // run only
-	scrape      scrapeFlags // run only
+	engine    engineFlags
+	robust    robustFlags
+	slos      sloFlags    // run only (sweep has its own --slo)
+	shards    shardFlags  // run only
+	scrape    scrapeFlags // run only
 }
 
 func newRun() *cobra.Command {
@@ -83,7 +69,7 @@ the run as interrupted; a second Ctrl-C ends surge at once.`,
 	f.slos.register(c.Flags())
 	f.scrape.register(c.Flags())
 	f.shards.register(c.Flags())
-	c.Flags().StringVar(&f.liveAddr, "metrics-addr", "", "serve surge's own Prometheus metrics of the run at this address's /metrics while it goes, e.g. 127.0.0.1:9464")
+	c.Flags().StringVar(&f.cfg.LiveAddr, "metrics-addr", "", "serve surge's own Prometheus metrics of the run at this address's /metrics while it goes, e.g. 127.0.0.1:9464")
 	return c
 }
 
@@ -91,23 +77,23 @@ the run as interrupted; a second Ctrl-C ends surge at once.`,
 // built-in engine's settings when there is no --target.
 func (f *runFlags) register(fs *pflag.FlagSet) {
 	f.gen.register(fs)
-	fs.StringVar(&f.target, "target", "", "base URL of the server, e.g. http://127.0.0.1:8000, or one per model: MODEL=URL,...[,*=URL] (MODEL: a model or client of the workload)")
-	fs.StringVar(&f.api, "api", "", "chat or completions, overriding the workload's")
-	fs.StringVar(&f.model, "model", "", "model name to send, overriding the workload's")
+	fs.StringVar(&f.cfg.Target, "target", "", "base URL of the server, e.g. http://127.0.0.1:8000, or one per model: MODEL=URL,...[,*=URL] (MODEL: a model or client of the workload)")
+	fs.StringVar(&f.cfg.API, "api", "", "chat or completions, overriding the workload's")
+	fs.StringVar(&f.cfg.Model, "model", "", "model name to send, overriding the workload's")
 	fs.StringVar(&f.apiKeyEnv, "api-key-env", "", "name of the environment variable holding the API key")
 	fs.StringVarP(&f.out, "output", "o", "", "directory for records and report (default surge-run-TIME)")
-	fs.BoolVar(&f.noStream, "no-stream", false, "send non-streaming requests")
-	fs.BoolVar(&f.http2, "http2", false, "use HTTP/2 (h2c for http:// targets)")
-	fs.IntVar(&f.maxConc, "max-concurrency", 0, "cap on requests in flight for open-loop clients (0: none)")
-	fs.BoolVar(&f.drop, "drop", false, "at the cap, drop and count requests instead of queueing them")
-	fs.DurationVar(&f.timeout, "timeout", 10*time.Minute, "per-request deadline")
-	fs.DurationVar(&f.drain, "drain", time.Minute, "how long to wait for requests in flight after the schedule ends")
-	fs.DurationVar(&f.spin, "spin", 0, "stop sleeping this long before each open-loop send and spin until it is due: schedule lag of tens of µs instead of hundreds, at the cost of up to a core (e.g. 1.5ms)")
+	fs.BoolVar(&f.cfg.NoStream, "no-stream", false, "send non-streaming requests")
+	fs.BoolVar(&f.cfg.Client.HTTP2, "http2", false, "use HTTP/2 (h2c for http:// targets)")
+	fs.IntVar(&f.cfg.MaxConcurrency, "max-concurrency", 0, "cap on requests in flight for open-loop clients (0: none)")
+	fs.BoolVar(&f.cfg.Drop, "drop", false, "at the cap, drop and count requests instead of queueing them")
+	fs.DurationVar(&f.cfg.Client.Timeout, "timeout", 10*time.Minute, "per-request deadline")
+	fs.DurationVar(&f.cfg.Drain, "drain", time.Minute, "how long to wait for requests in flight after the schedule ends")
+	fs.DurationVar(&f.cfg.Spin, "spin", 0, "stop sleeping this long before each open-loop send and spin until it is due: schedule lag of tens of µs instead of hundreds, at the cost of up to a core (e.g. 1.5ms)")
 	f.robust.register(fs)
-	fs.StringVar(&f.salt, "salt", "", "nonce put before every conversation so no earlier run's prefix cache is hit: none, or a nonce to repeat (default: a new one per run, unless the spec says salt: none)")
-	fs.StringVar(&f.engineModel, "engine-model", "", "without --target: model every built-in engine simulates (default: each engine's model of the workload, if in the catalog, else "+harness.DefaultEngineModel+")")
-	fs.StringVar(&f.gpu, "gpu", harness.DefaultEngineGPU, "without --target: accelerator the built-in engine simulates")
-	fs.IntVar(&f.tp, "tp", 1, "without --target: GPUs (tensor parallelism) of the built-in engine")
+	fs.StringVar(&f.cfg.Salt, "salt", "", "nonce put before every conversation so no earlier run's prefix cache is hit: none, or a nonce to repeat (default: a new one per run, unless the spec says salt: none)")
+	fs.StringVar(&f.cfg.Engine.Model, "engine-model", "", "without --target: model every built-in engine simulates (default: each engine's model of the workload, if in the catalog, else "+harness.DefaultEngineModel+")")
+	fs.StringVar(&f.cfg.Engine.GPU, "gpu", harness.DefaultEngineGPU, "without --target: accelerator the built-in engine simulates")
+	fs.IntVar(&f.cfg.Engine.TP, "tp", 1, "without --target: GPUs (tensor parallelism) of the built-in engine")
 	f.engine.register(fs, "without --target: ")
 }
 
@@ -145,7 +131,7 @@ func runRun(c *cobra.Command, path string, f runFlags) error {
 	}
 	defer out.remove()
 	cfg.Shard, cfg.StartAt, cfg.Dir = shard, startAt, out.dir
-	cfg.Scrape, cfg.LiveAddr = f.scrape.config(), f.liveAddr
+	cfg.Scrape = f.scrape.config()
 	cfg.FailOnSLO, cfg.FailOnInvalid = f.slos.failOn, f.slos.failOnInvalid
 	res, err := harness.Run(c.Context(), cfg)
 	return out.report(c, res, err)
@@ -154,16 +140,11 @@ func runRun(c *cobra.Command, path string, f runFlags) error {
 // config is the harness configuration of the run flags for workload w,
 // with API key key, logging to c's stderr.
 func (f runFlags) config(c *cobra.Command, w *harness.Workload, key string) harness.Config {
-	cfg := harness.Config{
-		Workload: w, Log: c.ErrOrStderr(),
-		Target: f.target,
-		Engine: harness.Engine{Model: f.engineModel, GPU: f.gpu, TP: f.tp, Settings: f.engine.settings()},
-		Client: f.robust.client(client.Config{APIKey: key, HTTP2: f.http2, Timeout: f.timeout}),
-		API:    f.api, Model: f.model, NoStream: f.noStream,
-		MaxConcurrency: f.maxConc, Drop: f.drop, Drain: f.drain, Spin: f.spin,
-		Retry: f.robust.retry(0), Salt: f.salt,
-		Tool: versionString(), Command: commandLine(c.Context()), Host: bundle.ThisHost(kernelRelease()),
-	}
+	cfg := f.cfg
+	cfg.Workload, cfg.Log, cfg.Engine.Settings = w, c.ErrOrStderr(), f.engine.settings()
+	cfg.Client.APIKey = key
+	cfg.Client, cfg.Retry = f.robust.client(cfg.Client), f.robust.retry(0)
+	cfg.Tool, cfg.Command, cfg.Host = versionString(), commandLine(c.Context()), bundle.ThisHost(kernelRelease())
 	if isTerminal(c.ErrOrStderr()) {
 		cfg.Progress = c.ErrOrStderr()
 	}
@@ -196,7 +177,7 @@ func (f runFlags) check(c *cobra.Command) error {
 	if err := errors.Join(f.engine.check(), f.robust.check(), f.config(c, nil, "").Check()); err != nil {
 		return usageError{err}
 	}
-	if f.target != "" {
+	if f.cfg.Target != "" {
 		for _, name := range engineFlagNames() {
 			if c.Flags().Changed(name) {
 				return usageError{fmt.Errorf("--%s sets the built-in engine, which runs only without --target", name)}
@@ -204,10 +185,10 @@ func (f runFlags) check(c *cobra.Command) error {
 		}
 	}
 	switch {
-	case f.target == "" && f.apiKeyEnv != "":
+	case f.cfg.Target == "" && f.apiKeyEnv != "":
 		return usageError{errors.New("--api-key-env needs --target: the built-in engine takes no key")}
-	case f.tp < 1:
-		return usageError{fmt.Errorf("--tp %d: want 1 or more GPUs", f.tp)}
+	case f.cfg.Engine.TP < 1:
+		return usageError{fmt.Errorf("--tp %d: want 1 or more GPUs", f.cfg.Engine.TP)}
 	}
 	return nil
 }

@@ -7,11 +7,11 @@ import (
 	"surge/harness"
 )
 
+// simFlags are the flags of a simulation; the engine's catalog model,
+// GPU and TP are set on hw.
 type simFlags struct {
 	gen      genFlags
-	model    string
-	gpu      string
-	tp       int
+	hw       harness.Engine
 	replicas int
 	router   string
 	out      string
@@ -43,9 +43,9 @@ as cancelled, and the run is reported as interrupted.`,
 	}
 	fs := c.Flags()
 	f.gen.register(fs)
-	fs.StringVar(&f.model, "model", "", "model from the sim catalog, e.g. llama-3.1-8b")
-	fs.StringVar(&f.gpu, "gpu", "", "accelerator from the sim catalog, e.g. h100")
-	fs.IntVar(&f.tp, "tp", 1, "GPUs per replica (tensor parallelism)")
+	fs.StringVar(&f.hw.Model, "model", "", "model from the sim catalog, e.g. llama-3.1-8b")
+	fs.StringVar(&f.hw.GPU, "gpu", "", "accelerator from the sim catalog, e.g. h100")
+	fs.IntVar(&f.hw.TP, "tp", 1, "GPUs per replica (tensor parallelism)")
 	fs.IntVar(&f.replicas, "replicas", 1, "number of server replicas")
 	fs.StringVar(&f.router, "router", "round-robin", "how requests pick a replica: round-robin or least-loaded")
 	fs.StringVarP(&f.out, "output", "o", "", "directory for records and report (default surge-sim-TIME)")
@@ -85,5 +85,7 @@ func (f simFlags) virtual() (*harness.Virtual, error) {
 	if err := f.engine.check(); err != nil {
 		return nil, err
 	}
-	return harness.NewVirtual(harness.Engine{Model: f.model, GPU: f.gpu, TP: f.tp, Settings: f.engine.settings()}, f.replicas, f.router)
+	eng := f.hw
+	eng.Settings = f.engine.settings()
+	return harness.NewVirtual(eng, f.replicas, f.router)
 }

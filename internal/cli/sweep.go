@@ -15,21 +15,14 @@ import (
 	"surge/sweep"
 )
 
+// sweepFlags are a sweep's flags: a run's, and those a
+// harness.SweepConfig takes as they are set its fields.
 type sweepFlags struct {
-	run        runFlags
-	sim        bool
-	rates      string
-	conc       string
-	auto       bool
-	points     int
-	probe      int
-	minReqs    int
-	slo        string
-	headroom   float64
-	confidence float64
-	precision  float64
-	// failOnInvalid makes a questionable measurement at any point exit 4.
-	failOnInvalid bool
+	run           runFlags
+	sweep         harness.SweepConfig
+	rates, conc   string
+	slo           string
+	failOnInvalid bool // a questionable measurement at any point exits 4
 }
 
 func newSweep() *cobra.Command {
@@ -65,17 +58,17 @@ It writes DIR/sweep.json, DIR/report.txt and one run directory per point.`,
 	}
 	fs := c.Flags()
 	f.run.register(fs)
-	fs.BoolVar(&f.sim, "sim", false, "run each point through the built-in engine in virtual time (--engine-model, --gpu, --tp choose it)")
+	fs.BoolVar(&f.sweep.Simulate, "sim", false, "run each point through the built-in engine in virtual time (--engine-model, --gpu, --tp choose it)")
 	fs.StringVar(&f.rates, "rates", "", "total request rates to run, req/s: 1,2,4,8")
 	fs.StringVar(&f.conc, "concurrency", "", "closed-loop concurrencies to run: 1,8,64")
-	fs.BoolVar(&f.auto, "auto", false, "measure saturation, then place rate points up to just past it")
-	fs.IntVar(&f.points, "points", sweep.DefaultPoints, "with --auto: number of rate points")
-	fs.IntVar(&f.probe, "probe-concurrency", sweep.DefaultProbeConcurrency, "with --auto: concurrency of the saturation probe")
-	fs.IntVar(&f.minReqs, "min-requests", 500, "measured requests each point runs at least, lengthening the spec at low loads (459 pass a p99 SLO at 99% confidence; 0: the spec as written)")
+	fs.BoolVar(&f.sweep.Search.Auto, "auto", false, "measure saturation, then place rate points up to just past it")
+	fs.IntVar(&f.sweep.Search.Points, "points", sweep.DefaultPoints, "with --auto: number of rate points")
+	fs.IntVar(&f.sweep.Search.ProbeConcurrency, "probe-concurrency", sweep.DefaultProbeConcurrency, "with --auto: concurrency of the saturation probe")
+	fs.IntVar(&f.sweep.MinRequests, "min-requests", 500, "measured requests each point runs at least, lengthening the spec at low loads (459 pass a p99 SLO at 99% confidence; 0: the spec as written)")
 	fs.StringVar(&f.slo, "slo", "", "objectives replacing the spec's: ttft.p99<=2s,tpot.p99<=100ms")
-	fs.Float64Var(&f.headroom, "headroom", sweep.DefaultHeadroom, "fraction the operating point stays below the limit or knee")
-	fs.Float64Var(&f.precision, "precision", sweep.DefaultPrecision, "the SLO search stops when the lowest failing load is within this fraction of the highest passing one")
-	fs.Float64Var(&f.confidence, "confidence", sweep.DefaultConfidence, "confidence level of SLO verdicts")
+	fs.Float64Var(&f.sweep.Search.Headroom, "headroom", sweep.DefaultHeadroom, "fraction the operating point stays below the limit or knee")
+	fs.Float64Var(&f.sweep.Search.Precision, "precision", sweep.DefaultPrecision, "the SLO search stops when the lowest failing load is within this fraction of the highest passing one")
+	fs.Float64Var(&f.sweep.Search.Confidence, "confidence", sweep.DefaultConfidence, "confidence level of SLO verdicts")
 	fs.BoolVar(&f.failOnInvalid, "fail-on-invalid", false, "exit 4 when the measurement of any point is questionable")
 	return c
 }
@@ -88,7 +81,7 @@ func runSweep(c *cobra.Command, path string, f sweepFlags) error {
 	if err := f.run.check(c); err != nil {
 		return err
 	}
-	if f.sim && f.run.target != "" {
+	if f.sweep.Simulate && f.run.cfg.Target != "" {
 		return usageError{errors.New("--sim and --target: choose one target")}
 	}
 	s, err := f.spec(c, path)
@@ -104,10 +97,10 @@ func runSweep(c *cobra.Command, path string, f sweepFlags) error {
 		return err
 	}
 	search.Progress = func(pt sweep.Point) { fmt.Fprintln(c.ErrOrStderr(), report.SweepLine(search.Mode, pt)) }
-	res, err := harness.Sweep(c.Context(), harness.SweepConfig{
-		Search: search, Spec: s, SpecPath: filepath.ToSlash(path), Files: hostFS{},
-		MinRequests: f.minReqs, Run: f.run.config(c, nil, key), Simulate: f.sim, Dir: dir,
-	})
+	cfg := f.sweep
+	cfg.Search, cfg.Spec, cfg.SpecPath, cfg.Files = search, s, filepath.ToSlash(path), hostFS{}
+	cfg.Run, cfg.Dir = f.run.config(c, nil, key), dir
+	res, err := harness.Sweep(c.Context(), cfg)
 	if res != nil {
 		if werr := report.SweepText(c.OutOrStdout(), res); werr != nil && err == nil {
 			err = werr
@@ -124,8 +117,8 @@ func runSweep(c *cobra.Command, path string, f sweepFlags) error {
 
 // config reads the sweep's own flags into a sweep.Config.
 func (f sweepFlags) config() (sweep.Config, error) {
-	cfg := sweep.Config{Auto: f.auto, Points: f.points, ProbeConcurrency: f.probe, Confidence: f.confidence, Headroom: f.headroom, Precision: f.precision}
-	if n := btoi(f.rates != "") + btoi(f.conc != "") + btoi(f.auto); n != 1 {
+	cfg := f.sweep.Search
+	if n := btoi(f.rates != "") + btoi(f.conc != "") + btoi(cfg.Auto); n != 1 {
 		return cfg, errors.New("give exactly one of --rates, --concurrency and --auto")
 	}
 	flag, loads := "--rates", f.rates
@@ -137,7 +130,7 @@ func (f sweepFlags) config() (sweep.Config, error) {
 	if cfg.Loads, err = sweep.ParseLoads(cfg.Mode, loads); err != nil {
 		return cfg, fmt.Errorf("%s %w", flag, err)
 	}
-	if f.headroom == 0 || f.precision == 0 || f.confidence == 0 { // sweep.Config's "default"
+	if cfg.Headroom == 0 || cfg.Precision == 0 || cfg.Confidence == 0 { // sweep.Config's "default"
 		return cfg, errors.New("--headroom, --precision, --confidence: want a fraction, not 0")
 	}
 	return cfg, cfg.Check()
