@@ -72,6 +72,10 @@ type Bundle struct {
 	fsys fs.FS
 }
 
+// ErrNotBundle is Open's error for a directory that holds none of a
+// bundle's files.
+var ErrNotBundle = fmt.Errorf("not a bundle: no %s, %s or %s", ManifestFile, RecordsFile, TraceFile)
+
 // Open reads the bundle in fsys (a run directory, say os.DirFS(dir)):
 // its manifest and its records, and the names of the files it holds. A
 // partial bundle (interrupted, killed, a report that failed) opens; a
@@ -93,7 +97,7 @@ func Open(fsys fs.FS) (*Bundle, error) {
 		b.Present[e.Name()] = info.Size()
 	}
 	if !b.Has(ManifestFile) && !b.Has(RecordsFile) && !b.Has(TraceFile) {
-		return nil, fmt.Errorf("not a bundle: no %s, %s or %s", ManifestFile, RecordsFile, TraceFile)
+		return nil, ErrNotBundle
 	}
 	if b.Has(ManifestFile) {
 		b.Manifest, b.ManifestErr = readManifest(fsys)

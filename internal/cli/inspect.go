@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
+	"path/filepath"
 
 	"github.com/spf13/cobra"
 
@@ -32,11 +32,8 @@ the records. It exits 1 when a file present does not check out; a missing
 file is said, not failed. - reads a trace from standard input.`,
 		Args: exactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
-			if isBundle(args[0]) {
+			if isDir(args[0]) {
 				return inspectBundle(c.OutOrStdout(), args[0])
-			}
-			if err := notBundle(args[0]); err != nil {
-				return err
 			}
 			if block < 1 {
 				return usageError{fmt.Errorf("--block-size %d: want at least 1", block)}
@@ -61,16 +58,12 @@ file is said, not failed. - reads a trace from standard input.`,
 // summarizeFile summarises the trace at path (- for stdin), with the
 // prefix reuse it implies in blocks of block tokens.
 func summarizeFile(path string, stdin io.Reader, block int) (*trace.Summary, error) {
-	r := stdin
-	if path != "-" {
-		f, err := os.Open(path)
-		if err != nil {
-			return nil, fmt.Errorf("reading trace: %w", err)
-		}
-		defer f.Close()
-		r = f
+	f, err := hostFS{stdin}.Open(filepath.ToSlash(path))
+	if err != nil {
+		return nil, fmt.Errorf("reading trace: %w", err)
 	}
-	tr, err := trace.NewReader(r)
+	defer f.Close()
+	tr, err := trace.NewReader(f)
 	if err != nil {
 		return nil, fmt.Errorf("trace %s: %w", path, err)
 	}

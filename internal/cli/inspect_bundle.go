@@ -1,38 +1,20 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strings"
 
 	"surge/bundle"
 	"surge/report"
 )
 
-// isBundle reports whether path is a directory holding a bundle, whole or
-// partial: a manifest, records or a trace.
-func isBundle(path string) bool {
-	if path == "-" {
-		return false
-	}
-	for _, name := range []string{bundle.ManifestFile, bundle.RecordsFile, bundle.TraceFile} {
-		if _, err := os.Stat(filepath.Join(path, name)); err == nil {
-			return true
-		}
-	}
-	return false
-}
-
-// notBundle explains why the directory at path is not a bundle; nil when
-// path is not a directory.
-func notBundle(path string) error {
+// isDir reports whether path names a directory ("-" is stdin).
+func isDir(path string) bool {
 	info, err := os.Stat(path)
-	if path == "-" || err != nil || !info.IsDir() {
-		return nil
-	}
-	return fmt.Errorf("%s is a directory, neither a trace nor a bundle (no %s, %s or %s)", path, bundle.ManifestFile, bundle.RecordsFile, bundle.TraceFile)
+	return path != "-" && err == nil && info.IsDir()
 }
 
 // inspectBundle prints what the bundle in dir holds and what it lacks
@@ -40,6 +22,9 @@ func notBundle(path string) error {
 // said, not failed.
 func inspectBundle(w io.Writer, dir string) error {
 	b, err := bundle.Open(os.DirFS(dir))
+	if errors.Is(err, bundle.ErrNotBundle) {
+		return fmt.Errorf("%s is a directory, neither a trace nor a bundle (%w)", dir, err)
+	}
 	if err != nil {
 		return fmt.Errorf("%s: %w", dir, err)
 	}
