@@ -143,11 +143,18 @@ func (g *Generator) Header() trace.Header {
 	if g.spec.Salt == spec.SaltNone {
 		h.Salt = trace.SaltNone
 	}
-	for _, o := range g.spec.SLO {
-		h.SLO = append(h.SLO, trace.SLO{Metric: o.Metric, Percentile: o.Percentile, BoundUS: o.Bound.Microseconds()})
-	}
+	h.SLO = SLOs(g.spec.SLO)
 	h.FaultWindows = faultWindows(g.clients)
 	return h
+}
+
+// SLOs are a spec's objectives as a trace header carries them.
+func SLOs(objs []spec.SLO) []trace.SLO {
+	var out []trace.SLO
+	for _, o := range objs {
+		out = append(out, trace.SLO{Metric: o.Metric, Percentile: o.Percentile, BoundUS: o.Bound.Microseconds()})
+	}
+	return out
 }
 
 // Result describes a finished compilation.

@@ -7,6 +7,7 @@ import (
 
 	"surge/spec"
 	"surge/trace"
+	"surge/workload"
 )
 
 // sloFlags are the SLO flags of run and sim: objectives replacing the
@@ -32,9 +33,6 @@ func (f sloFlags) apply(h *trace.Header) error {
 	if err != nil {
 		return usageError{fmt.Errorf("--slo: %w", err)}
 	}
-	h.SLO = h.SLO[:0:0]
-	for _, o := range slos {
-		h.SLO = append(h.SLO, trace.SLO{Metric: o.Metric, Percentile: o.Percentile, BoundUS: o.Bound.Microseconds()})
-	}
+	h.SLO = workload.SLOs(slos)
 	return nil
 }
