@@ -13,6 +13,7 @@ import (
 
 	"surge/content"
 	"surge/spec"
+	"surge/trace"
 	"surge/workload"
 )
 
@@ -80,7 +81,7 @@ func IsTrace(r *bufio.Reader) bool {
 func loadTrace(fsys fs.FS, name string, r io.Reader) (*Workload, error) {
 	w, err := ReadTrace(r)
 	if err != nil {
-		return nil, fmt.Errorf("trace %s: %w", name, err)
+		return nil, trace.InFile(name, err)
 	}
 	w.SpecPath = name
 	if tok, err := content.OpenFS(fsys, w.tokenizer()); err == nil {

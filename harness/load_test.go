@@ -100,7 +100,7 @@ func TestLoadErrors(t *testing.T) {
 		{"missing.yaml", "reading missing.yaml"},
 		{"tok.yaml", `tokenizer "toks/none.json"`},
 		{"bad.yaml", "bad.yaml"},
-		{"cut.jsonl", "trace cut.jsonl"},
+		{"cut.jsonl", "cut.jsonl:1: truncated"},
 	} {
 		if _, err := Load(ctx, fsys, tt.name, LoadOptions{}); err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("Load(%s): %v, want an error saying %q", tt.name, err, tt.want)

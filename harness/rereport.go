@@ -10,6 +10,7 @@ import (
 	"surge/bundle"
 	"surge/metrics"
 	"surge/report"
+	"surge/trace"
 )
 
 // Records are the records files or run directories a report reads.
@@ -62,7 +63,7 @@ func Report(r Records) (report.HTMLInput, error) {
 		defer f.Close()
 		tr, err := ReadTrace(f)
 		if err != nil {
-			return in, fmt.Errorf("trace %s: %w", traceName, err)
+			return in, trace.InFile(traceName, err)
 		}
 		in.Prompt = Prompts(tr.Sessions)
 	}

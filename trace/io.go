@@ -98,13 +98,13 @@ func NewReader(r io.Reader) (*Reader, error) {
 		return nil, err
 	}
 	if err := json.Unmarshal(line, &tr.Header); err != nil {
-		return nil, fmt.Errorf("trace line 1: header: %w", err)
+		return nil, lineErr(1, fmt.Errorf("header: %w", err))
 	}
 	if tr.Header.Format < oldestFormat || tr.Header.Format > Format {
-		return nil, fmt.Errorf("trace line 1: format version %d is not supported (this surge reads versions %d to %d); is this a surge trace?", tr.Header.Format, oldestFormat, Format)
+		return nil, lineErr(1, fmt.Errorf("format version %d is not supported (this surge reads versions %d to %d); is this a surge trace?", tr.Header.Format, oldestFormat, Format))
 	}
 	if err := tr.Header.Validate(); err != nil {
-		return nil, fmt.Errorf("trace line 1: header: %w", err)
+		return nil, lineErr(1, fmt.Errorf("header: %w", err))
 	}
 	return tr, nil
 }
@@ -118,10 +118,10 @@ func (tr *Reader) Read() (*Session, error) {
 	tr.h.Write(line)
 	s, err := decodeSession(line)
 	if err != nil {
-		return nil, fmt.Errorf("trace line %d: %w", tr.line, err)
+		return nil, lineErr(tr.line, err)
 	}
 	if err := s.Validate(); err != nil {
-		return nil, fmt.Errorf("trace line %d: session %s/%d: %w", tr.line, s.Client, s.Index, err)
+		return nil, lineErr(tr.line, fmt.Errorf("session %s/%d: %w", s.Client, s.Index, err))
 	}
 	return s, nil
 }
@@ -137,13 +137,13 @@ func (tr *Reader) next() ([]byte, error) {
 		chunk, err := tr.r.ReadSlice('\n')
 		line = append(line, chunk...)
 		if len(line) > MaxLine {
-			return nil, fmt.Errorf("trace line %d: longer than %d bytes", tr.line+1, MaxLine)
+			return nil, lineErr(tr.line+1, fmt.Errorf("longer than %d bytes (trace.MaxLine)", MaxLine))
 		}
 		if err == bufio.ErrBufferFull {
 			continue
 		}
 		if err == io.EOF && len(line) > 0 {
-			return nil, fmt.Errorf("trace line %d: truncated (no final newline); was the trace cut short?", tr.line+1)
+			return nil, lineErr(tr.line+1, errors.New("truncated (no final newline); was the trace cut short?"))
 		}
 		if err != nil {
 			return nil, err

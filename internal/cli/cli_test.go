@@ -141,7 +141,7 @@ func TestUsageErrors(t *testing.T) {
 		{"validate needs a spec", []string{"validate"}, exitUsage, "at least one spec"},
 		{"a missing spec names the file", []string{"gen", "testdata/does-not-exist.yaml"}, exitFailure, "no such file"},
 		{"a missing output folder names the folder, not a temp file", []string{"gen", "testdata/small.yaml", "-o", "no/such/dir/t.jsonl"}, exitFailure, "folder no/such/dir does not exist"},
-		{"a spec is not a trace", []string{"inspect", "testdata/small.yaml"}, exitFailure, "trace testdata/small.yaml: trace line 1"},
+		{"a spec is not a trace", []string{"inspect", "testdata/small.yaml"}, exitFailure, "testdata/small.yaml:1: header"},
 	}
 	for _, tt := range tests {
 		code, _, errOut := run(t, tt.args...)

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"context"
 	"errors"
-	"fmt"
 	"io"
 	"io/fs"
 	"os"
@@ -14,6 +13,7 @@ import (
 	"surge/content"
 	"surge/harness"
 	"surge/spec"
+	"surge/trace"
 )
 
 // loadWorkload reads a trace, or compiles a spec with the gen flags'
@@ -35,7 +35,7 @@ func readTraceFile(path string) (*harness.Workload, error) {
 	defer f.Close()
 	w, err := harness.ReadTrace(f)
 	if err != nil {
-		return nil, fmt.Errorf("trace %s: %w", path, err)
+		return nil, trace.InFile(path, err)
 	}
 	return w, nil
 }

@@ -65,11 +65,11 @@ func summarizeFile(path string, stdin io.Reader, block int) (*trace.Summary, err
 	defer f.Close()
 	tr, err := trace.NewReader(f)
 	if err != nil {
-		return nil, fmt.Errorf("trace %s: %w", path, err)
+		return nil, trace.InFile(path, err)
 	}
 	sum, err := virtual.Summarize(tr, block)
 	if err != nil {
-		return nil, fmt.Errorf("trace %s: %w", path, err)
+		return nil, trace.InFile(path, err)
 	}
 	return sum, nil
 }
