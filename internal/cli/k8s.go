@@ -14,22 +14,14 @@ import (
 	"surge/spec"
 )
 
+// k8sFlags are surge k8s's flags: those of k8s.Prepare's options as
+// they are, and those written as text to be parsed into them.
 type k8sFlags struct {
-	gen         genFlags
-	shards      int
-	target      string
-	image       string
-	name        string
-	namespace   string
-	startDelay  time.Duration
-	startAt     string
-	output      string
-	rpsPerCore  float64
-	e2e         time.Duration
-	cpu, memory string
-	apiKey      string
-	salt        string
-	out         string
+	gen     genFlags
+	opts    k8s.Options
+	startAt string
+	output  string
+	out     string
 }
 
 func newK8s() *cobra.Command {
@@ -63,20 +55,20 @@ docs/scale-out.md.
 	}
 	fs := c.Flags()
 	f.gen.register(fs)
-	fs.IntVar(&f.shards, "shards", 0, "number of shards N, one pod each (required)")
-	fs.StringVar(&f.target, "target", "", "the server's URL as the pods reach it, or MODEL=URL,... (required)")
-	fs.StringVar(&f.image, "image", "surge:latest", "container image with surge as its entrypoint")
-	fs.StringVar(&f.name, "name", "", "name of the Job (default surge-SPECNAME)")
-	fs.StringVar(&f.namespace, "namespace", "", "namespace of the objects (default: kubectl's)")
-	fs.DurationVar(&f.startDelay, "start-delay", 2*time.Minute, "start the shards this long after the manifests are written")
+	fs.IntVar(&f.opts.Config.Shards, "shards", 0, "number of shards N, one pod each (required)")
+	fs.StringVar(&f.opts.Config.Target, "target", "", "the server's URL as the pods reach it, or MODEL=URL,... (required)")
+	fs.StringVar(&f.opts.Config.Image, "image", "surge:latest", "container image with surge as its entrypoint")
+	fs.StringVar(&f.opts.Config.Name, "name", "", "name of the Job (default surge-SPECNAME)")
+	fs.StringVar(&f.opts.Config.Namespace, "namespace", "", "namespace of the objects (default: kubectl's)")
+	fs.DurationVar(&f.opts.StartDelay, "start-delay", 2*time.Minute, "start the shards this long after the manifests are written")
 	fs.StringVar(&f.startAt, "start-at", "", "start the shards at this instant instead (RFC 3339)")
 	fs.StringVar(&f.output, "output-volume", "emptydir", "where pods write their bundles: pvc:NAME, pvc:NAME:SIZE (create it, ReadWriteMany), hostpath:/DIR or emptydir")
-	fs.Float64Var(&f.rpsPerCore, "client-rps-per-core", k8s.DefaultRPSPerCore, "streamed requests per second one core of surge sustains (surge selftest), for sizing CPU")
-	fs.DurationVar(&f.e2e, "e2e", time.Minute, "time one request is assumed to take, for sizing memory (requests in flight)")
-	fs.StringVar(&f.cpu, "cpu", "", "CPU of each pod, overriding the sizing (e.g. 4)")
-	fs.StringVar(&f.memory, "memory", "", "memory of each pod, overriding the sizing (e.g. 2Gi)")
-	fs.StringVar(&f.apiKey, "api-key-secret", "", "SECRET:KEY holding the API key, sent as a bearer token")
-	fs.StringVar(&f.salt, "salt", "", "nonce every shard puts before each conversation, or none (default: a new one, shared by all shards, unless the spec says salt: none)")
+	fs.Float64Var(&f.opts.RPSPerCore, "client-rps-per-core", k8s.DefaultRPSPerCore, "streamed requests per second one core of surge sustains (surge selftest), for sizing CPU")
+	fs.DurationVar(&f.opts.E2E, "e2e", time.Minute, "time one request is assumed to take, for sizing memory (requests in flight)")
+	fs.StringVar(&f.opts.CPU, "cpu", "", "CPU of each pod, overriding the sizing (e.g. 4)")
+	fs.StringVar(&f.opts.Memory, "memory", "", "memory of each pod, overriding the sizing (e.g. 2Gi)")
+	fs.StringVar(&f.opts.Config.APIKeySecret, "api-key-secret", "", "SECRET:KEY holding the API key, sent as a bearer token")
+	fs.StringVar(&f.opts.Config.Salt, "salt", "", "nonce every shard puts before each conversation, or none (default: a new one, shared by all shards, unless the spec says salt: none)")
 	fs.StringVarP(&f.out, "output", "o", "-", "directory to write one file per object into (- for stdout)")
 	return c
 }
@@ -122,28 +114,20 @@ func runK8s(c *cobra.Command, path string, extra []string, f k8sFlags) error {
 	return nil
 }
 
-// options maps the flags to the options of k8s.Prepare, args being the
-// flags every shard's surge run gets.
+// options returns the options of k8s.Prepare, with the flags written as
+// text parsed into them, args being the flags every shard's surge run
+// gets.
 func (f k8sFlags) options(args []string) (k8s.Options, error) {
-	output, err := k8s.ParseOutput(f.output)
-	if err != nil {
+	opts := f.opts
+	var err error
+	if opts.Config.Output, err = k8s.ParseOutput(f.output); err != nil {
 		return k8s.Options{}, fmt.Errorf("--output-volume: %w", err)
 	}
-	var start time.Time
-	if f.startAt != "" {
-		if start, err = k8s.ParseStart(f.startAt); err != nil {
-			return k8s.Options{}, fmt.Errorf("--start-at %w", err)
-		}
+	if opts.Config.StartAt, err = k8s.ParseStart(f.startAt); err != nil {
+		return k8s.Options{}, fmt.Errorf("--start-at %w", err)
 	}
-	return k8s.Options{
-		Config: k8s.Config{
-			Name: f.name, Namespace: f.namespace, Image: f.image, Shards: f.shards,
-			Target: f.target, StartAt: start, Output: output, APIKeySecret: f.apiKey,
-			Salt: f.salt, Args: args,
-		},
-		Now: time.Now(), StartDelay: f.startDelay,
-		RPSPerCore: f.rpsPerCore, E2E: f.e2e, CPU: f.cpu, Memory: f.memory,
-	}, nil
+	opts.Config.Args, opts.Now = args, time.Now()
+	return opts, nil
 }
 
 // genArgs passes the workload overrides given to k8s on to every shard.

@@ -17,19 +17,17 @@ import (
 // the probe.
 const parityTimeout = 5 * time.Minute
 
-// parityFlags are surge parity's flags.
+// parityFlags are surge parity's flags: the probe's sizes in cfg, and
+// the targets and client settings that parityTargets and runParity read.
 type parityFlags struct {
-	targets     []string
-	model       string
-	prompts     int
-	promptToks  int
-	maxTokens   int
-	concurrency int
-	apiKeyEnv   string
-	json        bool
-	failOnDiff  bool
-	insecure    bool
-	headers     []string
+	cfg        parity.Config
+	targets    []string
+	model      string
+	apiKeyEnv  string
+	json       bool
+	failOnDiff bool
+	insecure   bool
+	headers    []string
 }
 
 func newParity() *cobra.Command {
@@ -65,10 +63,10 @@ candidate differs.`,
 	fs := c.Flags()
 	fs.StringArrayVar(&f.targets, "target", nil, "a server, URL or NAME=URL; the first is the base (repeat, at least twice)")
 	fs.StringVar(&f.model, "model", "", "model name to send to every target (default: each target's first listed model)")
-	fs.IntVar(&f.prompts, "prompts", parity.DefaultPrompts, "number of fixed prompts to send")
-	fs.IntVar(&f.promptToks, "prompt-tokens", parity.DefaultPromptTokens, "length of the longest prompt (o200k_base tokens); shortened to fit the targets' context")
-	fs.IntVar(&f.maxTokens, "max-tokens", parity.DefaultMaxTokens, "output token cap of each answer")
-	fs.IntVar(&f.concurrency, "concurrency", parity.DefaultConcurrency, "requests in flight per target")
+	fs.IntVar(&f.cfg.NumPrompts, "prompts", parity.DefaultPrompts, "number of fixed prompts to send")
+	fs.IntVar(&f.cfg.PromptTokens, "prompt-tokens", parity.DefaultPromptTokens, "length of the longest prompt (o200k_base tokens); shortened to fit the targets' context")
+	fs.IntVar(&f.cfg.MaxTokens, "max-tokens", parity.DefaultMaxTokens, "output token cap of each answer")
+	fs.IntVar(&f.cfg.Concurrency, "concurrency", parity.DefaultConcurrency, "requests in flight per target")
 	fs.StringVar(&f.apiKeyEnv, "api-key-env", "", "name of the environment variable holding the API key")
 	fs.BoolVar(&f.json, "json", false, "write the whole result as JSON")
 	fs.BoolVar(&f.failOnDiff, "fail-on-diff", false, "exit 1 when a candidate's verdict is differs")
@@ -79,22 +77,21 @@ candidate differs.`,
 
 // runParity probes the targets and prints the comparison.
 func runParity(c *cobra.Command, f parityFlags) error {
-	targets, err := parityTargets(f)
-	if err != nil {
+	var err error
+	if f.cfg.Targets, err = parityTargets(f); err != nil {
 		return err
 	}
-	if f.prompts < 1 || f.promptToks < 1 || f.maxTokens < 1 || f.concurrency < 1 {
+	if f.cfg.NumPrompts < 1 || f.cfg.PromptTokens < 1 || f.cfg.MaxTokens < 1 || f.cfg.Concurrency < 1 {
 		return usageError{errors.New("--prompts, --prompt-tokens, --max-tokens and --concurrency must be at least 1")}
 	}
 	// The requests have the options of surge run's (client.HTTPClient):
 	// TLS settings, the environment's proxy, no redirect with credentials.
-	hc, err := client.HTTPClient(client.Config{Insecure: f.insecure, Proxy: http.ProxyFromEnvironment}, parityTimeout)
+	f.cfg.Client, err = client.HTTPClient(client.Config{Insecure: f.insecure, Proxy: http.ProxyFromEnvironment}, parityTimeout)
 	if err != nil {
 		return err
 	}
-	defer hc.CloseIdleConnections()
-	res, err := parity.Run(c.Context(), parity.Config{Targets: targets, NumPrompts: f.prompts, PromptTokens: f.promptToks,
-		MaxTokens: f.maxTokens, Concurrency: f.concurrency, Client: hc})
+	defer f.cfg.Client.CloseIdleConnections()
+	res, err := parity.Run(c.Context(), f.cfg)
 	if err != nil {
 		return err
 	}

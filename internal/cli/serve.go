@@ -10,10 +10,9 @@ import (
 	"surge/sim/server"
 )
 
+// serveFlags are surge serve's flags, hw the engine harness.NewServer sets up.
 type serveFlags struct {
-	model     string
-	gpu       string
-	tp        int
+	hw        harness.Engine
 	addr      string
 	tokenizer string
 	served    string
@@ -77,9 +76,9 @@ surge:faults_injected_total{kind} on /metrics and logged to stderr. E.g.
 		RunE: func(c *cobra.Command, _ []string) error { return runServe(c, f) },
 	}
 	fs := c.Flags()
-	fs.StringVar(&f.model, "model", "", "model from the sim catalog, e.g. llama-3.1-8b")
-	fs.StringVar(&f.gpu, "gpu", "", "accelerator from the sim catalog, e.g. h100")
-	fs.IntVar(&f.tp, "tp", 1, "GPUs (tensor parallelism)")
+	fs.StringVar(&f.hw.Model, "model", "", "model from the sim catalog, e.g. llama-3.1-8b")
+	fs.StringVar(&f.hw.GPU, "gpu", "", "accelerator from the sim catalog, e.g. h100")
+	fs.IntVar(&f.hw.TP, "tp", 1, "GPUs (tensor parallelism)")
 	fs.StringVar(&f.addr, "addr", "127.0.0.1:8000", "address to listen on")
 	fs.StringVar(&f.tokenizer, "tokenizer", "o200k_base", "tokenizer counting prompt tokens: o200k_base, cl100k_base or a tokenizer.json path")
 	fs.StringVar(&f.served, "served-model-name", "", "model name clients must send (default the catalog name)")
@@ -128,7 +127,8 @@ func (f serveFlags) config() (server.Config, error) {
 	if err != nil {
 		return server.Config{}, fmt.Errorf("--faults: %w", err)
 	}
-	cfg, err := harness.NewServer(harness.Engine{Model: f.model, GPU: f.gpu, TP: f.tp, Settings: f.engine.settings()})
+	f.hw.Settings = f.engine.settings()
+	cfg, err := harness.NewServer(f.hw)
 	cfg.Model = f.served
 	cfg.Faults, cfg.FaultSeed = faults, f.faultSeed
 	return cfg, err

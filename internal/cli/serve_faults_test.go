@@ -12,6 +12,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"surge/harness"
 	"surge/sim/server"
 )
 
@@ -28,7 +29,7 @@ func TestServeFaultFlags(t *testing.T) {
 		{"stauts=429", 1, `--faults: faults item 1 "stauts=429": unknown fault "stauts"`, "the item and the fix are named"},
 		{"status=429@20s-10s", 1, "ends before it starts", "a reversed window"},
 	} {
-		f := serveFlags{model: "llama-3.1-8b", gpu: "h100", tp: 1, faults: tc.faults, faultSeed: tc.seed}
+		f := serveFlags{hw: harness.Engine{Model: "llama-3.1-8b", GPU: "h100", TP: 1}, faults: tc.faults, faultSeed: tc.seed}
 		f.engine.register(pflag.NewFlagSet("serve", pflag.ContinueOnError), "") // vLLM's defaults
 		cfg, err := f.config()
 		if tc.want != "" {

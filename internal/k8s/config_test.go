@@ -16,6 +16,7 @@ func TestParseStart(t *testing.T) {
 	}{
 		{"2026-11-30T12:00:00Z", time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC), ""},
 		{"2026-11-30T13:00:00.5+01:00", time.Date(2026, 11, 30, 12, 0, 0, 500_000_000, time.UTC), ""},
+		{"", time.Time{}, ""},
 		{"tomorrow", time.Time{}, `"tomorrow": want an RFC 3339 instant like 2026-11-30T12:00:00Z`},
 	} {
 		got, err := ParseStart(tt.s)

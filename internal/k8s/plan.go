@@ -34,8 +34,12 @@ func StartAt(now time.Time, delay time.Duration) time.Time {
 }
 
 // ParseStart parses the instant every shard starts, an RFC 3339
-// date-time, and returns it in UTC.
+// date-time, and returns it in UTC; "" is the zero time, which leaves
+// the instant to Options.StartDelay.
 func ParseStart(s string) (time.Time, error) {
+	if s == "" {
+		return time.Time{}, nil
+	}
 	at, err := time.Parse(time.RFC3339Nano, s)
 	if err != nil {
 		return time.Time{}, fmt.Errorf("%q: want an RFC 3339 instant like 2026-11-30T12:00:00Z", s)
