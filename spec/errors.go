@@ -37,6 +37,16 @@ func (e *Error) Error() string {
 	return b.String()
 }
 
+// Warning prints the problem as a warning, "file:line:col: warning: path:
+// message", leaving out the parts that are empty.
+func (e *Error) Warning() string {
+	w := Error{File: e.File, Line: e.Line, Col: e.Col, Msg: "warning: " + e.Msg}
+	if e.Path != "" {
+		w.Msg = "warning: " + e.Path + ": " + e.Msg
+	}
+	return w.Error()
+}
+
 // Errors is every problem found in a spec; it implements error.
 type Errors []*Error
 

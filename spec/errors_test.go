@@ -24,6 +24,25 @@ func TestErrorString(t *testing.T) {
 	}
 }
 
+func TestErrorWarning(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		e      Error
+		want   string
+		reason string
+	}{
+		{Error{"chat.yaml", 2, 11, "duration", "a run of 2400h"}, "chat.yaml:2:11: warning: duration: a run of 2400h", "everything"},
+		{Error{"", 7, 5, "rate", "high"}, "7:5: warning: rate: high", "no file name"},
+		{Error{"s.yaml", 1, 1, "", "no clients"}, "s.yaml:1:1: warning: no clients", "no path"},
+		{Error{"", 0, 0, "", "bare"}, "warning: bare", "nothing but the message"},
+	}
+	for _, tt := range tests {
+		if got := tt.e.Warning(); got != tt.want {
+			t.Errorf("%s: got %q, want %q", tt.reason, got, tt.want)
+		}
+	}
+}
+
 func TestErrorsSortedAndJoined(t *testing.T) {
 	t.Parallel()
 	a := &Error{File: "f", Line: 3, Col: 1, Msg: "a"}

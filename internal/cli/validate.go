@@ -62,13 +62,7 @@ func validateOne(c *cobra.Command, path string) (*spec.Spec, error) {
 // "file:line:col: warning: path: message".
 func printWarnings(c *cobra.Command, ws spec.Errors) {
 	for _, w := range ws {
-		at := *w
-		at.Path, at.Msg = "", ""
-		msg := w.Msg
-		if w.Path != "" {
-			msg = w.Path + ": " + msg
-		}
-		fmt.Fprintf(c.ErrOrStderr(), "%swarning: %s\n", at.Error(), msg)
+		fmt.Fprintln(c.ErrOrStderr(), w.Warning())
 	}
 }
 
