@@ -39,8 +39,8 @@ type SweepConfig struct {
 	// point.
 	Run      Config
 	Simulate bool
-	// Dir is the sweep's directory: sweep.json, report.txt, report.html
-	// and a directory per point, named after it.
+	// Dir is the sweep's directory, created if need be: sweep.json,
+	// report.txt, report.html and a directory per point, named after it.
 	Dir string
 }
 
@@ -50,6 +50,9 @@ type SweepConfig struct {
 // far, written too, with the error.
 func Sweep(ctx context.Context, cfg SweepConfig) (*sweep.Result, error) {
 	cfg.Run.Log = cmp.Or[io.Writer](cfg.Run.Log, io.Discard)
+	if err := os.MkdirAll(cfg.Dir, 0o755); err != nil {
+		return nil, fmt.Errorf("creating the sweep's directory: %w", err)
+	}
 	p := &points{cfg: &cfg}
 	defer p.close()
 	run := p.live

@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"surge/fit"
+	"surge/harness"
 	"surge/trace/importers"
 )
 
@@ -45,9 +46,13 @@ commented with the fit statistics; a summary goes to stderr.`,
 }
 
 func runFit(c *cobra.Command, files []string, f fitFlags) error {
-	tr, err := fitTraffic(files, f.format)
+	names := make([]string, len(files))
+	for i, f := range files {
+		names[i] = filepath.ToSlash(f)
+	}
+	tr, err := harness.FitTraffic(hostFS{}, names, importers.Format(f.format))
 	if err != nil {
-		return err
+		return cliError(err)
 	}
 	clients, err := fit.Clients(tr, f.flat)
 	if err != nil {
@@ -70,38 +75,4 @@ func runFit(c *cobra.Command, files []string, f fitFlags) error {
 		return err
 	}
 	return os.WriteFile(f.out, spec, 0o644)
-}
-
-// fitTraffic reads the sessions of files by client: a surge trace, or
-// files surge import reads as requests.
-func fitTraffic(files []string, format string) (*fit.Traffic, error) {
-	tr := &fit.Traffic{}
-	if len(files) == 1 && format == "auto" {
-		if ok, err := isTrace(files[0]); err == nil && ok {
-			in, err := readTraceFile(files[0])
-			if err != nil {
-				return nil, err
-			}
-			for _, s := range in.Sessions {
-				tr.Add(s)
-			}
-			return tr, nil
-		}
-	}
-	var opts importers.ImportOptions
-	if format != "auto" {
-		opts.Format = importers.Format(format)
-	}
-	if err := opts.Check(files); err != nil {
-		return nil, usageError{err}
-	}
-	src, err := importers.OpenRequests(hostFS{}, files, opts)
-	if err != nil {
-		return nil, err
-	}
-	defer src.Close()
-	if err := tr.Read(src); err != nil {
-		return nil, fmt.Errorf("fit: %w", err)
-	}
-	return tr, nil
 }

@@ -214,15 +214,6 @@ func runDirName(dir, prefix string) string {
 	return dir
 }
 
-// runDir creates the run directory dir (default surge-run-TIME).
-func runDir(dir string) (string, error) {
-	dir = runDirName(dir, "surge-run-")
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return "", fmt.Errorf("creating run directory: %w", err)
-	}
-	return dir, nil
-}
-
 // isTerminal reports whether w is a terminal.
 func isTerminal(w io.Writer) bool {
 	f, ok := w.(*os.File)
@@ -244,14 +235,4 @@ func writeFile(path string, fill func(io.Writer) error) error {
 		return fmt.Errorf("writing %s: %w", path, err)
 	}
 	return f.Close()
-}
-
-// pick returns the first non-empty string.
-func pick(ss ...string) string {
-	for _, s := range ss {
-		if s != "" {
-			return s
-		}
-	}
-	return ""
 }

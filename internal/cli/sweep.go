@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
-	"time"
 
 	"github.com/spf13/cobra"
 
@@ -92,10 +91,7 @@ func runSweep(c *cobra.Command, path string, f sweepFlags) error {
 	if err != nil {
 		return err
 	}
-	dir, err := runDir(pick(f.run.out, "surge-sweep-"+time.Now().Format("20060102-150405")))
-	if err != nil {
-		return err
-	}
+	dir := runDirName(f.run.out, "surge-sweep-")
 	search.Progress = func(pt sweep.Point) { fmt.Fprintln(c.ErrOrStderr(), report.SweepLine(search.Mode, pt)) }
 	cfg := f.sweep
 	cfg.Search, cfg.Spec, cfg.SpecPath, cfg.Files = search, s, filepath.ToSlash(path), hostFS{}
