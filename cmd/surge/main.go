@@ -12,14 +12,14 @@ import (
 )
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	go func() {
-		// After the first interrupt, restore the default handling so a
-		// second Ctrl-C ends surge at once.
-		<-ctx.Done()
-		stop()
-	}()
+	ctx, cancel := context.WithCancel(context.Background())
+	// The first interrupt stops the run, which still writes its records,
+	// report and manifest; a second within signalGrace is the same
+	// request again, and a later one ends surge at once.
+	sigs := make(chan os.Signal, 4)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	go onSignals(sigs, cancel, os.Exit, signalGrace)
 	code := cli.Main(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
-	stop()
+	signal.Stop(sigs)
 	os.Exit(code)
 }
