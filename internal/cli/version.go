@@ -2,10 +2,10 @@ package cli
 
 import (
 	"fmt"
-	"runtime"
-	"runtime/debug"
 
 	"github.com/spf13/cobra"
+
+	"surge/bundle"
 )
 
 func newVersion() *cobra.Command {
@@ -20,23 +20,5 @@ func newVersion() *cobra.Command {
 	}
 }
 
-// versionString describes this binary from its embedded build information.
-func versionString() string {
-	version, commit, modified := "(devel)", "unknown", ""
-	if bi, ok := debug.ReadBuildInfo(); ok {
-		if bi.Main.Version != "" {
-			version = bi.Main.Version
-		}
-		for _, s := range bi.Settings {
-			switch s.Key {
-			case "vcs.revision":
-				commit = s.Value
-			case "vcs.modified":
-				if s.Value == "true" {
-					modified = "+dirty"
-				}
-			}
-		}
-	}
-	return fmt.Sprintf("surge %s commit %s%s %s %s/%s", version, commit, modified, runtime.Version(), runtime.GOOS, runtime.GOARCH)
-}
+// versionString describes this binary (bundle.ThisTool).
+func versionString() string { return bundle.ThisTool() }
