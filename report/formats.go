@@ -1,10 +1,12 @@
 package report
 
 import (
+	"encoding/json"
 	"io"
 
 	"surge/metrics"
 	"surge/metrics/compare"
+	"surge/sweep"
 )
 
 // TextEngine writes the text report of s (Text), then its
@@ -44,4 +46,24 @@ func CompareRenderer(format string) (render func(io.Writer, *compare.Result) err
 		return CompareJSON, true
 	}
 	return nil, false
+}
+
+// SweepRenderer returns the function writing a sweep's result in format:
+// "text" (SweepText) or "json" (SweepJSON); ok is false for any other.
+func SweepRenderer(format string) (render func(io.Writer, *sweep.Result) error, ok bool) {
+	switch format {
+	case "text":
+		return SweepText, true
+	case "json":
+		return SweepJSON, true
+	}
+	return nil, false
+}
+
+// SweepJSON writes a sweep's result as indented JSON, as sweep.json holds
+// it.
+func SweepJSON(w io.Writer, r *sweep.Result) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(r)
 }

@@ -3,10 +3,12 @@ package report
 import (
 	"bytes"
 	"io"
+	"strings"
 	"testing"
 
 	"surge/metrics"
 	"surge/metrics/compare"
+	"surge/sweep"
 )
 
 // TestRenderer checks that each format surge report takes renders as its
@@ -82,5 +84,35 @@ func TestCompareRenderer(t *testing.T) {
 				t.Errorf("CompareRenderer(%q) wrote %d bytes, want the %d of its format", tt.format, got.Len(), want.Len())
 			}
 		})
+	}
+}
+
+// TestSweepRenderer: a sweep reports as text or as the JSON sweep.json
+// holds, and nothing else.
+func TestSweepRenderer(t *testing.T) {
+	t.Parallel()
+	res := &sweep.Result{Spec: "s.yaml", Mode: sweep.Rate, MaxPassing: -1}
+	for format, want := range map[string]func(io.Writer, *sweep.Result) error{"text": SweepText, "json": SweepJSON} {
+		render, ok := SweepRenderer(format)
+		if !ok {
+			t.Fatalf("SweepRenderer(%q) refused", format)
+		}
+		var got, exp bytes.Buffer
+		if err := render(&got, res); err != nil {
+			t.Fatal(err)
+		}
+		if err := want(&exp, res); err != nil {
+			t.Fatal(err)
+		}
+		if got.String() != exp.String() {
+			t.Errorf("%s: renders differently from its function", format)
+		}
+	}
+	if _, ok := SweepRenderer("csv"); ok {
+		t.Error("SweepRenderer(csv) accepted")
+	}
+	var b bytes.Buffer
+	if err := SweepJSON(&b, res); err != nil || !strings.Contains(b.String(), "\n  \"spec\": \"s.yaml\"") {
+		t.Errorf("SweepJSON: %v, %q", err, b.String())
 	}
 }

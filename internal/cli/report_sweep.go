@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -26,17 +25,11 @@ func reportSweep(c *cobra.Command, dir, format, html, png string) error {
 	if err != nil {
 		return err
 	}
-	switch format {
-	case "text":
-		err = report.SweepText(c.OutOrStdout(), res)
-	case "json":
-		enc := json.NewEncoder(c.OutOrStdout())
-		enc.SetIndent("", "  ")
-		err = enc.Encode(res)
-	default:
+	write, ok := report.SweepRenderer(format)
+	if !ok {
 		return usageError{fmt.Errorf("--format %s: a sweep reports as text or json", format)}
 	}
-	if err != nil {
+	if err := write(c.OutOrStdout(), res); err != nil {
 		return err
 	}
 	return writeHTML(html, png, report.HTMLInput{Sweep: res, Title: "surge sweep " + filepath.Base(res.Spec)})
