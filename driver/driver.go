@@ -116,6 +116,8 @@ type Driver struct {
 	dueUS     []int64           // their offsets, for Progress
 	closed    []loop            // closed-loop clients with sessions
 	scheduled int               // requests the run means to send, if known up front
+	sessions  int               // sessions to schedule, for Progress
+	span      time.Duration     // how long the schedule lasts, for Progress
 	models    map[string]string // header model of each client, the last fallback
 	pinned    map[string]bool   // clients whose conversations carry the trace's replies
 	windows   []trace.FaultWindow
@@ -203,6 +205,13 @@ func (d *Driver) split(h trace.Header, sessions []*trace.Session) {
 	d.dueUS = make([]int64, len(d.open))
 	for i, s := range d.open {
 		d.dueUS[i] = s.AtUS
+	}
+	d.sessions, d.span = len(d.open), max(d.cfg.Duration, 0)
+	if n := len(d.open); n > 0 {
+		d.span = max(d.span, d.open[n-1].At())
+	}
+	for _, l := range d.closed {
+		d.sessions += len(l.sessions)
 	}
 }
 

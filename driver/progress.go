@@ -34,6 +34,14 @@ type Progress struct {
 	// TTFTp50 is the median time to first token of the last 1024
 	// successful requests that reported one (0 before any).
 	TTFTp50 time.Duration
+
+	// Sessions is how many sessions the run schedules in all (for a
+	// closed-loop client with a Duration, those it has); Span is how
+	// long the schedule lasts: the last open-loop session's offset, or
+	// Duration when that is later. With Elapsed they say how far the
+	// run has gone.
+	Sessions int
+	Span     time.Duration
 }
 
 // Progress returns a snapshot of the current or last run (zero before the
@@ -120,6 +128,8 @@ func (r *run) progress() Progress {
 		Errors:    int(r.stats.errors.Load()),
 		Dropped:   int(r.stats.dropped.Load()),
 		TTFTp50:   r.stats.medianTTFT(),
+		Sessions:  r.d.sessions,
+		Span:      r.d.span,
 	}
 	p.InFlight = max(p.Sent-p.Done, 0)
 	if sec := el.Seconds(); sec > 0 {

@@ -32,14 +32,14 @@ func TestProgress(t *testing.T) {
 		time.Sleep(5200 * time.Millisecond)
 		// Sessions 0–5 are due and sent; 0, 1 and 2 have finished.
 		want := Progress{Elapsed: 5200 * time.Millisecond, Scheduled: 6, Sent: 6, InFlight: 3, Done: 3,
-			TargetRate: 6 / 5.2, AchievedRate: 6 / 5.2, TTFTp50: 250 * time.Millisecond}
+			TargetRate: 6 / 5.2, AchievedRate: 6 / 5.2, TTFTp50: 250 * time.Millisecond, Sessions: 10, Span: 9 * time.Second}
 		if p := d.Progress(); p != want {
 			t.Errorf("mid-run:\n got %+v\nwant %+v", p, want)
 		}
 		<-done
 		time.Sleep(time.Minute)
 		want = Progress{Elapsed: 11500 * time.Millisecond, Scheduled: 10, Sent: 10, Done: 10,
-			TargetRate: 10 / 11.5, AchievedRate: 10 / 11.5, TTFTp50: 250 * time.Millisecond}
+			TargetRate: 10 / 11.5, AchievedRate: 10 / 11.5, TTFTp50: 250 * time.Millisecond, Sessions: 10, Span: 9 * time.Second}
 		if p := d.Progress(); p != want {
 			t.Errorf("after Run, the snapshot is frozen at the end:\n got %+v\nwant %+v", p, want)
 		}

@@ -23,6 +23,10 @@ func (c Config) Check() error {
 		errs = append(errs, fmt.Errorf("--max-concurrency %d: want 0 (no cap) or more", c.MaxConcurrency))
 	case c.Drop && c.MaxConcurrency == 0:
 		errs = append(errs, errors.New("--drop needs --max-concurrency: there is no cap to drop at"))
+	case c.MaxErrorRate < 0 || c.MaxErrorRate > 1 || c.MaxErrorRate != c.MaxErrorRate:
+		errs = append(errs, fmt.Errorf("--max-error-rate %g: want a fraction from 0 (off) to 1, e.g. 0.5", c.MaxErrorRate))
+	case c.ProgressEvery < 0:
+		errs = append(errs, fmt.Errorf("--progress %v: want a period like 10s, or 0 for none", c.ProgressEvery))
 	case len(c.Salt) > MaxSalt:
 		errs = append(errs, fmt.Errorf("--salt %q: a nonce is at most %d bytes (it goes before every conversation)", redact.Clip(c.Salt), MaxSalt))
 	}

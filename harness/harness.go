@@ -35,8 +35,11 @@ type Config struct {
 	// Log receives warnings and progress messages; nil discards them.
 	Log io.Writer
 	// Progress, when set, receives a live progress line while the run
-	// goes (a terminal).
+	// goes (a terminal): elapsed, % of the schedule, ETA, the counters.
 	Progress io.Writer
+	// ProgressEvery, without Progress, writes that line to Log this
+	// often (0: never), for logs that cannot show a live line.
+	ProgressEvery time.Duration
 
 	// Virtual, when set, runs the workload through the built-in engine
 	// in virtual time instead: Target, Engine, Servers, the client and
@@ -68,6 +71,16 @@ type Config struct {
 	// Retry is the retry policy; Run seeds its jitter with the
 	// workload's seed.
 	Retry driver.RetryPolicy
+	// NoPreflight skips the preflight: before the schedule starts, each
+	// server's /v1/models must list the models the workload sends it
+	// (when it lists any) and one small request per server and API must
+	// succeed, or Run returns an UnreachableError.
+	NoPreflight bool
+	// MaxErrorRate, when positive, stops the run once at least
+	// MinAbortRequests requests have finished and more than this
+	// fraction of them failed: the run is recorded and reported as
+	// aborted, and its Verdict is an AbortedError.
+	MaxErrorRate float64
 	// Salt is the nonce before every conversation: "" a new one (unless
 	// the workload says none), SaltNone for none, else the nonce itself.
 	Salt string
@@ -99,8 +112,9 @@ type Result struct {
 	End     trace.RunEnd
 	Report  string // the text report, as in the bundle's report.txt
 	Target  string // where the requests went, without credentials
-	// Verdict is why the run counts as failed, or nil: ErrInterrupted,
-	// a NoSuccessError, a QuestionableError, ErrNoSLO or an SLOError.
+	// Verdict is why the run counts as failed, or nil: an AbortedError,
+	// ErrInterrupted, a NoSuccessError, a QuestionableError, ErrNoSLO or
+	// an SLOError.
 	Verdict error
 }
 
@@ -111,6 +125,12 @@ var ErrInterrupted = errors.New("interrupted")
 // ErrNoSLO is the Verdict of a run asked to fail on its SLOs when the
 // workload has none.
 var ErrNoSLO = errors.New("--fail-on-slo: the workload has no SLO (give --slo or an slo block)")
+
+// AbortedError is the Verdict of a run that stopped itself early under
+// Config.MaxErrorRate: Reason says how many of its requests failed.
+type AbortedError struct{ Reason string }
+
+func (e AbortedError) Error() string { return "run aborted: " + e.Reason }
 
 // ConfigError is an error in the Config rather than in the run.
 type ConfigError struct{ Err error }
@@ -145,6 +165,8 @@ func (e SLOError) Error() string { return "SLO not met: " + strings.Join(e.Faile
 // verdict cannot be trusted.
 func verdict(cfg *Config, dir string, sum *metrics.Summary, interrupted bool) error {
 	switch {
+	case sum.End != nil && sum.End.Aborted != "":
+		return AbortedError{sum.End.Aborted}
 	case interrupted:
 		return ErrInterrupted
 	case sum.All.Sent > 0 && sum.All.OK == 0:

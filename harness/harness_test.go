@@ -89,8 +89,9 @@ func failing(t *testing.T, n int) *Workload {
 }
 
 // TestRunAgainstAFailingServer: a server that refuses everything gives a
-// Result, not an error: its records, reports and manifest, and a
-// NoSuccessError verdict; Bare leaves only the records and reports.
+// Result, not an error, once past the preflight: its records, reports
+// and manifest, and a NoSuccessError verdict; Bare leaves only the
+// records and reports.
 func TestRunAgainstAFailingServer(t *testing.T) {
 	t.Parallel()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -100,7 +101,7 @@ func TestRunAgainstAFailingServer(t *testing.T) {
 	for _, bare := range []bool{false, true} {
 		dir := filepath.Join(t.TempDir(), "run")
 		w := failing(t, 3)
-		res, err := Run(context.Background(), Config{Workload: w, Dir: dir, Target: srv.URL, Bare: bare, Scrape: Scrape{Off: true}})
+		res, err := Run(context.Background(), Config{Workload: w, Dir: dir, Target: srv.URL, Bare: bare, Scrape: Scrape{Off: true}, NoPreflight: true})
 		if err != nil {
 			t.Fatalf("bare %v: %v", bare, err)
 		}
@@ -144,6 +145,8 @@ func TestRunConfigErrors(t *testing.T) {
 		{"a negative timeout", Config{Client: client.Config{IdleTimeout: -time.Second}}},
 		{"negative retries", Config{Retry: driver.RetryPolicy{Max: -1}}},
 		{"an engine setting out of range", Config{Engine: Engine{Settings: EngineSettings{MemoryUtilization: 2}}}},
+		{"an error rate above one", Config{MaxErrorRate: 1.5}},
+		{"a negative progress period", Config{ProgressEvery: -time.Second}},
 		{"no workload", Config{}},
 	}
 	for _, tt := range tests {

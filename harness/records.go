@@ -3,11 +3,9 @@ package harness
 import (
 	"context"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"runtime"
-	"time"
 
 	"surge/bundle"
 	"surge/driver"
@@ -18,11 +16,12 @@ import (
 // recordsPath is the records file of the bundle in dir.
 func recordsPath(dir string) string { return filepath.Join(dir, bundle.RecordsFile) }
 
-// record runs the driver, streaming records to DIR/records.jsonl under
-// header h (whose Start is the run's start) and to also, when set, with
-// a progress line on progress, when set.
-func record(ctx context.Context, progress io.Writer, d *driver.Driver, h trace.RunHeader, dir string, also driver.Sink) (trace.RunEnd, error) {
-	file, err := os.Create(recordsPath(dir))
+// record runs the driver, streaming records to the records file of
+// cfg.Dir under header h (whose Start is the run's start) and to also,
+// when set, showing progress as cfg asks and stopping early as
+// cfg.MaxErrorRate asks.
+func record(ctx context.Context, cfg *Config, d *driver.Driver, h trace.RunHeader, also driver.Sink) (trace.RunEnd, error) {
+	file, err := os.Create(recordsPath(cfg.Dir))
 	if err != nil {
 		return trace.RunEnd{}, fmt.Errorf("creating records file: %w", err)
 	}
@@ -31,10 +30,14 @@ func record(ctx context.Context, progress io.Writer, d *driver.Driver, h trace.R
 	if err != nil {
 		return trace.RunEnd{}, err
 	}
-	stopProgress := showProgress(progress, d)
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	abort := &aborter{max: cfg.MaxErrorRate, cancel: cancel}
+	stopProgress := showProgress(cfg, d)
 	cpu0, cpuErr := selftest.ReadCPU()
-	end, err := d.Run(ctx, h.Start, sinkOf(rw, also))
+	end, err := d.Run(ctx, h.Start, sinkOf(rw, abort.sink(also)))
 	stopProgress()
+	end.Aborted = abort.reason
 	if err != nil {
 		return end, fmt.Errorf("run: %w", err)
 	}
@@ -64,34 +67,4 @@ func (t tee) Write(r *trace.Record) error {
 		return err
 	}
 	return t[1].Write(r)
-}
-
-// showProgress prints a live progress line to w while a run goes, when w
-// is set; it returns a function that stops it.
-func showProgress(w io.Writer, d *driver.Driver) func() {
-	if w == nil {
-		return func() {}
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		tick := time.NewTicker(500 * time.Millisecond)
-		defer tick.Stop()
-		for {
-			select {
-			case <-ctx.Done():
-				fmt.Fprint(w, "\r\033[K")
-				return
-			case <-tick.C:
-				fmt.Fprint(w, "\r\033[K"+progressLine(d.Progress()))
-			}
-		}
-	}()
-	return func() { cancel(); <-done }
-}
-
-func progressLine(p driver.Progress) string {
-	return fmt.Sprintf("%6.1fs  sent %d  in flight %d  rate %.1f/s (target %.1f/s)  errors %d  p50 TTFT %v",
-		p.Elapsed.Seconds(), p.Sent, p.InFlight, p.AchievedRate, p.TargetRate, p.Errors, p.TTFTp50.Round(time.Millisecond))
 }

@@ -24,7 +24,8 @@ import (
 // in cfg.Dir as it finishes, scrapes the server's metrics, writes the
 // reports and the manifest, and returns what the run saw. An error is a
 // run that could not be made or recorded (a ConfigError for a bad
-// Config); a run that was made but failed its checks, or was cancelled,
+// Config, an UnreachableError for a target that failed the preflight);
+// a run that was made but failed its checks, or was cancelled,
 // returns its Result with the Verdict set. A run recorded whose report
 // files or manifest could not all be written (a full disk) returns its
 // Result, the text report included, and the error.
@@ -49,6 +50,9 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 			return nil, err
 		}
 		defer to.Close()
+		if err := preflight(ctx, &cfg, in, to); err != nil {
+			return nil, err
+		}
 	}
 	salt, saltTokens := runSalt(shardSalt(cfg.Salt, cfg.Shard, cfg.StartAt), in)
 	expand, err := expander(cfg.Log, in)
@@ -74,7 +78,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 		return nil, fmt.Errorf("creating run directory: %w", err)
 	}
 	if cfg.Bare {
-		end, err := record(ctx, cfg.Progress, d, header(&cfg, in, to, salt, time.Now()), cfg.Dir, cfg.Watch)
+		end, err := record(ctx, &cfg, d, header(&cfg, in, to, salt, time.Now()), cfg.Watch)
 		if err != nil {
 			return nil, err
 		}
@@ -128,7 +132,7 @@ func measure(ctx context.Context, cfg *Config, d *driver.Driver, to *Servers, h 
 	case live != nil:
 		also = live
 	}
-	return record(ctx, cfg.Progress, d, h, cfg.Dir, also)
+	return record(ctx, cfg, d, h, also)
 }
 
 // result writes the reports of a run that ended with end and gives its

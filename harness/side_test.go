@@ -79,7 +79,7 @@ func TestSideRequestsDoNotHoldTheFirstSend(t *testing.T) {
 	}))
 	defer srv.Close()
 	dir := filepath.Join(t.TempDir(), "run")
-	res, err := Run(context.Background(), Config{Workload: failing(t, 2), Dir: dir, Target: srv.URL})
+	res, err := Run(context.Background(), Config{Workload: failing(t, 2), Dir: dir, Target: srv.URL, NoPreflight: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -123,7 +123,7 @@ func TestSideRequestsCarryTheOptions(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "run")
 	log := &syncLog{}
 	cc := client.Config{Insecure: true, APIKey: "sk-side", Header: http.Header{"X-Team": {"t1"}}}
-	res, err := Run(context.Background(), Config{Workload: failing(t, 1), Dir: dir, Target: srv.URL, Client: cc, Log: log})
+	res, err := Run(context.Background(), Config{Workload: failing(t, 1), Dir: dir, Target: srv.URL, NoPreflight: true, Client: cc, Log: log})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -162,7 +162,7 @@ func TestProbeAnswerRedacted(t *testing.T) {
 	}))
 	defer srv.Close()
 	dir := filepath.Join(t.TempDir(), "run")
-	_, err := Run(context.Background(), Config{Workload: failing(t, 1), Dir: dir, Target: srv.URL,
+	_, err := Run(context.Background(), Config{Workload: failing(t, 1), Dir: dir, Target: srv.URL, NoPreflight: true,
 		Client: client.Config{APIKey: "sk-echoed-3"}, Scrape: Scrape{Off: true}})
 	if err != nil {
 		t.Fatal(err)
@@ -194,7 +194,7 @@ func TestScrapeWarningsHideCredentials(t *testing.T) {
 	defer srv.Close()
 	target := strings.Replace(srv.URL, "://", "://alice:pw-s3cret@", 1)
 	log := &syncLog{}
-	_, err := Run(context.Background(), Config{Workload: failing(t, 1), Dir: filepath.Join(t.TempDir(), "run"), Target: target, Log: log})
+	_, err := Run(context.Background(), Config{Workload: failing(t, 1), Dir: filepath.Join(t.TempDir(), "run"), Target: target, NoPreflight: true, Log: log})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -229,7 +229,7 @@ func TestReportPrintedWhenFilesFail(t *testing.T) {
 	if err := os.Symlink("/dev/full", filepath.Join(dir, "report.json")); err != nil {
 		t.Fatal(err)
 	}
-	res, err := Run(context.Background(), Config{Workload: failing(t, 1), Dir: dir, Target: srv.URL, Scrape: Scrape{Off: true}})
+	res, err := Run(context.Background(), Config{Workload: failing(t, 1), Dir: dir, Target: srv.URL, NoPreflight: true, Scrape: Scrape{Off: true}})
 	if err == nil || !strings.Contains(err.Error(), "report.json") {
 		t.Errorf("error %v: want report.json's", err)
 	}

@@ -139,6 +139,8 @@ func runCheck(s *Summary, _ Options) Check {
 	switch {
 	case s.End == nil:
 		return fail(CheckRun, "the run died before its end line")
+	case s.End.Aborted != "":
+		return fail(CheckRun, "the run aborted itself after %d of %d requests were sent", s.End.Sent, s.End.Scheduled)
 	case s.End.Interrupted:
 		return fail(CheckRun, "the run was interrupted after %d of %d requests were sent", s.End.Sent, s.End.Scheduled)
 	case s.All.Sent == 0:

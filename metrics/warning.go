@@ -50,6 +50,8 @@ func runWarnings(s *Summary, recs []*trace.Record, lagWarnUS int64) []Warning {
 	switch {
 	case s.End == nil:
 		add(WarnRun, "no end line: the run died before finishing; figures cover the %d records it wrote", len(recs))
+	case s.End.Aborted != "":
+		add(WarnRun, "aborted after %d of %d scheduled requests were sent: %s", s.End.Sent, s.End.Scheduled, s.End.Aborted)
 	case s.End.Interrupted:
 		add(WarnRun, "interrupted after %d of %d scheduled requests were sent", s.End.Sent, s.End.Scheduled)
 	}

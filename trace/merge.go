@@ -65,6 +65,9 @@ func Merge(runs []*Records, names []string) (*Records, []string, error) {
 		end.Sent += r.End.Sent
 		end.Dropped += r.End.Dropped
 		end.Interrupted = end.Interrupted || r.End.Interrupted
+		if end.Aborted == "" {
+			end.Aborted = r.End.Aborted
+		}
 		end.DurationUS = max(end.DurationUS, r.End.DurationUS+shift)
 		if r.End.End.After(end.End) {
 			end.End = r.End.End

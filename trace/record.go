@@ -60,9 +60,12 @@ type RunEnd struct {
 	End         time.Time `json:"surge_end"`
 	DurationUS  int64     `json:"duration_us"` // start instant to end of drain
 	Interrupted bool      `json:"interrupted,omitempty"`
-	Scheduled   int       `json:"scheduled"` // requests the run meant to send
-	Sent        int       `json:"sent"`
-	Dropped     int       `json:"dropped,omitempty"` // shed at the concurrency cap
+	// Aborted, when set, says why the run stopped itself early (too
+	// many errors among its first requests); Interrupted is then set too.
+	Aborted   string `json:"aborted,omitempty"`
+	Scheduled int    `json:"scheduled"` // requests the run meant to send
+	Sent      int    `json:"sent"`
+	Dropped   int    `json:"dropped,omitempty"` // shed at the concurrency cap
 	// ClientCPUUS is the CPU time (user and system) the surge process
 	// used over the run, in µs: with the duration, how busy the client
 	// was, so a saturated client shows in the evidence. 0 when unknown.

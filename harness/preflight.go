@@ -1,0 +1,190 @@
+package harness
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"maps"
+	"net/http"
+	"slices"
+	"strings"
+	"time"
+
+	"surge/client"
+	"surge/trace"
+)
+
+// preflightTimeout bounds each request of the preflight: a server still
+// loading its model may take this long to answer its first request.
+const preflightTimeout = 30 * time.Second
+
+// UnreachableError is what Run returns when a target could not be
+// reached or failed the preflight (Config.NoPreflight skips it): no
+// request of the schedule was sent and nothing was recorded. Each
+// problem is one line naming the server's URL, without credentials, and
+// what to do.
+type UnreachableError struct{ Problems []string }
+
+func (e UnreachableError) Error() string {
+	return "preflight failed (--no-preflight skips it):\n  " + strings.Join(e.Problems, "\n  ")
+}
+
+// check is one request the preflight sends: the first model a server
+// is sent for each API the workload uses there.
+type check struct{ url, api, model string }
+
+// preflight checks, before the schedule starts, that every server of
+// to answers: its /v1/models lists every model the workload sends it
+// (when it lists any), and one small request per server and API, sent
+// as the run sends them (streamed or not), succeeds. It returns an
+// UnreachableError naming every problem, or nil.
+func preflight(ctx context.Context, cfg *Config, in *Workload, to *Servers) error {
+	if cfg.NoPreflight {
+		return nil
+	}
+	checks, byURL := preflightChecks(cfg, in, to)
+	var problems []string
+	down := map[string]bool{}
+	for _, u := range slices.Sorted(maps.Keys(byURL)) {
+		if p := checkModels(ctx, cfg.Client, u, byURL[u]); p != "" {
+			problems, down[u] = append(problems, to.Redact(p)), true
+		}
+	}
+	for _, c := range checks {
+		if down[c.url] {
+			continue
+		}
+		if p := checkRequest(ctx, cfg, to.client, c); p != "" {
+			problems = append(problems, to.Redact(p))
+		}
+	}
+	if len(problems) > 0 {
+		return UnreachableError{problems}
+	}
+	return nil
+}
+
+// preflightChecks are the requests the preflight sends, in the order of
+// the workload, and the models the workload sends each server.
+func preflightChecks(cfg *Config, in *Workload, to *Servers) ([]check, map[string][]string) {
+	clientModel := map[string]string{}
+	for _, c := range in.Header.Clients {
+		clientModel[c.Name] = c.Model
+	}
+	var checks []check
+	byURL := map[string][]string{}
+	seen := map[check]bool{}
+	for _, s := range in.Sessions {
+		model := pick(cfg.Model, s.Model, clientModel[s.Client])
+		u := to.base
+		if r, ok := to.routes[model]; ok {
+			u = r
+		}
+		if u == "" {
+			continue // no server: the run records the request as failed
+		}
+		if !slices.Contains(byURL[u], model) {
+			byURL[u] = append(byURL[u], model)
+		}
+		c := check{url: u, api: pick(cfg.API, s.API, "chat")}
+		if !seen[c] {
+			seen[c] = true
+			c.model = model
+			checks = append(checks, c)
+		}
+	}
+	return checks, byURL
+}
+
+// checkModels asks the server at base for its models and says what is
+// wrong: it cannot be reached, or it does not list a model the workload
+// sends it. A server without /v1/models, or with an answer surge cannot
+// read, passes: the request check then decides.
+func checkModels(ctx context.Context, cc client.Config, base string, models []string) string {
+	hc, err := sideClient(cc, base, probeTimeout)
+	if err != nil {
+		return fmt.Sprintf("%s: %v", Redact(base), err)
+	}
+	defer hc.CloseIdleConnections()
+	served, err := servedModels(ctx, hc, withoutUser(base))
+	if err != nil {
+		return fmt.Sprintf("%s: not reachable (%v): is the server up at that address? Check --target", Redact(base), err)
+	}
+	if len(served) == 0 {
+		return ""
+	}
+	var missing []string
+	for _, m := range models {
+		if !slices.Contains(served, m) {
+			missing = append(missing, fmt.Sprintf("%q", m))
+		}
+	}
+	if len(missing) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%s does not serve model %s: it serves %s; send one of them with --model (or name it in the spec)",
+		Redact(base), strings.Join(missing, ", "), strings.Join(served, ", "))
+}
+
+// maxModelsAnswer bounds the /v1/models answer the preflight reads.
+const maxModelsAnswer = 1 << 20
+
+// servedModels returns the model ids the server at base lists at GET
+// /v1/models: none when it answers but not with a list; an error only
+// when it cannot be reached.
+func servedModels(ctx context.Context, hc *http.Client, base string) ([]string, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, strings.TrimRight(base, "/")+"/v1/models", nil)
+	if err != nil {
+		return nil, err
+	}
+	resp, err := hc.Do(req)
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	var list struct {
+		Data []struct {
+			ID string `json:"id"`
+		} `json:"data"`
+	}
+	body, err := io.ReadAll(io.LimitReader(resp.Body, maxModelsAnswer))
+	if err != nil || resp.StatusCode != http.StatusOK || json.Unmarshal(body, &list) != nil {
+		return nil, nil
+	}
+	var ids []string
+	for _, d := range list.Data {
+		if d.ID != "" {
+			ids = append(ids, d.ID)
+		}
+	}
+	return ids, nil
+}
+
+// checkRequest sends c's small request and says what went wrong, if
+// anything, and what to do about it.
+func checkRequest(ctx context.Context, cfg *Config, r *client.Router, c check) string {
+	ctx, cancel := context.WithTimeout(ctx, preflightTimeout)
+	defer cancel()
+	res := r.Do(ctx, &client.Request{API: c.api, Model: c.model, Prompt: "Hello", MaxTokens: 1, Stream: !cfg.NoStream})
+	if res.ErrClass == "" {
+		return ""
+	}
+	return fmt.Sprintf("%s: a 1-token %s request for model %q failed: %s: %s",
+		Redact(c.url), c.api, c.model, res.Err, requestHint(res))
+}
+
+// requestHint is what to do about a failed preflight request.
+func requestHint(res *client.Result) string {
+	switch {
+	case res.ErrClass == trace.ErrConnection:
+		return "is the server up at that address? Check --target"
+	case res.ErrClass == trace.ErrTimeout:
+		return "the server did not answer in time: is it still loading the model?"
+	case res.Status == http.StatusUnauthorized || res.Status == http.StatusForbidden:
+		return "check the key (--api-key-env) or the headers (--header)"
+	case res.Status == http.StatusNotFound:
+		return "check the model name (--model) and the API (--api chat or completions)"
+	}
+	return "fix the server or the request, or skip this check with --no-preflight"
+}
