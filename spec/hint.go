@@ -7,6 +7,11 @@ import (
 	"strings"
 )
 
+// Closest returns the candidate nearest to word, for a "did you mean"
+// hint, or "" when none is near enough, by the rule of the spec's own
+// hints (closest); the command line suggests its flags with it.
+func Closest(word string, candidates []string) string { return closest(word, candidates) }
+
 // closest returns the candidate nearest to word, for "did you mean" hints,
 // or "" when none is near enough. Near means a case-insensitive match, an
 // optimal-string-alignment distance of at most 2 that is also less than

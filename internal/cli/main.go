@@ -7,10 +7,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"surge/internal/redact"
+	"surge/spec"
 )
 
 // Exit codes.
@@ -108,16 +111,37 @@ deterministic trace, and reports what a trace contains.
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
-		return usageError{fmt.Errorf("%w (see surge %s --help)", err, c.Name())}
+		return usageError{fmt.Errorf("%w%s (see surge %s --help)", err, flagHint(c, err), c.Name())}
 	})
 	root.AddCommand(newGen(), newValidate(), newInspect(), newImport(), newFit(), newRun(), newSim(), newSweep(), newServe(), newReport(), newCompare(), newParity(), newK8s(), newSelftest(), newVersion())
 	return root
 }
 
+// flagHint is "; did you mean --NAME?" when err is an unknown flag near
+// one of c's, else "".
+func flagHint(c *cobra.Command, err error) string {
+	name, ok := strings.CutPrefix(err.Error(), "unknown flag: --")
+	if !ok {
+		return ""
+	}
+	var names []string
+	c.Flags().VisitAll(func(f *pflag.Flag) { names = append(names, f.Name) })
+	if near := spec.Closest(name, names); near != "" {
+		return "; did you mean --" + near + "?"
+	}
+	return ""
+}
+
 // exactArgs is cobra.ExactArgs returning a usage error.
-func exactArgs(n int) cobra.PositionalArgs {
+func exactArgs(n int) cobra.PositionalArgs { return usageArgs(cobra.ExactArgs(n)) }
+
+// maxArgs is cobra.MaximumNArgs returning a usage error.
+func maxArgs(n int) cobra.PositionalArgs { return usageArgs(cobra.MaximumNArgs(n)) }
+
+// usageArgs is check returning a usage error.
+func usageArgs(check cobra.PositionalArgs) cobra.PositionalArgs {
 	return func(c *cobra.Command, args []string) error {
-		if err := cobra.ExactArgs(n)(c, args); err != nil {
+		if err := check(c, args); err != nil {
 			return usageError{fmt.Errorf("%s: %w (usage: %s)", c.Name(), err, c.UseLine())}
 		}
 		return nil

@@ -26,16 +26,25 @@ type runFlags struct {
 	slos      sloFlags    // run only (sweep has its own --slo)
 	shards    shardFlags  // run only
 	scrape    scrapeFlags // run only
+	quick     quickFlags  // run only: no SPEC
 }
 
 func newRun() *cobra.Command {
 	var f runFlags
 	c := &cobra.Command{
-		Use:   "run SPEC|TRACE [--target URL|MODEL=URL,...]",
+		Use:   "run [SPEC|TRACE] [--target URL|MODEL=URL,...]",
 		Short: "Drive a workload against an OpenAI-compatible server and report what happened",
 		Long: `run sends a workload (a spec, compiled in memory, or a trace from surge gen)
 to an OpenAI-compatible server at the offsets its schedule gives, records
 every request as it finishes, and prints a report.
+
+Without SPEC, vllm bench serve's flags build the spec (quick mode):
+  surge run --target http://127.0.0.1:8000 --model M --random-input-len 1024 \
+    --random-output-len 128 --request-rate 10 --num-prompts 600
+runs 600 requests of 1024 tokens in and 128 out, Poisson at 10/s
+(--burstiness: gamma gaps); --request-rate inf (the default) sends them
+as fast as possible, --max-concurrency at a time. --print-spec prints the
+spec instead, for surge run SPEC.
 
 It writes DIR/records.jsonl (one line per request, flushed as the run goes,
 so an interrupted run keeps what it saw), DIR/report.txt and DIR/report.json.
@@ -62,13 +71,14 @@ redirect, and are printed and recorded nowhere, not even when a server
 echoes them.
 Ctrl-C stops scheduling, waits briefly for requests in flight, and reports
 the run as interrupted; a second Ctrl-C ends surge at once.`,
-		Args: exactArgs(1),
-		RunE: func(c *cobra.Command, args []string) error { return runRun(c, args[0], f) },
+		Args: maxArgs(1),
+		RunE: func(c *cobra.Command, args []string) error { return runRun(c, append(args, "")[0], f) },
 	}
 	f.register(c.Flags())
 	f.slos.register(c.Flags())
 	f.scrape.register(c.Flags())
 	f.shards.register(c.Flags())
+	f.quick.register(c.Flags())
 	c.Flags().StringVar(&f.cfg.LiveAddr, "metrics-addr", "", "serve surge's own Prometheus metrics of the run at this address's /metrics while it goes, e.g. 127.0.0.1:9464")
 	return c
 }
@@ -109,9 +119,9 @@ func runRun(c *cobra.Command, path string, f runFlags) error {
 	if err != nil {
 		return err
 	}
-	in, err := loadWorkload(c.Context(), path, f.gen, c.Flags(), c.InOrStdin())
-	if err != nil {
-		return specFailure(c, path, err)
+	in, err := f.load(c, path)
+	if in == nil || err != nil {
+		return err
 	}
 	if err := f.slos.apply(&in.Header); err != nil {
 		return err

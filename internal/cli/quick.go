@@ -1,0 +1,95 @@
+package cli
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	"surge/harness"
+	"surge/spec"
+)
+
+// quickFlags are vllm bench serve's flags of surge run without a SPEC,
+// bound onto spec.BenchOptions; --model, --api, --max-concurrency and
+// --seed are the run's own.
+type quickFlags struct {
+	opts      spec.BenchOptions
+	dataset   string
+	printSpec bool
+}
+
+// register adds the quick mode's flags, with vllm bench serve's defaults.
+func (q *quickFlags) register(fs *pflag.FlagSet) {
+	fs.StringVar(&q.dataset, "dataset-name", "random", "without SPEC: the dataset of vllm bench serve's (random: synthetic prompts of the --random-* lengths)")
+	fs.IntVar(&q.opts.InputLen, "random-input-len", 1024, "without SPEC: prompt length in tokens")
+	fs.IntVar(&q.opts.OutputLen, "random-output-len", 128, "without SPEC: output length in tokens (max_tokens)")
+	fs.Float64Var(&q.opts.RangeRatio, "random-range-ratio", 0, "without SPEC: draw each length uniformly from [len·(1−r), len·(1+r)]")
+	fs.Float64Var(&q.opts.RequestRate, "request-rate", math.Inf(1), "without SPEC: requests per second; inf sends them as fast as possible: all at once, or --max-concurrency at a time")
+	fs.Float64Var(&q.opts.Burstiness, "burstiness", 1, "without SPEC: gamma shape of the gaps between requests (1: Poisson; below 1 burstier, above more even)")
+	fs.IntVar(&q.opts.NumPrompts, "num-prompts", 1000, "without SPEC: number of requests")
+	fs.BoolVar(&q.opts.IgnoreEOS, "ignore-eos", false, "without SPEC: send ignore_eos and min_tokens, so every output has its length")
+	fs.StringVar(&q.opts.Tokenizer, "tokenizer", "o200k_base", "without SPEC: tokenizer counting the prompts' tokens (o200k_base, cl100k_base, or a tokenizer.json)")
+	fs.StringVar(&q.opts.PercentileMetrics, "percentile-metrics", "ttft,tpot,itl", "without SPEC: vllm's metrics to report (the report shows ttft, tpot, itl and e2el always)")
+	fs.StringVar(&q.opts.MetricPercentiles, "metric-percentiles", "99", "without SPEC: percentiles to report, among 50, 90, 95, 99 and 99.9 (the report shows them all)")
+	fs.BoolVar(&q.printSpec, "print-spec", false, "without SPEC: print the spec of these flags (YAML, for surge run SPEC) and exit")
+}
+
+// load is the workload of a run: the spec or trace at path, or without
+// one the spec of the quick mode's flags; nil after --print-spec has
+// printed that spec.
+func (f runFlags) load(c *cobra.Command, path string) (*harness.Workload, error) {
+	if err := f.quick.check(c, path); err != nil {
+		return nil, err
+	}
+	if path != "" {
+		in, err := loadWorkload(c.Context(), path, f.gen, c.Flags(), c.InOrStdin())
+		return in, specFailure(c, path, err)
+	}
+	o := f.quick.opts
+	o.Model, o.API, o.MaxConcurrency = cmp.Or(f.cfg.Model, harness.DefaultEngineModel), f.cfg.API, f.cfg.MaxConcurrency
+	if f.cfg.Target != "" && f.cfg.Model == "" {
+		return nil, usageError{errors.New("--model: name the model to send; without a SPEC, surge run needs it with --target")}
+	}
+	s, err := spec.Bench(o)
+	if err != nil {
+		return nil, usageError{err}
+	}
+	if err := f.gen.applyTo(c.Flags(), s); err != nil {
+		return nil, err
+	}
+	if f.quick.printSpec {
+		_, err := c.OutOrStdout().Write(s.Canonical())
+		return nil, err
+	}
+	in, err := harness.CompileSpec(c.Context(), hostFS{}, "quick mode", s)
+	if err != nil {
+		return nil, cliError(err)
+	}
+	in.SpecText = s.Canonical()
+	return in, nil
+}
+
+// check refuses the quick mode's flags beside a SPEC, and a SPEC missing
+// without them.
+func (q quickFlags) check(c *cobra.Command, path string) error {
+	var given []string
+	c.Flags().VisitAll(func(fl *pflag.Flag) {
+		if fl.Changed && strings.HasPrefix(fl.Usage, "without SPEC:") {
+			given = append(given, "--"+fl.Name)
+		}
+	})
+	switch {
+	case path != "" && len(given) > 0:
+		return usageError{fmt.Errorf("%s build a workload of their own: give them without %s, or set the spec's input, output and rate", given[0], path)}
+	case path == "" && len(given) == 0:
+		return usageError{fmt.Errorf("run: give a SPEC or TRACE, or vllm bench serve's flags, e.g. surge run --random-input-len 1024 --random-output-len 128 --request-rate 10 --num-prompts 600 (usage: %s)", c.UseLine())}
+	case q.dataset != "random":
+		return usageError{fmt.Errorf("--dataset-name %s: only random is built in; import a trace first (surge import FILE --format %s -o t.jsonl) and run it (surge run t.jsonl)", q.dataset, q.dataset)}
+	}
+	return nil
+}
