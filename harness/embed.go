@@ -17,8 +17,7 @@ import (
 // one per model the workload's requests name, each serving that name.
 type Engine struct {
 	// Model is the catalog model every engine simulates; "" means each
-	// engine's served model if the catalog knows it, else
-	// DefaultEngineModel.
+	// engine's served model, which the catalog must then know.
 	Model string
 	GPU   string // catalog accelerator; "" means DefaultEngineGPU
 	TP    int    // GPUs per engine; 0 means 1
@@ -106,7 +105,7 @@ func startEmbedded(log io.Writer, eng Engine, model string, in *Workload) (*embe
 func startModelEngine(log io.Writer, eng Engine, hw sim.Hardware, tok content.Tokenizer, served string) (string, string, func(), error) {
 	m, err := EngineModel(eng.Model, served)
 	if err != nil {
-		return "", "", nil, ConfigError{fmt.Errorf("--engine-model: %w", err)}
+		return "", "", nil, ConfigError{err}
 	}
 	hw.Model = m
 	cfg, err := eng.Settings.Server(hw)
@@ -137,14 +136,22 @@ func EngineName(hw sim.Hardware, e EngineSettings) string {
 }
 
 // EngineModel picks the catalog model an engine serving the model name
-// served simulates: model if given, else served if the catalog knows it,
-// else DefaultEngineModel.
+// served simulates: model if given, else served, which the catalog must
+// know (DefaultEngineModel when served is ""). The error of a served
+// model the catalog does not know lists the catalog and says to name one
+// with --engine-model.
 func EngineModel(model, served string) (sim.Model, error) {
 	if model != "" {
-		return sim.LookupModel(model)
-	}
-	if m, err := sim.LookupModel(served); err == nil {
+		m, err := sim.LookupModel(model)
+		if err != nil {
+			return sim.Model{}, fmt.Errorf("--engine-model: %w", err)
+		}
 		return m, nil
 	}
-	return sim.LookupModel(DefaultEngineModel)
+	m, err := sim.LookupModel(pick(served, DefaultEngineModel))
+	if err != nil {
+		return sim.Model{}, fmt.Errorf("the built-in engine does not know the workload's model: %w; "+
+			"--engine-model NAME simulates one of these under the workload's name", err)
+	}
+	return m, nil
 }

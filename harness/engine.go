@@ -85,8 +85,11 @@ func (e EngineSettings) Resolve(hw sim.Hardware) (sim.EngineConfig, error) {
 	}
 	blocks := hw.KVBlocks(e.MemoryUtilization)
 	if blocks <= 0 {
-		return sim.EngineConfig{}, fmt.Errorf("--gpu-memory-utilization %g: %s leaves no memory for the KV cache on %d×%s",
-			e.MemoryUtilization, hw.Model.Name, max(hw.TP, 1), hw.GPU.Name)
+		err := hw.FitError(e.MemoryUtilization)
+		if e.MemoryUtilization != sim.DefaultMemoryUtilization {
+			err = fmt.Errorf("--gpu-memory-utilization %g: %w", e.MemoryUtilization, err)
+		}
+		return sim.EngineConfig{}, err
 	}
 	kvTokens := blocks * sim.BlockTokens
 	mml, ctx := e.MaxModelLen, hw.MaxContext()

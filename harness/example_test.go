@@ -17,7 +17,7 @@ func ExampleRun() {
 	s, err := spec.Parse("chat.yaml", []byte(`version: 1
 requests: 8
 clients:
-  - {name: chat, model: m, rate: 50/s, input: 64, output: 8}
+  - {name: chat, model: meta-llama/Llama-3.1-8B-Instruct, rate: 50/s, input: 64, output: 8}
 `))
 	if err != nil {
 		log.Fatal(err)

@@ -77,7 +77,7 @@ func TestEngineFlags(t *testing.T) {
 			[]string{"--gpu-memory-utilization", "0.3", "--max-model-len", strconv.Itoa(hw.KVTokens(0.3) + 1)}, sim.EngineConfig{},
 			[]string{fmt.Sprintf("--max-model-len %d: the KV cache holds only %d tokens", hw.KVTokens(0.3)+1, hw.KVTokens(0.3)), "raise the utilization"}},
 		{"weights that leave no room for a cache are refused (4 GB of an H100 for 16 GB of weights)",
-			[]string{"--gpu-memory-utilization", "0.05"}, sim.EngineConfig{}, []string{"--gpu-memory-utilization 0.05: Llama-3.1-8B leaves no memory"}},
+			[]string{"--gpu-memory-utilization", "0.05"}, sim.EngineConfig{}, []string{"--gpu-memory-utilization 0.05: Llama-3.1-8B (16 GB of weights) does not fit on 1×H100-SXM"}},
 	}
 	for _, tt := range tests {
 		var e engineFlags

@@ -23,7 +23,7 @@ func TestInspectPartialBundles(t *testing.T) {
 	}
 	t.Parallel()
 	tmp := t.TempDir()
-	spec := writeSpec(t, tmp, "long.yaml", "version: 1\nduration: 10m\nclients:\n  - {name: c, model: m, rate: 20/s, input: 50, output: 20}\n")
+	spec := writeSpec(t, tmp, "long.yaml", "version: 1\nduration: 10m\nclients:\n  - {name: c, model: Llama-3.1-8B, rate: 20/s, input: 50, output: 20}\n")
 	tests := []struct {
 		name string
 		make func(t *testing.T, dir string)

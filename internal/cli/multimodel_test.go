@@ -127,17 +127,22 @@ func TestRunRoutesModels(t *testing.T) {
 // TestRunBuiltinEngines runs the two-model spec without --target: one
 // built-in engine per model, each serving its model's name (an engine
 // refuses any other name with 404, so every success went to the right
-// one), each simulating its model if the catalog knows it.
+// one), each simulating --engine-model. Without it, the model the catalog
+// does not know is a usage error before anything runs.
 func TestRunBuiltinEngines(t *testing.T) {
 	t.Parallel()
 	dir := filepath.Join(t.TempDir(), "run")
-	code, out, e := run(t, "run", "testdata/two-models.yaml", "-o", dir, "--max-num-seqs", "8")
+	code, _, e := run(t, "run", "testdata/two-models.yaml", "-o", dir)
+	if code != exitUsage || !strings.Contains(e, `unknown model "my-finetune" (known: `) || !strings.Contains(e, "--engine-model") {
+		t.Errorf("without --engine-model: exit %d, stderr %s; want a usage error naming the model, the catalog and --engine-model", code, e)
+	}
+	code, out, e := run(t, "run", "testdata/two-models.yaml", "-o", dir, "--max-num-seqs", "8", "--engine-model", "qwen3-8b")
 	if code != exitOK {
 		t.Fatalf("exit %d\nstderr:\n%s\nstdout:\n%s", code, e, out)
 	}
 	for _, want := range []string{
 		`driving the built-in engine for "Qwen/Qwen3-8B", Qwen3-8B on 1×H100-SXM, at http://127.0.0.1:`,
-		`driving the built-in engine for "my-finetune", Llama-3.1-8B on 1×H100-SXM, at http://127.0.0.1:`,
+		`driving the built-in engine for "my-finetune", Qwen3-8B on 1×H100-SXM, at http://127.0.0.1:`,
 	} {
 		if !strings.Contains(e, want) {
 			t.Errorf("stderr lacks %q:\n%s", want, e)

@@ -188,11 +188,12 @@ func TestRunAllFailedExitsNonZero(t *testing.T) {
 }
 
 // TestRunBuiltinEngine runs with no --target: surge starts the built-in
-// engine on a loopback port and drives it.
+// engine on a loopback port and drives it, simulating --engine-model for
+// a model ("m") the catalog does not know.
 func TestRunBuiltinEngine(t *testing.T) {
 	t.Parallel()
 	dir := filepath.Join(t.TempDir(), "run")
-	code, out, e := run(t, "run", "testdata/run.yaml", "-o", dir)
+	code, out, e := run(t, "run", "testdata/run.yaml", "-o", dir, "--engine-model", "llama-3.1-8b")
 	if code != exitOK || !strings.Contains(e, "driving the built-in engine") {
 		t.Fatalf("exit %d\nstderr:\n%s\nstdout:\n%s", code, e, out)
 	}

@@ -163,8 +163,7 @@ func newEngine(cfg Config) (*sim.Engine, error) {
 	if ec.NumBlocks == 0 && cfg.Hardware.Model.Layers > 0 {
 		ec.NumBlocks = cfg.Hardware.KVBlocks(cfg.MemoryUtilization)
 		if ec.NumBlocks == 0 {
-			return nil, fmt.Errorf("server config: %s weights do not fit on %d×%s",
-				cfg.Hardware.Model.Name, max(cfg.Hardware.TP, 1), cfg.Hardware.GPU.Name)
+			return nil, fmt.Errorf("server config: %w", cfg.Hardware.FitError(cfg.MemoryUtilization))
 		}
 	}
 	if ec.MaxModelLen == 0 && cfg.Hardware.MaxContext() > 0 {

@@ -1,10 +1,6 @@
 package virtual
 
-import (
-	"fmt"
-
-	"surge/sim"
-)
+import "surge/sim"
 
 // ConfigFor returns a Config serving on hw as a vLLM V1 server with default
 // settings would: the KV cache holds hw.KVBlocks(0.9) blocks, MaxModelLen
@@ -14,8 +10,7 @@ import (
 func ConfigFor(hw sim.Hardware) (Config, error) {
 	blocks := hw.KVBlocks(0)
 	if blocks <= 0 {
-		return Config{}, fmt.Errorf("%s does not fit on %d × %s: no memory left for the KV cache",
-			hw.Model.Name, max(hw.TP, 1), hw.GPU.Name)
+		return Config{}, hw.FitError(0)
 	}
 	return Config{
 		Engine: sim.EngineConfig{
