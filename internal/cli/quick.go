@@ -12,6 +12,7 @@ import (
 
 	"surge/harness"
 	"surge/spec"
+	"surge/trace/importers"
 )
 
 // quickFlags are vllm bench serve's flags of surge run without a SPEC,
@@ -20,12 +21,14 @@ import (
 type quickFlags struct {
 	opts      spec.BenchOptions
 	dataset   string
+	path      string
 	printSpec bool
 }
 
 // register adds the quick mode's flags, with vllm bench serve's defaults.
 func (q *quickFlags) register(fs *pflag.FlagSet) {
-	fs.StringVar(&q.dataset, "dataset-name", "random", "without SPEC: the dataset of vllm bench serve's (random: synthetic prompts of the --random-* lengths)")
+	fs.StringVar(&q.dataset, "dataset-name", "random", "without SPEC: random (synthetic prompts of the --random-* lengths), or sharegpt, burstgpt or mooncake, imported from --dataset-path")
+	fs.StringVar(&q.path, "dataset-path", "", "without SPEC: the file of --dataset-name, imported as surge import does; its first --num-prompts sessions are sent, at --request-rate (inf: as recorded; sharegpt: --max-concurrency conversations at a time)")
 	fs.IntVar(&q.opts.InputLen, "random-input-len", 1024, "without SPEC: prompt length in tokens")
 	fs.IntVar(&q.opts.OutputLen, "random-output-len", 128, "without SPEC: output length in tokens (max_tokens)")
 	fs.Float64Var(&q.opts.RangeRatio, "random-range-ratio", 0, "without SPEC: draw each length uniformly from [len·(1−r), len·(1+r)]")
@@ -54,6 +57,9 @@ func (f runFlags) load(c *cobra.Command, path string) (*harness.Workload, error)
 	o.Model, o.API, o.MaxConcurrency = cmp.Or(f.cfg.Model, harness.DefaultEngineModel), f.cfg.API, f.cfg.MaxConcurrency
 	if f.cfg.Target != "" && f.cfg.Model == "" {
 		return nil, usageError{errors.New("--model: name the model to send; without a SPEC, surge run needs it with --target")}
+	}
+	if f.quick.dataset != "random" {
+		return f.dataset(c, o)
 	}
 	s, err := spec.Bench(o)
 	if err != nil {
@@ -88,8 +94,44 @@ func (q quickFlags) check(c *cobra.Command, path string) error {
 		return usageError{fmt.Errorf("%s build a workload of their own: give them without %s, or set the spec's input, output and rate", given[0], path)}
 	case path == "" && len(given) == 0:
 		return usageError{fmt.Errorf("run: give a SPEC or TRACE, or vllm bench serve's flags, e.g. surge run --random-input-len 1024 --random-output-len 128 --request-rate 10 --num-prompts 600 (usage: %s)", c.UseLine())}
-	case q.dataset != "random":
-		return usageError{fmt.Errorf("--dataset-name %s: only random is built in; import a trace first (surge import FILE --format %s -o t.jsonl) and run it (surge run t.jsonl)", q.dataset, q.dataset)}
+	case q.dataset == "random" && q.path != "":
+		return usageError{errors.New("--dataset-path needs --dataset-name sharegpt, burstgpt or mooncake")}
+	case q.dataset == "random":
+		return nil
+	case q.dataset != "sharegpt" && q.dataset != "burstgpt" && q.dataset != "mooncake":
+		return usageError{fmt.Errorf("--dataset-name %s: want random, sharegpt, burstgpt or mooncake (other traces: surge import FILE -o t.jsonl, then surge run t.jsonl)", q.dataset)}
+	case q.path == "":
+		return usageError{fmt.Errorf("--dataset-name %s needs --dataset-path FILE", q.dataset)}
+	}
+	for _, name := range []string{"random-input-len", "random-output-len", "random-range-ratio", "burstiness", "print-spec"} {
+		if c.Flags().Changed(name) {
+			return usageError{fmt.Errorf("--%s does not apply to --dataset-name %s, whose lengths and burst shape are the file's (surge import writes it as a trace)", name, q.dataset)}
+		}
 	}
 	return nil
+}
+
+// dataset is the workload of --dataset-name and --dataset-path, imported
+// and shaped by the quick mode's options o.
+func (f runFlags) dataset(c *cobra.Command, o spec.BenchOptions) (*harness.Workload, error) {
+	opts := harness.DatasetOptions{Sessions: o.NumPrompts, Import: importers.ImportOptions{Format: importers.Format(f.quick.dataset), Model: o.Model, Seed: f.gen.seed, SkipBad: true}}
+	if err := o.Check(); err != nil {
+		return nil, usageError{err}
+	}
+	finite := o.RequestRate > 0 && !math.IsInf(o.RequestRate, 1)
+	switch sharegpt := opts.Import.Format == importers.FormatShareGPT; {
+	case sharegpt && finite:
+		opts.Import.Rate = o.RequestRate // conversations start at this rate
+	case sharegpt:
+		opts.Import.Concurrency = cmp.Or(o.MaxConcurrency, o.NumPrompts)
+	case finite:
+		opts.Rate = o.RequestRate // the kept requests' offsets rescaled
+	}
+	if opts.Import.Format == importers.FormatShareGPT {
+		if err := (importFlags{tokenizer: o.Tokenizer}).countTokens(&opts.Import); err != nil {
+			return nil, usageError{err}
+		}
+	}
+	in, err := harness.Dataset(c.Context(), hostFS{}, []string{f.quick.path}, opts)
+	return in, cliError(err)
 }

@@ -49,6 +49,22 @@ func TestQuickRun(t *testing.T) {
 	}
 }
 
+// TestQuickDataset runs the first requests of a BurstGPT file at a rate,
+// as vllm bench serve's --dataset-name burstgpt does.
+func TestQuickDataset(t *testing.T) {
+	t.Parallel()
+	dir := filepath.Join(t.TempDir(), "run")
+	code, out, errOut := run(t, "run", "--dataset-name", "burstgpt", "--dataset-path", "../../trace/importers/testdata/burstgpt.csv",
+		"--num-prompts", "5", "--request-rate", "100", "-o", dir)
+	if code != exitOK || !strings.Contains(out, "TTFT") {
+		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
+	}
+	rs := readRun(t, dir)
+	if len(rs.Records) != 5 || rs.Records[0].Model != "Llama-3.1-8B" {
+		t.Errorf("%d records, the first %+v; want 5 of the built-in engine's model", len(rs.Records), rs.Records[0])
+	}
+}
+
 func TestQuickErrors(t *testing.T) {
 	t.Parallel()
 	spec := writeSpec(t, t.TempDir(), "s.yaml", "version: 1\nrequests: 1\nclients: [{name: a, model: m, rate: 1/s, input: 1, output: 1}]\n")
@@ -61,7 +77,10 @@ func TestQuickErrors(t *testing.T) {
 		{"neither a SPEC nor a quick flag", []string{"run"}, "give a SPEC or TRACE, or vllm bench serve's flags, e.g. surge run --random-input-len 1024"},
 		{"two SPECs", []string{"run", spec, spec}, "accepts at most 1 arg"},
 		{"an unknown flag suggests the nearest", []string{"run", "--request-rat", "5"}, "unknown flag: --request-rat; did you mean --request-rate?"},
-		{"a dataset that is not built in", []string{"run", "--dataset-name", "sharegpt"}, "--dataset-name sharegpt: only random is built in; import a trace first (surge import FILE --format sharegpt"},
+		{"a dataset surge does not import as vllm names it", []string{"run", "--dataset-name", "hf"}, "--dataset-name hf: want random, sharegpt, burstgpt or mooncake"},
+		{"a dataset without its file", []string{"run", "--dataset-name", "sharegpt"}, "--dataset-name sharegpt needs --dataset-path FILE"},
+		{"a file without its dataset", []string{"run", "--dataset-path", "x.json"}, "--dataset-path needs --dataset-name"},
+		{"random lengths beside a dataset", []string{"run", "--dataset-name", "burstgpt", "--dataset-path", "x.csv", "--random-input-len", "9"}, "--random-input-len does not apply to --dataset-name burstgpt"},
 		{"a percentile the report does not show", []string{"run", "--num-prompts", "5", "--metric-percentiles", "75"}, "surge reports p50, p90, p95, p99 and p99.9 of every metric, not 75"},
 		{"a metric vllm does not name", []string{"run", "--num-prompts", "5", "--percentile-metrics", "ttft,goodput"}, `unknown metric "goodput"`},
 		{"a range ratio of 1", []string{"run", "--random-range-ratio", "1"}, "--random-range-ratio 1: want a ratio in [0, 1)"},
