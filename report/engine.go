@@ -1,7 +1,6 @@
 package report
 
 import (
-	"fmt"
 	"io"
 	"math"
 	"strings"
@@ -194,21 +193,34 @@ func optMS(us *float64) string {
 	return ms(*us)
 }
 
-// EngineText writes the engine-against-client lines of a text report;
+// EngineText writes the engine-against-client lines of a text report,
+// within TextWidth: per metric one row for its mean and one per
+// percentile, each the engine's value, the client's and their gap;
 // nothing when es is empty.
 func EngineText(w io.Writer, es []EngineLatency) error {
 	if len(es) == 0 {
 		return nil
 	}
 	var b strings.Builder
-	fmt.Fprintln(&b, "\nengine      latency the server measured (its /metrics histograms over the measurement window) against the client's, ms;")
-	fmt.Fprintln(&b, "            the mean is exact; quantiles are interpolated within buckets, so one in the highest bucket with observations")
-	fmt.Fprintln(&b, "            shows as that bucket's range and a gap smaller than its bucket's width is not measurable")
-	t := &table{left: map[int]bool{1: true}}
-	t.add("", "histogram", "n", "engine mean", "client mean", "gap mean", "engine p50", "client p50", "gap p50", "engine p99", "client p99", "gap p99")
+	b.WriteString("\n")
+	for _, l := range fieldLines("engine", "latency the server measured (its /metrics histograms over the measurement window) "+
+		"against the client's, ms; the mean is exact; quantiles are interpolated within buckets, so one in the highest "+
+		"bucket with observations shows as that bucket's range and a gap smaller than its bucket's width is not measurable") {
+		b.WriteString(l + "\n")
+	}
+	t := &table{left: map[int]bool{1: true, 3: true}}
+	t.add("", "histogram", "n", "", "engine", "client", "gap")
+	stats := []string{"mean", "p50", "p99"}
 	for i := range es {
 		e := &es[i]
-		t.add(append([]string{e.Metric, e.Family, count(e.Count)}, e.engineCells(50, 99)...)...)
+		cells := e.engineCells(50, 99)
+		for j, stat := range stats {
+			row := []string{"", "", "", stat}
+			if j == 0 {
+				row = []string{e.Metric, e.Family, count(e.Count), stat}
+			}
+			t.add(append(row, cells[3*j:3*j+3]...)...)
+		}
 	}
 	if err := t.write(&b, "  "); err != nil {
 		return err

@@ -128,7 +128,7 @@ func TestEngineTableRenderings(t *testing.T) {
 	if err := EngineText(&text, es); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"engine mean", "10.0", "0–10.0", "not measurable", itl} {
+	for _, want := range []string{"engine  client", "mean    10.0    10.2", "0–10.0", "not measurable", itl} {
 		if !strings.Contains(text.String(), want) {
 			t.Errorf("text lacks %q:\n%s", want, text.String())
 		}

@@ -19,22 +19,28 @@ func (p *printer) faults(s *metrics.Summary) {
 	if f == nil {
 		return
 	}
-	p.line("faults      injected on purpose; every figure above leaves the requests that carried one out")
+	p.field("faults", "injected on purpose; every figure above leaves the requests that carried one out")
 	if len(f.Classes) > 0 {
-		t := &table{left: map[int]bool{0: true, 3: true, 4: true, 7: true}}
-		t.add("kind", "n", "ok", "statuses", "errors", "answer p50", "p99", "most common error")
+		t := &table{left: map[int]bool{0: true, 3: true, 4: true}}
+		t.add("kind", "n", "ok", "statuses", "errors", "answer p50", "p99")
+		t.add("", "")
 		for _, c := range f.Classes {
 			msg := ""
 			if len(c.Messages) > 0 {
-				msg = fmt.Sprintf("%q ×%d", clip(c.Messages[0].Text, 60), c.Messages[0].Count)
+				msg = fmt.Sprintf("most common error: %q ×%d", clip(c.Messages[0].Text, 60), c.Messages[0].Count)
 			}
 			t.add(c.Kind, count(c.Requests), count(c.OK), statusCell(c.ByStatus), classCell(c.ByClass),
-				ms(c.AnswerP50US)+" ms", ms(c.AnswerP99US)+" ms", msg)
+				ms(c.AnswerP50US)+" ms", ms(c.AnswerP99US)+" ms")
+			t.add("", msg)
 		}
-		p.table(t, "  ")
+		p.noted(t, "  ")
 	}
 	for _, w := range f.Windows {
-		p.line("  %s", windowLine(w))
+		indent := "  "
+		for _, l := range wrapWords(windowLine(w), TextWidth-4) {
+			p.line("%s%s", indent, l)
+			indent = "    " // under the first line, indented
+		}
 	}
 }
 

@@ -1,12 +1,13 @@
 package report
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"surge/metrics"
 )
@@ -97,22 +98,38 @@ type table struct {
 // add appends a row.
 func (t *table) add(cells ...string) { t.rows = append(t.rows, cells) }
 
-// write prints the table with indent before every row.
-func (t *table) write(w io.Writer, indent string) error {
-	var widths []int
+// widths are the columns' widths.
+func (t *table) widths() []int {
+	var ws []int
 	for _, r := range t.rows {
 		for i, c := range r {
-			if i == len(widths) {
-				widths = append(widths, 0)
+			if i == len(ws) {
+				ws = append(ws, 0)
 			}
-			widths[i] = max(widths[i], utf8.RuneCountInString(c))
+			ws[i] = max(ws[i], width(c))
 		}
 	}
+	return ws
+}
+
+// width is the columns the widest row takes with indent before it.
+func (t *table) width(indent string) int {
+	ws := t.widths()
+	n := width(indent) + 2*max(0, len(ws)-1)
+	for _, w := range ws {
+		n += w
+	}
+	return n
+}
+
+// write prints the table with indent before every row.
+func (t *table) write(w io.Writer, indent string) error {
+	widths := t.widths()
 	for _, r := range t.rows {
 		var b strings.Builder
 		b.WriteString(indent)
 		for i, c := range r {
-			pad := strings.Repeat(" ", widths[i]-utf8.RuneCountInString(c))
+			pad := strings.Repeat(" ", widths[i]-width(c))
 			if i > 0 {
 				b.WriteString("  ")
 			}
@@ -129,19 +146,44 @@ func (t *table) write(w io.Writer, indent string) error {
 	return nil
 }
 
-// footnotes numbers caveats in order of first mention.
-type footnotes struct{ texts []string }
+// footnotes numbers caveats in order of first mention. The caveat that
+// percentiles have too few values for an interval is one note, naming
+// each percentile's need.
+type footnotes struct {
+	texts []string
+	// width, when set, is the columns a note is wrapped to, under its
+	// mark; 0 writes each note on one line.
+	width int
+	// need is, by percentile name in order of mention, the values its
+	// interval needs; level is the confidence, in percent.
+	need  []percentileNeed
+	level string
+}
+
+// percentileNeed is how many values a percentile's interval needs.
+type percentileNeed struct {
+	p    float64
+	name string
+	n    int
+}
+
+// tooFewNote stands, among the texts, for the note of need.
+const tooFewNote = "±∞"
 
 // superscripts are the digits footnote marks are written with.
 var superscripts = []rune("⁰¹²³⁴⁵⁶⁷⁸⁹")
 
+// clone is a copy of f that can be added to apart from f.
+func (f footnotes) clone() footnotes {
+	f.texts, f.need = slices.Clone(f.texts), slices.Clone(f.need)
+	return f
+}
+
 // ref returns the mark of text, adding it if it is new.
 func (f *footnotes) ref(text string) string {
-	i := 0
-	for i < len(f.texts) && f.texts[i] != text {
-		i++
-	}
-	if i == len(f.texts) {
+	i := slices.Index(f.texts, text)
+	if i < 0 {
+		i = len(f.texts)
 		f.texts = append(f.texts, text)
 	}
 	var b strings.Builder
@@ -151,7 +193,34 @@ func (f *footnotes) ref(text string) string {
 	return b.String()
 }
 
-// write prints the footnotes, one a line.
+// tooFew returns the mark of the note that percentile p needs n values
+// for a confidence interval at level percent.
+func (f *footnotes) tooFew(p float64, n int, level string) string {
+	i, found := slices.BinarySearchFunc(f.need, p, func(e percentileNeed, p float64) int { return cmp.Compare(e.p, p) })
+	if !found {
+		f.need = slices.Insert(f.need, i, percentileNeed{p, metrics.PercentileName(p), n})
+	}
+	f.level = level
+	return f.ref(tooFewNote)
+}
+
+// text is the text of note t.
+func (f *footnotes) text(t string) string {
+	if t != tooFewNote {
+		return t
+	}
+	var needs []string
+	for i, p := range f.need {
+		if i == 0 {
+			needs = append(needs, fmt.Sprintf("%s needs n ≥ %s", p.name, count(p.n)))
+		} else {
+			needs = append(needs, fmt.Sprintf("%s n ≥ %s", p.name, count(p.n)))
+		}
+	}
+	return fmt.Sprintf("±∞: too few values for a %s%% confidence interval: %s", f.level, strings.Join(needs, ", "))
+}
+
+// write prints the footnotes, each wrapped to f.width under its mark.
 func (f *footnotes) write(w io.Writer) error {
 	if len(f.texts) > 0 {
 		if _, err := fmt.Fprintln(w); err != nil {
@@ -159,8 +228,14 @@ func (f *footnotes) write(w io.Writer) error {
 		}
 	}
 	for _, t := range f.texts {
-		if _, err := fmt.Fprintf(w, "%s %s\n", f.ref(t), t); err != nil {
-			return err
+		lines := []string{f.ref(t) + " " + f.text(t)}
+		if f.width > 0 {
+			lines = hanging(f.ref(t)+" ", f.text(t), f.width)
+		}
+		for _, l := range lines {
+			if _, err := fmt.Fprintln(w, l); err != nil {
+				return err
+			}
 		}
 	}
 	return nil

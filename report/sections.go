@@ -1,15 +1,17 @@
 package report
 
 import (
+	"cmp"
 	"fmt"
 	"maps"
+	"math"
 	"slices"
 	"strings"
 
 	"surge/metrics"
 )
 
-// throughput writes the rates of sc on one line.
+// throughput writes the rates of sc.
 func (p *printer) throughput(sc *metrics.Scope) {
 	t := sc.Throughput
 	out := num(t.OutputTokensPerS) + " tok/s out"
@@ -26,44 +28,56 @@ func (p *printer) throughput(sc *metrics.Scope) {
 	case t.RateExcluded > 0:
 		sentRate += " (open-loop clients)"
 	}
-	p.line("")
-	p.line("throughput  %s req/s · %s tok/s in · %s · %s · in flight %s mean, %s peak",
-		num(t.RequestsPerS), num(t.InputTokensPerS), out, sentRate,
-		num(t.MeanConcurrency), count(t.PeakConcurrency))
+	p.field("throughput", num(t.RequestsPerS)+" req/s", num(t.InputTokensPerS)+" tok/s in", out,
+		fmt.Sprintf("in flight %s mean, %s peak", num(t.MeanConcurrency), count(t.PeakConcurrency)), sentRate)
 }
 
 // clientCPU writes how busy the surge process was over the run: with
-// the schedule lag, the evidence that the client kept up.
+// the schedule lag, the evidence that the client kept up. What the
+// figure counts is a footnote when the client's check failed.
 func (p *printer) clientCPU(s *metrics.Summary) {
 	if s.End == nil || s.End.ClientCPUUS == 0 || s.DurationUS <= 0 {
 		return
 	}
 	cores := float64(s.End.ClientCPUUS) / float64(s.DurationUS)
-	p.line("client      surge used %s s of CPU over the run, %s cores on average%s", num(float64(s.End.ClientCPUUS)/1e6), num(cores),
-		p.notes.ref("the surge process's user and system CPU time, the built-in engine's included when surge runs it; a client near its cores' limit shows in the schedule lag too"))
+	var note string
+	if failed(s, metrics.CheckClient) {
+		note = p.notes.ref("the surge process's user and system CPU time, the built-in engine's included when surge runs it; a client near its cores' limit shows in the schedule lag too")
+	}
+	p.field("client", fmt.Sprintf("surge used %s s of CPU over the run, %s cores on average%s", num(float64(s.End.ClientCPUUS)/1e6), num(cores), note))
 }
 
-// goodput writes the goodput of all clients and one line per SLO verdict.
-func (p *printer) goodput(s *metrics.Summary) {
+// failed reports whether the measurement check named name failed.
+func failed(s *metrics.Summary, name string) bool {
+	if s.Measurement == nil {
+		return false
+	}
+	for _, c := range s.Measurement.Checks {
+		if c.Name == name {
+			return !c.OK
+		}
+	}
+	return false
+}
+
+// slos writes the SLO verdicts of all clients: the verdict of them all,
+// then one row per SLO with what stands behind its verdict on the line
+// under it; nothing without SLOs.
+func (p *printer) slos(s *metrics.Summary) {
 	sc := &s.All
-	g := sc.Goodput
-	if g == nil {
-		p.line("goodput     no SLO in the records header")
+	if len(sc.SLOs) == 0 {
 		return
 	}
-	every := "every SLO"
-	if len(g.NotJudged) > 0 {
-		every = "every SLO judged (not " + strings.Join(g.NotJudged, ", ") + ")"
-	}
-	p.line("goodput     %s req/s: %s of sent requests met %s on their own%s", num(g.PerS), pct(g.Fraction), every, p.warned(s, metrics.WarnSLO, ""))
-	t := &table{left: map[int]bool{1: true, 3: true, 4: true, 5: true}}
+	p.field("SLOs", sloVerdict(sc.SLOs))
+	t := &table{left: map[int]bool{1: true, 3: true, 4: true}}
 	for _, c := range sc.SLOs {
 		name := c.Metric + " " + metrics.PercentileName(c.Percentile) + " ≤ " + ms(float64(c.BoundUS)) + " ms"
-		if c.JudgedOn != c.Metric {
+		if c.JudgedOn != c.Metric && lagCounts(sc, c) {
 			name += p.notes.ref("ttft, ttfo and e2e SLOs are judged from the intended send time (the +lag rows), so time a request queued behind its schedule counts against them")
 		}
 		if c.Verdict == metrics.VerdictNotJudged {
-			t.add(verdictMark(c), name, "not judged", "", "", c.Note)
+			t.add(verdictMark(c), name, "not judged")
+			t.add("", c.Note)
 			continue
 		}
 		observed, ci := "no values", ""
@@ -77,9 +91,94 @@ func (p *printer) goodput(s *metrics.Summary) {
 		if ci == "±∞" {
 			ci += p.tooFew(s, c.Percentile, metrics.MinN(c.Percentile, s.Level))
 		}
-		t.add(verdictMark(c), name, observed, ci, fmt.Sprintf("met by %s of %s", count(c.Met), count(sc.OK)), p.stopping(s, c))
+		t.add(verdictMark(c), name, observed, ci, fmt.Sprintf("met by %s of %s", count(c.Met), count(sc.OK)))
+		t.add("", p.stopping(s, c))
 	}
-	p.table(t, "  ")
+	p.noted(t, "  ")
+}
+
+// noted writes t, whose odd rows are each a note on the row above (its
+// second cell; the others are empty): a note is written under the row
+// from its second column, wrapped to TextWidth, and takes no part in the
+// columns' widths. An empty note writes nothing.
+func (p *printer) noted(t *table, indent string) {
+	rows := &table{left: t.left}
+	for i := 0; i < len(t.rows); i += 2 {
+		rows.add(t.rows[i]...)
+	}
+	var b strings.Builder
+	if err := rows.write(&b, indent); err != nil {
+		p.err = cmp.Or(p.err, err)
+		return
+	}
+	lines := strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")
+	under := strings.Repeat(" ", width(indent)+rows.widths()[0]+2)
+	for i, l := range lines {
+		p.line("%s", l)
+		if note := t.rows[2*i+1][1]; note != "" {
+			for _, w := range wrapWords(note, TextWidth-width(under)) {
+				p.line("%s%s", under, w)
+			}
+		}
+	}
+}
+
+// sloVerdict is the verdict on all of cs: FAIL when one failed, else
+// SHORT when one lacks samples, else PASS (N/A when none was judged),
+// with how many got each verdict: "FAIL — 2 failed, 1 passed".
+func sloVerdict(cs []metrics.SLOCheck) string {
+	n := map[string]int{}
+	for _, c := range cs {
+		n[verdictMark(c)]++
+	}
+	overall := "N/A"
+	for _, v := range []string{"PASS", "SHORT", "FAIL"} {
+		if n[v] > 0 {
+			overall = v
+		}
+	}
+	var counts []string
+	for _, v := range []struct{ mark, words string }{
+		{"FAIL", "failed"}, {"SHORT", "short of samples"}, {"PASS", "passed"}, {"N/A", "not judged"},
+	} {
+		if n[v.mark] > 0 {
+			counts = append(counts, fmt.Sprintf("%d %s", n[v.mark], v.words))
+		}
+	}
+	return overall + " — " + strings.Join(counts, ", ")
+}
+
+// lagCounts reports whether judging c from the intended send time moves
+// its figure: the judged value differs from the one timed from the
+// actual send by 1% or more. Only then is the rule worth a footnote.
+func lagCounts(sc *metrics.Scope, c metrics.SLOCheck) bool {
+	plain := sc.Latency.Named(c.Metric)
+	if plain == nil || c.N == 0 {
+		return false
+	}
+	v := plain.Mean
+	if c.Percentile > 0 {
+		q, ok := plain.At(c.Percentile)
+		if !ok {
+			return false
+		}
+		v = q.Value
+	}
+	return math.Abs(c.Observed-v) >= 0.01*math.Abs(c.Observed)
+}
+
+// goodput writes the goodput of all clients.
+func (p *printer) goodput(s *metrics.Summary) {
+	g := s.All.Goodput
+	if g == nil {
+		p.field("goodput", "no SLO in the records header")
+		return
+	}
+	every := "every SLO"
+	if len(g.NotJudged) > 0 {
+		every = "every SLO judged (not " + strings.Join(g.NotJudged, ", ") + ")"
+	}
+	p.field("goodput", fmt.Sprintf("%s req/s: %s of sent requests met %s on their own%s", num(g.PerS), pct(g.Fraction), every, p.warned(s, metrics.WarnSLO, "")))
 }
 
 // verdictMark is an SLO's early-stopping verdict in capitals.
@@ -96,10 +195,10 @@ func verdictMark(c metrics.SLOCheck) string {
 }
 
 // stopping explains an SLO's early-stopping verdict: how many requests
-// were over the bound, and the sample that pass needs.
+// were over the bound, and the sample that pass needs; "" for a mean.
 func (p *printer) stopping(s *metrics.Summary, c metrics.SLOCheck) string {
 	if c.Percentile == 0 {
-		return "mean: no early stopping"
+		return "" // a mean has no early stopping: the interval column says "(mean)"
 	}
 	over := fmt.Sprintf("%s of %s over", count(c.Exceeded), count(c.Requests))
 	level := pct(s.SLOConfidence)
@@ -124,11 +223,11 @@ func ciCell(c metrics.SLOCheck) string {
 	return "±∞"
 }
 
-// errors writes the failures of sc on one line.
+// errors writes the failures of sc, then their most common messages.
 func (p *printer) errors(sc *metrics.Scope) {
 	e := sc.Errors
 	if e.Failed == 0 && e.Dropped == 0 {
-		p.line("errors      none of %s sent", count(sc.Sent))
+		p.field("errors", "none of "+count(sc.Sent)+" sent")
 		return
 	}
 	var classes, statuses []string
@@ -142,20 +241,25 @@ func (p *printer) errors(sc *metrics.Scope) {
 		}
 		statuses = append(statuses, fmt.Sprintf("%s ×%s", st, count(e.ByStatus[k])))
 	}
-	s := fmt.Sprintf("%s of %s sent (%s)", count(e.Failed), count(sc.Sent), pct(e.Rate))
+	parts := []string{fmt.Sprintf("%s of %s sent (%s)", count(e.Failed), count(sc.Sent), pct(e.Rate))}
 	if e.Failed > 0 {
-		s += ": " + strings.Join(classes, ", ") + " · status " + strings.Join(statuses, ", ")
+		parts[0] += ": " + strings.Join(classes, ", ")
+		parts = append(parts, "status "+strings.Join(statuses, ", "))
 	}
 	if e.Dropped > 0 {
-		s += fmt.Sprintf(" · %s dropped at the concurrency cap (%s)", count(e.Dropped), pct(e.DropRate))
+		parts = append(parts, fmt.Sprintf("%s dropped at the concurrency cap (%s)", count(e.Dropped), pct(e.DropRate)))
 	}
-	p.line("errors      %s", s)
+	p.field("errors", parts...)
 	var msgs []string
-	for _, m := range e.Top[:min(len(e.Top), textMessages)] {
-		msgs = append(msgs, fmt.Sprintf("%q ×%s", clip(m.Text, messageWidth), count(m.Count)))
+	for i, m := range e.Top[:min(len(e.Top), textMessages)] {
+		msg := fmt.Sprintf("%q ×%s", clip(m.Text, messageWidth), count(m.Count))
+		if i == 0 {
+			msg = "most common: " + msg
+		}
+		msgs = append(msgs, msg)
 	}
 	if len(msgs) > 0 {
-		p.line("            most common: %s", strings.Join(msgs, ", "))
+		p.field("", msgs...)
 	}
 }
 
@@ -182,10 +286,10 @@ func clip(s string, n int) string {
 // failed attempt.
 func (p *printer) connections(sc *metrics.Scope) {
 	if sc.Resent > 0 {
-		p.line("connections %s re-sent on a fresh connection after the server closed a reused one (not errors)", requests(sc.Resent))
+		p.field("connections", requests(sc.Resent)+" re-sent on a fresh connection after the server closed a reused one (not errors)")
 	}
 	if sc.Retried > 0 {
-		p.line("retries     %s sent again after a failed attempt (--retries: a 429 or 503, or no connection), %s retries in all", requests(sc.Retried), count(sc.Retries))
+		p.field("retries", fmt.Sprintf("%s sent again after a failed attempt (--retries: a 429 or 503, or no connection), %s retries in all", requests(sc.Retried), count(sc.Retries)))
 	}
 }
 
@@ -201,29 +305,33 @@ func requests(n int) string {
 func (p *printer) tokens(sc *metrics.Scope) {
 	label := "tokens"
 	for _, f := range sc.Tokens.Findings {
-		p.line("%-10s  %s", label, f)
+		p.field(label, f)
 		label = ""
 	}
 }
 
 // cache writes the share of prompt tokens the server reported as prefix
 // cache hits, beside the share the workload implies when the header has
-// it. A server that never reported a cached token gets no rate: records
+// it, with a footnote on why they may differ when they differ by more
+// than metrics.CacheTolerance. A server that never reported a cached token gets no rate: records
 // cannot tell "cached_tokens: 0" from no field at all.
 func (p *printer) cache(s *metrics.Summary) {
 	c := &s.All.Cache
-	line := "no prefix-cache hits reported by the server (cached_tokens absent or 0)"
+	parts := []string{"no prefix-cache hits reported by the server (cached_tokens absent or 0)"}
 	if c.Reported {
-		line = fmt.Sprintf("prefix-cache hits %s of %s prompt tokens (server)", pct(c.HitRate), count(c.PromptTokens))
+		parts[0] = fmt.Sprintf("prefix-cache hits %s of %s prompt tokens (server)", pct(c.HitRate), count(c.PromptTokens))
 	}
 	if r := s.PrefixReuse; r != nil {
-		line += " · workload implies " + pct(r.Ratio())
+		implied := "workload implies " + pct(r.Ratio())
 		if r.BlockTokens > 0 {
-			line += fmt.Sprintf(" in %d-token blocks", r.BlockTokens)
+			implied += fmt.Sprintf(" in %d-token blocks", r.BlockTokens)
 		}
-		line += p.notes.ref("workload implies: the share of prompt tokens an unbounded prefix cache would hold over every turn of the trace, warmup included; the server's share leaves out warmup (whose cold cache lowers early hits) and failed requests, and is lowered by eviction, raised by caching generated tokens")
+		if math.Abs(c.HitRate-r.Ratio()) > metrics.CacheTolerance {
+			implied += p.notes.ref("workload implies: the share of prompt tokens an unbounded prefix cache would hold over every turn of the trace, warmup included; the server's share leaves out warmup (whose cold cache lowers early hits) and failed requests, and is lowered by eviction, raised by caching generated tokens")
+		}
+		parts = append(parts, implied)
 	}
-	p.line("cache       %s", line)
+	p.field("cache", parts...)
 }
 
 // clients writes one row per client when there are several.

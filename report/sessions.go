@@ -71,9 +71,10 @@ func (p *printer) sessions(s *metrics.Summary) {
 		t.add(p.sessionRow(name, m)...)
 	}
 	t.add("per successful request")
+	reasoning := reasoned(&s.All.Latency)
 	for _, m := range ss.Steps() {
-		if m.N == 0 {
-			continue
+		if m.N == 0 || !reasoning && (m.Name == "ttfo_first" || m.Name == "ttfo_later") {
+			continue // nothing measured, or TTFO that repeats TTFT
 		}
 		name := sessionRows[m.Name].label
 		if m.Note != "" {

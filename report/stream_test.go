@@ -26,8 +26,8 @@ func wholeRun() *trace.Records {
 }
 
 // TestNotStreamedText checks that a run without streaming shows TTFT,
-// TTFO, ITL and TPOT as n/a rather than TTFT equal to E2E, and does not
-// judge its TTFT SLO.
+// ITL and TPOT as n/a rather than TTFT equal to E2E (and no TTFO, which
+// would repeat TTFT), and does not judge its TTFT SLO.
 func TestNotStreamedText(t *testing.T) {
 	t.Parallel()
 	s := metrics.Summarize(wholeRun(), metrics.Options{})
@@ -36,10 +36,13 @@ func TestNotStreamedText(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := buf.String()
-	for _, row := range []string{"TTFT", "TTFO", "ITL", "TPOT/token", "TTFT+lag"} {
+	for _, row := range []string{"TTFT", "ITL", "TPOT/token", "TTFT+lag"} {
 		if !hasRow(out, row, "n/a") {
 			t.Errorf("no %q row reading n/a in\n%s", row, out)
 		}
+	}
+	if hasRow(out, "TTFO", "n/a") {
+		t.Errorf("a TTFO row without reasoning in\n%s", out)
 	}
 	if hasRow(out, "TTFT", "5") || !hasRow(out, "E2E", "5") {
 		t.Errorf("TTFT counted or E2E missing in\n%s", out)

@@ -19,31 +19,33 @@ var rowNames = map[string]string{
 	"ttft+lag": "TTFT+lag", "ttfo+lag": "TTFO+lag", "e2e+lag": "E2E+lag", "lag": "lag", "queue": "queue",
 }
 
-// Text writes s for a person to read in five seconds: what ran, a latency
-// table in milliseconds with each percentile's confidence interval as
-// "±x%" (the larger relative distance to either end; the interval itself
-// in ms, "[lo, hi]", when that exceeds the value; "±∞" where the sample
-// is too small for one), then throughput, goodput against the SLOs
+// Text writes s for a person to read in five seconds, in lines of at
+// most TextWidth columns. First what ran and which requests count, then
+// the verdicts: the measurement's (can the figures be trusted), the SLOs'
 // (PASS, FAIL or SHORT of samples by MLPerf-style early stopping; TTFT,
-// TTFO and E2E judged from the intended send time), the client's own CPU
-// use, errors with their
-// most common messages, re-sent requests, token-count disagreements, the
-// prefix-cache hit rate the server reported beside the one the workload
-// implies, sessions when some have several requests (counts, then per
-// complete session its duration, requests, LLM, tool and think time and
-// context, and TTFT, TTFO and ITL of first turns apart from later ones;
-// mean, p50, p90, p99 and max, no intervals), a per-client table when
-// there are several clients, and the caveats as numbered footnotes.
+// TTFO and E2E judged from the intended send time), throughput and
+// goodput. Then a latency table in milliseconds with each percentile's
+// confidence interval as "±x%" (the larger relative distance to either
+// end; the interval itself in ms, "[lo, hi]", when that exceeds the
+// value; "±∞" where the sample is too small for one); TTFO rows only when
+// a reasoning channel set TTFO apart from TTFT. Then the client's own CPU
+// use, errors with their most common messages, re-sent requests,
+// token-count disagreements, the prefix-cache hit rate the server
+// reported beside the one the workload implies, sessions when some have
+// several requests (counts, then per complete session its duration,
+// requests, LLM, tool and think time and context, and TTFT, TTFO and ITL
+// of first turns apart from later ones; mean, p50, p90, p99 and max, no
+// intervals), a per-client table when there are several clients, and the
+// caveats that apply to this run as numbered footnotes.
 func Text(w io.Writer, s *metrics.Summary) error {
-	p := &printer{w: w}
+	p := &printer{w: w, notes: footnotes{width: TextWidth}}
 	p.header(s)
-	if s.Measurement != nil {
-		p.line("%s", s.Measurement.Line())
-	}
-	p.latency(s)
+	p.measurement(s)
+	p.slos(s)
 	p.throughput(&s.All)
-	p.clientCPU(s)
 	p.goodput(s)
+	p.latency(s)
+	p.clientCPU(s)
 	p.errors(&s.All)
 	p.connections(&s.All)
 	p.tokens(&s.All)
@@ -71,6 +73,14 @@ func (p *printer) line(format string, args ...any) {
 	}
 }
 
+// field writes a field of the report: its label, then parts joined by
+// " · " and wrapped to TextWidth.
+func (p *printer) field(label string, parts ...string) {
+	for _, l := range fieldLines(label, parts...) {
+		p.line("%s", l)
+	}
+}
+
 // table writes t.
 func (p *printer) table(t *table, indent string) {
 	if p.err == nil {
@@ -95,31 +105,71 @@ func (p *printer) header(s *metrics.Summary) {
 	if s.Header.WorkloadHash != "" {
 		parts = append(parts, "workload "+shortHash(s.Header.WorkloadHash))
 	}
-	run := strings.Join(append(parts, num(float64(s.DurationUS)/1e6)+" s"), " · ")
+	parts = append(parts, num(float64(s.DurationUS)/1e6)+" s")
 	if s.Interrupted {
-		run += " · INTERRUPTED"
+		parts = append(parts, "INTERRUPTED")
 	}
-	p.line("run         %s%s", run, p.warned(s, metrics.WarnRun, ""))
+	parts[len(parts)-1] += p.warned(s, metrics.WarnRun, "")
+	p.field("run", parts...)
 	a := &s.All
-	p.line("requests    %s measured (%s warmup excluded): %s ok, %s failed, %s dropped · window %s–%s s%s",
-		count(a.Requests), count(s.Warmup), count(a.OK), count(a.Errors.Failed), count(a.Errors.Dropped),
-		secs(s.Window.StartUS), secs(s.Window.EndUS), p.warned(s, metrics.WarnWindow, ""))
+	p.field("requests",
+		fmt.Sprintf("%s measured (%s warmup excluded): %s ok, %s failed, %s dropped",
+			count(a.Requests), count(s.Warmup), count(a.OK), count(a.Errors.Failed), count(a.Errors.Dropped)),
+		fmt.Sprintf("window %s–%s s%s", secs(s.Window.StartUS), secs(s.Window.EndUS), p.warned(s, metrics.WarnWindow, "")))
+}
+
+// measurement writes the verdict on the measurement, its reasons wrapped
+// under it.
+func (p *printer) measurement(s *metrics.Summary) {
+	if s.Measurement == nil {
+		return
+	}
+	for i, l := range wrapHang(s.Measurement.Line(), TextWidth, TextWidth-labelWidth) {
+		if i > 0 {
+			l = strings.Repeat(" ", labelWidth) + l
+		}
+		p.line("%s", l)
+	}
 }
 
 // secs formats a microsecond offset in seconds to the millisecond.
 func secs(us int64) string { return fmt.Sprintf("%.3f", float64(us)/1e6) }
 
-// latency writes the latency table of all clients together.
+// latency writes the latency table of all clients together, leaving out
+// its highest percentiles (the JSON and CSV reports have them) when the
+// table would be wider than TextWidth.
 func (p *printer) latency(s *metrics.Summary) {
 	p.line("")
+	for ps := textPercentiles; ; ps = ps[:len(ps)-1] {
+		saved := p.notes.clone()
+		t := p.latencyTable(s, ps)
+		if len(t.rows) == 1 {
+			p.line("latency     no successful request")
+			return
+		}
+		if t.width("") <= TextWidth || len(ps) <= 2 {
+			p.table(t, "")
+			p.line("")
+			return
+		}
+		p.notes = saved
+	}
+}
+
+// latencyTable is the latency table with the percentile columns ps.
+func (p *printer) latencyTable(s *metrics.Summary, ps []float64) *table {
 	t := &table{left: map[int]bool{}}
 	head := []string{"ms", "n", "mean"}
-	for _, q := range textPercentiles {
+	for _, q := range ps {
 		t.left[len(head)+1] = true
 		head = append(head, metrics.PercentileName(q), "")
 	}
 	t.add(append(head, "max")...)
+	reasoning := reasoned(&s.All.Latency)
 	for _, m := range s.All.Latency.Metrics() {
+		if !reasoning && (m.Name == "ttfo" || m.Name == "ttfo+lag") {
+			continue // TTFO is TTFT when no reasoning came first
+		}
 		if m.NotApplicable != "" {
 			t.add(rowNames[m.Name]+p.notes.ref(m.NotApplicable), "n/a")
 			continue
@@ -135,17 +185,23 @@ func (p *printer) latency(s *metrics.Summary) {
 			name += p.warned(s, metrics.WarnLag, "")
 		}
 		row := []string{name, count(m.N), ms(m.Mean)}
-		for _, q := range textPercentiles {
+		for _, q := range ps {
 			pc, _ := m.At(q)
 			row = append(row, ms(pc.Value), p.interval(s, pc))
 		}
 		t.add(append(row, ms(m.Max))...)
 	}
-	if len(t.rows) == 1 {
-		p.line("latency     no successful request")
-		return
-	}
-	p.table(t, "")
+	return t
+}
+
+// reasoned reports whether a reasoning channel set TTFO apart from TTFT
+// in l: TTFO (the first answer token) is never before TTFT (the first
+// token of any kind), so the two distributions are equal, in count, mean
+// and maximum, exactly when no answer came after a reasoning token.
+// Without reasoning the text report leaves TTFO out: it would repeat TTFT.
+func reasoned(l *metrics.Latency) bool {
+	a, b := &l.TTFT, &l.TTFO
+	return a.N != b.N || a.Mean != b.Mean || a.Max != b.Max
 }
 
 // interval is the confidence-interval cell of percentile q.
@@ -159,10 +215,10 @@ func (p *printer) interval(s *metrics.Summary, q metrics.Percentile) string {
 	return "±∞" + p.tooFew(s, q.P, q.MinN)
 }
 
-// tooFew is the footnote mark saying how many values the p-th
-// percentile's interval needs. (The summary's warning says the same per
-// metric; here the n column shows each metric's count.)
+// tooFew is the mark of the footnote saying how many values the p-th
+// percentile's interval needs, one note for every percentile. (The
+// summary's warning says the same per metric; here the n column shows
+// each metric's count.)
 func (p *printer) tooFew(s *metrics.Summary, pc float64, minN int) string {
-	return p.notes.ref(fmt.Sprintf("±∞: %s needs n ≥ %s for a %s%% confidence interval",
-		metrics.PercentileName(pc), count(minN), strconv.FormatFloat(s.Level*100, 'f', -1, 64)))
+	return p.notes.tooFew(pc, minN, strconv.FormatFloat(s.Level*100, 'f', -1, 64))
 }
