@@ -66,13 +66,13 @@ func NewServer(eng Engine) (server.Config, error) {
 func (eng Engine) hardware(verb string) (sim.Hardware, error) {
 	switch {
 	case eng.Model == "" || eng.GPU == "":
-		return sim.Hardware{}, fmt.Errorf("%s needs --model and --gpu, e.g. --model llama-3.1-8b --gpu h100", verb)
+		return sim.Hardware{}, fmt.Errorf("%s needs --engine-model and --gpu, e.g. --engine-model llama-3.1-8b --gpu h100", verb)
 	case eng.TP < 1:
 		return sim.Hardware{}, fmt.Errorf("--tp %d: want 1 or more GPUs", eng.TP)
 	}
 	m, err := sim.LookupModel(eng.Model)
 	if err != nil {
-		return sim.Hardware{}, fmt.Errorf("--model: %w", err)
+		return sim.Hardware{}, fmt.Errorf("--engine-model: %w", err)
 	}
 	g, err := sim.LookupGPU(eng.GPU)
 	if err != nil {

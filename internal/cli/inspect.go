@@ -14,7 +14,7 @@ import (
 )
 
 func newInspect() *cobra.Command {
-	var asJSON bool
+	var format string
 	var block int
 	c := &cobra.Command{
 		Use:   "inspect TRACE|BUNDLE",
@@ -35,6 +35,9 @@ file is said, not failed. - reads a trace from standard input.`,
 			if isDir(args[0]) {
 				return inspectBundle(c.OutOrStdout(), args[0])
 			}
+			if format != "text" && format != "json" {
+				return usageError{fmt.Errorf("--format %q: want text or json", format)}
+			}
 			if block < 1 {
 				return usageError{fmt.Errorf("--block-size %d: want at least 1", block)}
 			}
@@ -42,7 +45,7 @@ file is said, not failed. - reads a trace from standard input.`,
 			if err != nil {
 				return err
 			}
-			if asJSON {
+			if format == "json" {
 				enc := json.NewEncoder(c.OutOrStdout())
 				enc.SetIndent("", "  ")
 				return enc.Encode(sum)
@@ -50,7 +53,9 @@ file is said, not failed. - reads a trace from standard input.`,
 			return report.InspectText(c.OutOrStdout(), args[0], sum)
 		},
 	}
-	c.Flags().BoolVar(&asJSON, "json", false, "print the summary as JSON")
+	c.Flags().StringVar(&format, "format", "text", "output format of a trace's summary: text or json")
+	c.Flags().Var(formatAlias{&format, "json"}, "json", "print the summary as JSON (--format json)")
+	c.Flags().Lookup("json").NoOptDefVal = "true"
 	c.Flags().IntVar(&block, "block-size", 16, "KV-cache block size, in tokens, for the prefix reuse the trace implies")
 	return c
 }

@@ -14,6 +14,7 @@ import (
 type serveFlags struct {
 	hw        harness.Engine
 	addr      string
+	port      int
 	tokenizer string
 	served    string
 	faults    string
@@ -24,7 +25,7 @@ type serveFlags struct {
 func newServe() *cobra.Command {
 	var f serveFlags
 	c := &cobra.Command{
-		Use:   "serve --model M --gpu G",
+		Use:   "serve --engine-model M --gpu G",
 		Short: "Serve a simulated model on an OpenAI-compatible HTTP endpoint in real time",
 		Long: `serve runs the built-in engine in real time behind an OpenAI-compatible HTTP
 server: model M on TP GPUs of type G, with vLLM's continuous batching, KV
@@ -34,7 +35,8 @@ client or load generator (surge run --target URL) at it.
 It serves POST /v1/chat/completions and /v1/completions (streaming or not),
 GET /v1/models, /health and /metrics (vLLM's Prometheus metric names).
 Prompts are counted with --tokenizer; generated text is simple words, one
-token each. It listens on loopback unless --addr says otherwise, and
+token each. It listens on loopback port 8000 unless --port or --addr say
+otherwise, and
 serves until Ctrl-C. --max-num-seqs, --max-num-batched-tokens,
 --no-prefix-caching, --gpu-memory-utilization and --max-model-len mean
 what they mean to vllm serve.
@@ -76,10 +78,12 @@ surge:faults_injected_total{kind} on /metrics and logged to stderr. E.g.
 		RunE: func(c *cobra.Command, _ []string) error { return runServe(c, f) },
 	}
 	fs := c.Flags()
-	fs.StringVar(&f.hw.Model, "model", "", "model from the sim catalog, e.g. llama-3.1-8b")
+	fs.StringVar(&f.hw.Model, "engine-model", "", "model from the sim catalog, e.g. llama-3.1-8b")
+	deprecatedAlias(fs, "model", "engine-model")
 	fs.StringVar(&f.hw.GPU, "gpu", "", "accelerator from the sim catalog, e.g. h100")
 	fs.IntVar(&f.hw.TP, "tp", 1, "GPUs (tensor parallelism)")
 	fs.StringVar(&f.addr, "addr", "127.0.0.1:8000", "address to listen on")
+	fs.IntVar(&f.port, "port", 0, "port to listen on, at --addr's host (vllm serve's flag)")
 	fs.StringVar(&f.tokenizer, "tokenizer", "o200k_base", "tokenizer counting prompt tokens: o200k_base, cl100k_base or a tokenizer.json path")
 	fs.StringVar(&f.served, "served-model-name", "", "model name clients must send (default the catalog name)")
 	fs.StringVar(&f.faults, "faults", "", "misbehave on purpose: comma-separated fault items (see above)")
@@ -105,7 +109,7 @@ func runServe(c *cobra.Command, f serveFlags) error {
 	if err != nil {
 		return err
 	}
-	ln, err := net.Listen("tcp", f.addr)
+	ln, err := net.Listen("tcp", listenAddr(f.addr, f.port))
 	if err != nil {
 		return fmt.Errorf("--addr: %w", err)
 	}

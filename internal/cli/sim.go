@@ -22,7 +22,7 @@ type simFlags struct {
 func newSim() *cobra.Command {
 	var f simFlags
 	c := &cobra.Command{
-		Use:   "sim SPEC|TRACE --model M --gpu G",
+		Use:   "sim SPEC|TRACE --engine-model M --gpu G",
 		Short: "Run a workload through the built-in engine in virtual time and report what happened",
 		Long: `sim sends a workload (a spec, compiled in memory, or a trace from surge gen)
 to simulated vLLM-style servers in virtual time: R replicas of model M on TP
@@ -43,7 +43,8 @@ as cancelled, and the run is reported as interrupted.`,
 	}
 	fs := c.Flags()
 	f.gen.register(fs)
-	fs.StringVar(&f.hw.Model, "model", "", "model from the sim catalog, e.g. llama-3.1-8b")
+	fs.StringVar(&f.hw.Model, "engine-model", "", "model from the sim catalog, e.g. llama-3.1-8b")
+	deprecatedAlias(fs, "model", "engine-model")
 	fs.StringVar(&f.hw.GPU, "gpu", "", "accelerator from the sim catalog, e.g. h100")
 	fs.IntVar(&f.hw.TP, "tp", 1, "GPUs per replica (tensor parallelism)")
 	fs.IntVar(&f.replicas, "replicas", 1, "number of server replicas")

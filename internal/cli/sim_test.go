@@ -46,7 +46,7 @@ func TestSimUsageErrors(t *testing.T) {
 		args   []string
 		want   string
 	}{
-		{"the hardware must be named", []string{"sim", "x.yaml", "--gpu", "h100"}, "--model and --gpu"},
+		{"the hardware must be named", []string{"sim", "x.yaml", "--gpu", "h100"}, "--engine-model and --gpu"},
 		{"an unknown model lists the catalog", []string{"sim", "x.yaml", "--model", "gpt-9", "--gpu", "h100"}, "Llama-3.1-8B"},
 		{"an unknown router is refused", []string{"sim", "x.yaml", "--model", "llama-3.1-8b", "--gpu", "h100", "--router", "random"}, "--router"},
 		{"replicas are counted from one", []string{"sim", "x.yaml", "--model", "llama-3.1-8b", "--gpu", "h100", "--replicas", "0"}, "--replicas 0"},

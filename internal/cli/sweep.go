@@ -57,6 +57,7 @@ It writes DIR/sweep.json, DIR/report.txt and one run directory per point.`,
 	}
 	fs := c.Flags()
 	f.run.register(fs)
+	fs.Lookup("output").Usage = "directory for the sweep's reports and a run directory per point (default surge-sweep-TIME)"
 	fs.BoolVar(&f.sweep.Simulate, "sim", false, "run each point through the built-in engine in virtual time (--engine-model, --gpu, --tp choose it)")
 	fs.StringVar(&f.rates, "rates", "", "total request rates to run, req/s: 1,2,4,8")
 	fs.StringVar(&f.conc, "concurrency", "", "closed-loop concurrencies to run: 1,8,64")
