@@ -2,6 +2,7 @@ package client
 
 import (
 	"context"
+	"io"
 	"net/http"
 	"runtime"
 	"strings"
@@ -96,5 +97,36 @@ func TestMemoryEndlessLine(t *testing.T) {
 	}
 	if got := after.TotalAlloc - before.TotalAlloc; got > 8<<20 {
 		t.Errorf("allocated %d MiB reading an endless line, want under 8 MiB", got>>20)
+	}
+}
+
+// TestMemoryWholeBodyCap reads a non-streamed answer that never ends and
+// bounds what the client allocated: its buffer grows to the response cap
+// and a byte past it, not on to twice the cap.
+func TestMemoryWholeBodyCap(t *testing.T) {
+	if testing.Short() {
+		t.Skip("megabytes through a socket")
+	}
+	const limit = 8 << 20
+	c, _ := serve(t, Config{MaxResponseBytes: limit}, func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		block := strings.Repeat(" ", 64<<10)
+		for n := 0; n < 4*limit; n += len(block) {
+			if _, err := io.WriteString(w, block); err != nil {
+				return
+			}
+		}
+	})
+	req := chatReq()
+	req.Stream = false
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	res := c.Do(context.Background(), req)
+	runtime.ReadMemStats(&after)
+	if res.ErrClass != "too_large" {
+		t.Fatalf("class %q (%s), want too_large at the cap", res.ErrClass, res.Err)
+	}
+	if got := after.TotalAlloc - before.TotalAlloc; got > 5*limit/2 {
+		t.Errorf("allocated %d MiB reading to an %d MiB cap, want at most %d MiB", got>>20, limit>>20, 5*limit/2>>20)
 	}
 }

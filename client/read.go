@@ -242,7 +242,7 @@ func readAll(body io.Reader, r *reader, limit int64, res *Result) ([]byte, error
 	}()
 	for {
 		if len(b) == cap(b) {
-			b = append(b, 0)[:len(b)]
+			b = grow(b, limit)
 		}
 		n, err := body.Read(b[len(b):cap(b)])
 		now := time.Now()
@@ -262,6 +262,19 @@ func readAll(body io.Reader, r *reader, limit int64, res *Result) ([]byte, error
 			return b[:limit], tooLarge(limit)
 		}
 	}
+}
+
+// grow returns b with room for more: twice its capacity, but no more
+// than limit and a byte in all (limit > 0), the byte that says the body
+// is past the limit.
+func grow(b []byte, limit int64) []byte {
+	n := max(2*cap(b), 4096)
+	if limit > 0 && int64(n) >= limit {
+		n = int(limit + 1)
+	}
+	nb := make([]byte, len(b), n)
+	copy(nb, b)
+	return nb
 }
 
 // readWhole reads a non-streamed 2xx response of at most limit bytes (0:
