@@ -97,20 +97,18 @@ func preflightChecks(cfg *Config, in *Workload, to *Servers) ([]check, map[strin
 	return checks, byURL
 }
 
-// checkModels asks the server at base for its models and says what is
-// wrong: it cannot be reached, or it does not list a model the workload
-// sends it. A server without /v1/models, or with an answer surge cannot
-// read, passes: the request check then decides.
+// checkModels asks the server at base for its models and says which
+// the workload sends it that it does not list. A server that cannot be
+// reached, has no /v1/models or gives an answer surge cannot read
+// passes: the request check then decides, with the client's hints (a
+// refused connection, an untrusted certificate).
 func checkModels(ctx context.Context, cc client.Config, base string, models []string) string {
 	hc, err := sideClient(cc, base, probeTimeout)
 	if err != nil {
 		return fmt.Sprintf("%s: %v", Redact(base), err)
 	}
 	defer hc.CloseIdleConnections()
-	served, err := servedModels(ctx, hc, withoutUser(base))
-	if err != nil {
-		return fmt.Sprintf("%s: not reachable (%v): is the server up at that address? Check --target", Redact(base), err)
-	}
+	served := servedModels(ctx, hc, withoutUser(base))
 	if len(served) == 0 {
 		return ""
 	}
@@ -131,16 +129,16 @@ func checkModels(ctx context.Context, cc client.Config, base string, models []st
 const maxModelsAnswer = 1 << 20
 
 // servedModels returns the model ids the server at base lists at GET
-// /v1/models: none when it answers but not with a list; an error only
-// when it cannot be reached.
-func servedModels(ctx context.Context, hc *http.Client, base string) ([]string, error) {
+// /v1/models: none when it cannot be reached or answers otherwise than
+// with a list.
+func servedModels(ctx context.Context, hc *http.Client, base string) []string {
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, strings.TrimRight(base, "/")+"/v1/models", nil)
 	if err != nil {
-		return nil, err
+		return nil
 	}
 	resp, err := hc.Do(req)
 	if err != nil {
-		return nil, err
+		return nil
 	}
 	defer resp.Body.Close()
 	var list struct {
@@ -150,7 +148,7 @@ func servedModels(ctx context.Context, hc *http.Client, base string) ([]string, 
 	}
 	body, err := io.ReadAll(io.LimitReader(resp.Body, maxModelsAnswer))
 	if err != nil || resp.StatusCode != http.StatusOK || json.Unmarshal(body, &list) != nil {
-		return nil, nil
+		return nil
 	}
 	var ids []string
 	for _, d := range list.Data {
@@ -158,7 +156,7 @@ func servedModels(ctx context.Context, hc *http.Client, base string) ([]string, 
 			ids = append(ids, d.ID)
 		}
 	}
-	return ids, nil
+	return ids
 }
 
 // checkRequest sends c's small request and says what went wrong, if
@@ -177,8 +175,10 @@ func checkRequest(ctx context.Context, cfg *Config, r *client.Router, c check) s
 // requestHint is what to do about a failed preflight request.
 func requestHint(res *client.Result) string {
 	switch {
+	case res.Cause == client.CauseRefused:
+		return "not reachable: is the server up at that address? Check --target"
 	case res.ErrClass == trace.ErrConnection:
-		return "is the server up at that address? Check --target"
+		return "check --target (and --insecure for an untrusted certificate)"
 	case res.ErrClass == trace.ErrTimeout:
 		return "the server did not answer in time: is it still loading the model?"
 	case res.Status == http.StatusUnauthorized || res.Status == http.StatusForbidden:

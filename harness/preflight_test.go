@@ -74,7 +74,7 @@ func TestPreflight(t *testing.T) {
 		{"an unknown route", func() string { return openAI(t, nil, http.StatusNotFound).URL }, false,
 			[]string{"404", "--model", "--api"}},
 		{"nothing listening, credentials left out", func() string { return withUser(closedPort(t)) }, false,
-			[]string{"127.0.0.1", "not reachable", "--target"}},
+			[]string{"127.0.0.1", "refused", "not reachable", "--target"}},
 		{"skipped", func() string { return openAI(t, []string{"other"}, http.StatusUnauthorized).URL }, true, nil},
 	}
 	for _, tt := range tests {

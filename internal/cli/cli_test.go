@@ -54,8 +54,8 @@ func golden(t *testing.T, name, got string) {
 func TestValidateReportsEveryMistake(t *testing.T) {
 	t.Parallel()
 	code, out, errOut := run(t, "validate", "testdata/three-mistakes.yaml")
-	if code != exitFailure || out != "" {
-		t.Errorf("exit %d, stdout %q; want exit 1 and nothing on stdout", code, out)
+	if code != exitUsage || out != "" {
+		t.Errorf("exit %d, stdout %q; want exit 2 (a spec error) and nothing on stdout", code, out)
 	}
 	golden(t, "three-mistakes.stderr", errOut)
 	if n := len(regexp.MustCompile(`(?m)^testdata/three-mistakes.yaml:\d+:\d+: `).FindAllString(errOut, -1)); n != 3 {

@@ -61,7 +61,7 @@ func TestRunLeaksNoCredential(t *testing.T) {
 	spec := writeSpec(t, tmp, "echo.yaml", echoSpec)
 	for _, withKey := range []bool{false, true} {
 		dir := filepath.Join(tmp, fmt.Sprintf("run-key-%v", withKey))
-		args := []string{"run", spec, "--target", target, "-o", dir}
+		args := []string{"run", spec, "--target", target, "-o", dir, "--no-preflight"}
 		if withKey {
 			args = append(args, "--api-key-env", "SURGE_TEST_LEAK_KEY")
 		}
@@ -95,6 +95,13 @@ func TestRunLeaksNoCredential(t *testing.T) {
 			t.Errorf("key %v: the records have no echo redacted, so the server echoed nothing", withKey)
 		}
 	}
+	// The preflight's failure quotes the server's answer, echo and all.
+	code, out, errOut := run(t, "run", spec, "--target", target, "--api-key-env", "SURGE_TEST_LEAK_KEY", "-o", filepath.Join(tmp, "pre"))
+	for _, s := range never {
+		if code != exitUnreachable || !strings.Contains(errOut, "401") || strings.Contains(out+errOut, s) {
+			t.Errorf("preflight: exit %d, want 3 with the 401 and without %q:\n%s%s", code, s, out, errOut)
+		}
+	}
 }
 
 // TestRunPrintsTheReportWhenFilesFail fills the disk under report.json
@@ -114,7 +121,7 @@ func TestRunPrintsTheReportWhenFilesFail(t *testing.T) {
 	if err := os.Symlink("/dev/full", filepath.Join(dir, "report.json")); err != nil {
 		t.Fatal(err)
 	}
-	code, out, errOut := run(t, "run", writeSpec(t, tmp, "echo.yaml", echoSpec), "--target", srv.URL, "--no-scrape", "-o", dir)
+	code, out, errOut := run(t, "run", writeSpec(t, tmp, "echo.yaml", echoSpec), "--target", srv.URL, "--no-scrape", "--no-preflight", "-o", dir)
 	if code != exitFailure || !strings.Contains(out, "requests") || !strings.Contains(errOut, "report.json") {
 		t.Errorf("exit %d, want 1 with the report on stdout and report.json's error on stderr\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
 	}
@@ -154,7 +161,7 @@ func TestRunHeaderFlag(t *testing.T) {
 	}))
 	defer srv.Close()
 	dir := filepath.Join(tmp, "run")
-	run(t, "run", spec, "--target", srv.URL, "--header", "X-API-Key: gw-key-77", "--no-scrape", "-o", dir)
+	run(t, "run", spec, "--target", srv.URL, "--header", "X-API-Key: gw-key-77", "--no-scrape", "--no-preflight", "-o", dir)
 	mu.Lock()
 	defer mu.Unlock()
 	if len(got) == 0 || got[0] != "gw-key-77" {
@@ -191,10 +198,10 @@ func TestRunTLSFailureSaysHowToFixIt(t *testing.T) {
 	tmp := t.TempDir()
 	spec := writeSpec(t, tmp, "echo.yaml", echoSpec)
 	_, out, errOut := run(t, "run", spec, "--target", srv.URL, "-o", filepath.Join(tmp, "a"))
-	if !strings.Contains(out, "--insecure") {
+	if !strings.Contains(out+errOut, "--insecure") {
 		t.Errorf("nothing printed names --insecure:\nstdout:\n%s\nstderr:\n%s", out, errOut)
 	}
-	_, out, errOut = run(t, "run", spec, "--target", srv.URL, "--insecure", "-o", filepath.Join(tmp, "b"))
+	_, out, errOut = run(t, "run", spec, "--target", srv.URL, "--insecure", "--no-preflight", "-o", filepath.Join(tmp, "b"))
 	if !strings.Contains(out, "reached") {
 		t.Errorf("--insecure: the requests did not reach the server:\nstdout:\n%s\nstderr:\n%s", out, errOut)
 	}

@@ -12,15 +12,21 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"surge/harness"
 	"surge/internal/redact"
 	"surge/spec"
 )
 
-// Exit codes.
+// Exit codes, each meaning one thing (README.md, "Exit codes").
 const (
-	exitOK      = 0
-	exitFailure = 1 // the command ran and found a problem (bad spec, failed run)
-	exitUsage   = 2 // the command line itself is wrong
+	exitOK = 0
+	// exitFailure: the measured system failed an SLO, a gate or a
+	// comparison, or no request succeeded (or anything unforeseen).
+	exitFailure = 1
+	exitUsage   = 2 // the command line or a spec is wrong
+	// exitUnreachable: a target could not be reached or failed the
+	// preflight, or a run stopped itself on its errors (--max-error-rate).
+	exitUnreachable = 3
 	// exitQuestionable: --fail-on-invalid, and the measurement itself was
 	// questionable (a saturated client, miscounted tokens, …).
 	exitQuestionable = 4
@@ -35,8 +41,7 @@ var errInterrupted = silentError{errors.New("interrupted")}
 // usageError marks an error in how surge was invoked.
 type usageError struct{ error }
 
-// questionableError marks a measurement that --fail-on-invalid refuses.
-type questionableError struct{ error }
+func (e usageError) Unwrap() error { return e.error }
 
 // Main runs surge with args (without the program name) and returns the
 // process exit code.
@@ -64,17 +69,26 @@ func message(err error) string {
 	return redact.ClipLines(redact.URL(err.Error()), maxMessageLine)
 }
 
-// exitCode is the exit code of a command that ended with err.
+// exitCode is the exit code of a command that ended with err, by the
+// types of the errors it wraps.
 func exitCode(err error) int {
-	var usage usageError
-	var questionable questionableError
+	var (
+		usage        usageError
+		config       harness.ConfigError
+		invalid      spec.Errors
+		unreachable  harness.UnreachableError
+		aborted      harness.AbortedError
+		questionable harness.QuestionableError
+	)
 	switch {
 	case err == nil:
 		return exitOK
-	case errors.As(err, &usage):
-		return exitUsage
 	case err == errInterrupted:
 		return exitInterrupted
+	case errors.As(err, &usage), errors.As(err, &config), errors.As(err, &invalid), errors.Is(err, harness.ErrNoSLO):
+		return exitUsage
+	case errors.As(err, &unreachable), errors.As(err, &aborted):
+		return exitUnreachable
 	case errors.As(err, &questionable):
 		return exitQuestionable
 	}
@@ -93,6 +107,8 @@ func commandLine(ctx context.Context) []string {
 
 // silentError is a failure the command has already explained on stderr.
 type silentError struct{ error }
+
+func (e silentError) Unwrap() error { return e.error }
 
 func newRoot(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 	root := &cobra.Command{

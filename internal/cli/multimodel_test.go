@@ -92,7 +92,7 @@ func TestRunRoutesModels(t *testing.T) {
 			srv[0], urls[0] = startCounter(t)
 			srv[1], urls[1] = startCounter(t)
 			dir := filepath.Join(t.TempDir(), "run")
-			args := append([]string{"run", "testdata/two-models.yaml", "--target", tt.target(urls[0], urls[1]), "-o", dir}, tt.args...)
+			args := append([]string{"run", "testdata/two-models.yaml", "--target", tt.target(urls[0], urls[1]), "-o", dir, "--no-preflight"}, tt.args...)
 			code, out, e := run(t, args...)
 			if code != exitOK {
 				t.Fatalf("exit %d\nstderr:\n%s\nstdout:\n%s", code, e, out)

@@ -39,6 +39,7 @@ func newRunOutput(dir string) (*runOutput, error) {
 func (o *runOutput) finish(c *cobra.Command, report string) error {
 	if !o.stdout {
 		_, err := io.WriteString(c.OutOrStdout(), report)
+		fmt.Fprintf(c.ErrOrStderr(), "surge: bundle %s, report %s\n", o.dir, filepath.Join(o.dir, "report.html"))
 		return err
 	}
 	if _, err := io.WriteString(c.ErrOrStderr(), report); err != nil {

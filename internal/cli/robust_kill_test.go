@@ -43,7 +43,7 @@ func TestKillKeepsRecords(t *testing.T) {
 	// completions to records.
 	spec := writeSpec(t, tmp, "kill.yaml", "version: 1\nduration: 10m\nclients:\n  - {name: c, model: m, rate: 40/s, input: 20, output: {dist: uniform, min: 100, max: 100000}}\n")
 	dir := filepath.Join(tmp, "run")
-	cmd := exec.Command(bin, "run", spec, "--target", hs.URL, "-o", dir)
+	cmd := exec.Command(bin, "run", spec, "--target", hs.URL, "-o", dir, "--no-preflight") // the preflight's request has no record
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	if err := cmd.Start(); err != nil {

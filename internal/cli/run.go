@@ -98,6 +98,9 @@ func (f *runFlags) register(fs *pflag.FlagSet) {
 	fs.BoolVar(&f.cfg.Drop, "drop", false, "at the cap, drop and count requests instead of queueing them")
 	fs.DurationVar(&f.cfg.Client.Timeout, "timeout", 10*time.Minute, "per-request deadline")
 	fs.DurationVar(&f.cfg.Drain, "drain", time.Minute, "how long to wait for requests in flight after the schedule ends")
+	fs.BoolVar(&f.cfg.NoPreflight, "no-preflight", false, "skip the preflight: before the schedule each server's /v1/models must list the models sent to it and one 1-token request per server and API must succeed, else surge exits 3")
+	fs.Float64Var(&f.cfg.MaxErrorRate, "max-error-rate", 0, fmt.Sprintf("stop the run (exit 3, recorded as aborted) once more than this fraction of its requests failed, judged from the %dth finished request on (0: never)", harness.MinAbortRequests))
+	fs.DurationVar(&f.cfg.ProgressEvery, "progress", 10*time.Second, "when stderr is not a terminal, a progress line this often (elapsed, % of the schedule, ETA); on a terminal a live line; 0: neither")
 	fs.DurationVar(&f.cfg.Spin, "spin", 0, "stop sleeping this long before each open-loop send and spin until it is due: schedule lag of tens of µs instead of hundreds, at the cost of up to a core (e.g. 1.5ms)")
 	f.robust.register(fs)
 	fs.StringVar(&f.cfg.Salt, "salt", "", "nonce put before every conversation so no earlier run's prefix cache is hit: none, or a nonce to repeat (default: a new one per run, unless the spec says salt: none)")
@@ -155,27 +158,17 @@ func (f runFlags) config(c *cobra.Command, w *harness.Workload, key string) harn
 	cfg.Client.APIKey = key
 	cfg.Client, cfg.Retry = f.robust.client(cfg.Client), f.robust.retry(0)
 	cfg.Tool, cfg.Command, cfg.Host = versionString(), commandLine(c.Context()), bundle.ThisHost(kernelRelease())
-	if isTerminal(c.ErrOrStderr()) {
+	if isTerminal(c.ErrOrStderr()) && cfg.ProgressEvery > 0 {
 		cfg.Progress = c.ErrOrStderr()
 	}
 	return cfg
 }
 
-// cliError is err as the command line reports it: a harness.ConfigError
-// is a usage error, an interrupted run exits 130, a questionable
-// measurement 4.
+// cliError is err as the command line reports it: an interrupted run
+// was reported already, and exits 130; exitCode maps the others.
 func cliError(err error) error {
-	var ce harness.ConfigError
-	var qe harness.QuestionableError
-	switch {
-	case err == nil:
-		return nil
-	case errors.Is(err, harness.ErrInterrupted):
+	if errors.Is(err, harness.ErrInterrupted) {
 		return errInterrupted
-	case errors.Is(err, harness.ErrNoSLO), errors.As(err, &ce):
-		return usageError{err}
-	case errors.As(err, &qe):
-		return questionableError{err}
 	}
 	return err
 }

@@ -181,7 +181,7 @@ func TestRunAllFailedExitsNonZero(t *testing.T) {
 	t.Parallel()
 	srv := httptest.NewServer(fakeServer{failEvery: 1, count: new(atomic.Int64)})
 	defer srv.Close()
-	code, out, e := run(t, "run", "testdata/run.yaml", "--target", srv.URL, "-o", filepath.Join(t.TempDir(), "run"))
+	code, out, e := run(t, "run", "testdata/run.yaml", "--target", srv.URL, "--no-preflight", "-o", filepath.Join(t.TempDir(), "run"))
 	if code != exitFailure || !strings.Contains(e, "no request succeeded") || !strings.Contains(out, "errors") {
 		t.Errorf("exit %d, stderr %q; want exit 1 after the report", code, e)
 	}

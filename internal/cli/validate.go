@@ -41,7 +41,7 @@ func runValidate(c *cobra.Command, args []string) error {
 		fmt.Fprintf(c.OutOrStdout(), "%s: ok (%d client%s)\n", path, n, plural(n))
 	}
 	if failed > 0 {
-		return silentError{fmt.Errorf("%d of %d specs invalid", failed, len(args))}
+		return usageError{silentError{fmt.Errorf("%d of %d specs invalid", failed, len(args))}}
 	}
 	return nil
 }

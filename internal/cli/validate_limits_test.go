@@ -20,10 +20,10 @@ func TestValidateLimits(t *testing.T) {
 		stdout     string // a piece of it
 		stderr     string // a piece of it
 	}{
-		{"requests.yaml", "version: 1\nrequests: 1e18\n" + client, exitFailure, "", "requests.yaml:2:11: requests: requests 1000000000000000000 is more than 1000000000 (spec.MaxRequests)"},
-		{"rate.yaml", "version: 1\nduration: 1m\nrate: 1e9/s\nclients:\n  - {name: a, model: m, input: 10, output: 10}\n", exitFailure, "", "rate.yaml:3:7: rate: 1e+09/s is above a million a second"},
-		{"century.yaml", "version: 1\nduration: 876000h\n" + client, exitFailure, "", "century.yaml:2:11: duration: 876000h is longer than a year"},
-		{"nested.yaml", "version: 1\nclients: " + strings.Repeat("[", 100_000), exitFailure, "", "nested.yaml:2:73: spec nests more than 64 levels deep here (spec.MaxDepth)"},
+		{"requests.yaml", "version: 1\nrequests: 1e18\n" + client, exitUsage, "", "requests.yaml:2:11: requests: requests 1000000000000000000 is more than 1000000000 (spec.MaxRequests)"},
+		{"rate.yaml", "version: 1\nduration: 1m\nrate: 1e9/s\nclients:\n  - {name: a, model: m, input: 10, output: 10}\n", exitUsage, "", "rate.yaml:3:7: rate: 1e+09/s is above a million a second"},
+		{"century.yaml", "version: 1\nduration: 876000h\n" + client, exitUsage, "", "century.yaml:2:11: duration: 876000h is longer than a year"},
+		{"nested.yaml", "version: 1\nclients: " + strings.Repeat("[", 100_000), exitUsage, "", "nested.yaml:2:73: spec nests more than 64 levels deep here (spec.MaxDepth)"},
 		{"season.yaml", "version: 1\nduration: 2400h\n" + client, exitOK, "season.yaml: ok (1 client, 1 warning)", "season.yaml:2:11: warning: duration: a run of 2400h, over a month"},
 		{"plain.yaml", "version: 1\nduration: 10m\n" + client, exitOK, "plain.yaml: ok (1 client)\n", ""},
 	}
