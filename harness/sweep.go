@@ -5,7 +5,6 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"fmt"
 	"io"
 	"io/fs"
@@ -132,7 +131,7 @@ func (p *points) simulated(ctx context.Context, plan sweep.Plan) (*trace.Records
 	eng := p.cfg.Run.Engine
 	m, err := EngineModel(eng.Model, first(w.Models(p.cfg.Run.Model)))
 	if err != nil {
-		return nil, ConfigError{fmt.Errorf("--engine-model: %w", err)}
+		return nil, ConfigError{err}
 	}
 	eng.Model, eng.GPU, eng.TP = m.Name, pick(eng.GPU, DefaultEngineGPU), max(eng.TP, 1)
 	v, err := NewVirtual(eng, 1, "round-robin")
@@ -168,12 +167,8 @@ func first(names []string) string {
 
 // WriteSweep writes DIR/sweep.json, DIR/report.txt and DIR/report.html.
 func WriteSweep(dir string, res *sweep.Result) error {
-	data, err := json.MarshalIndent(res, "", "  ")
-	if err != nil {
+	if err := writeFile(filepath.Join(dir, "sweep.json"), func(w io.Writer) error { return report.SweepJSON(w, res) }); err != nil {
 		return err
-	}
-	if err := os.WriteFile(filepath.Join(dir, "sweep.json"), append(data, '\n'), 0o644); err != nil {
-		return fmt.Errorf("writing sweep.json: %w", err)
 	}
 	if err := writeFile(filepath.Join(dir, "report.txt"), func(w io.Writer) error { return report.SweepText(w, res) }); err != nil {
 		return err
