@@ -43,8 +43,11 @@ type Bucket struct {
 	// InFlight = previous InFlight + Sent − OK − Errors.
 	InFlight int `json:"in_flight"`
 	// TTFTP50US is the nearest-rank median TTFTUS of the TTFTN successful
-	// requests sent in the bucket that had a first token; 0 when TTFTN is 0.
+	// requests sent in the bucket that had a first token, TTFTP90US and
+	// TTFTP99US their nearest-rank p90 and p99; 0 when TTFTN is 0.
 	TTFTP50US int64 `json:"ttft_p50_us"`
+	TTFTP90US int64 `json:"ttft_p90_us"`
+	TTFTP99US int64 `json:"ttft_p99_us"`
 	TTFTN     int   `json:"ttft_n"`
 }
 
@@ -123,7 +126,7 @@ func tally(sentIn, doneIn *Bucket, r *trace.Record) {
 }
 
 // finishSeries fills the derived fields of bs: in-flight counts, token
-// rates and TTFT medians.
+// rates and TTFT percentiles.
 func finishSeries(bs []Bucket, ttft [][]int64, tokens []float64) {
 	inFlight := 0
 	for i := range bs {
@@ -133,8 +136,9 @@ func finishSeries(bs []Bucket, ttft [][]int64, tokens []float64) {
 		b.OutputTokS = tokens[i] / (float64(b.EndUS-b.StartUS) / 1e6)
 		if v := ttft[i]; len(v) > 0 {
 			slices.Sort(v)
-			// Nearest rank k = ⌈n/2⌉, 1-based.
-			b.TTFTP50US, b.TTFTN = v[(len(v)+1)/2-1], len(v)
+			b.TTFTN = len(v)
+			at := func(p float64) int64 { return v[Rank(p, len(v))-1] }
+			b.TTFTP50US, b.TTFTP90US, b.TTFTP99US = at(50), at(90), at(99)
 		}
 	}
 }

@@ -35,7 +35,7 @@ func TestSeries(t *testing.T) {
 				"r2 sent 0.6 s, 20 chunks over [1.0, 3.0) s: 10 in buckets 1 and 2, completes at 3.0 s so in bucket 3; " +
 				"a warmup request over [0, 0.5) s with 10 tokens over [0.3, 0.5); r6 with 1 token at [0.15, 0.2); " +
 				"a timeout sent at 1.5 s failing at 3.5 s; a drop intended at 2.2 s. " +
-				"TTFT median of bucket 0 is the 2nd of 100, 200, 300, 400 ms",
+				"TTFT median of bucket 0 is the 2nd of 100, 200, 300, 400 ms, its p90 and p99 the 4th",
 			end:   4_000_000,
 			width: time.Second,
 			recs: []trace.Record{
@@ -47,7 +47,7 @@ func TestSeries(t *testing.T) {
 				sRec(0, 50_000, 100_000, 150_000, 1, ""),
 			},
 			want: []Bucket{
-				{StartUS: 0, EndUS: 1e6, Scheduled: 4, Sent: 4, Warmup: 1, OK: 2, InFlight: 2, OutputTokS: 81, TTFTP50US: 200_000, TTFTN: 4},
+				{StartUS: 0, EndUS: 1e6, Scheduled: 4, Sent: 4, Warmup: 1, OK: 2, InFlight: 2, OutputTokS: 81, TTFTP50US: 200_000, TTFTP90US: 400_000, TTFTP99US: 400_000, TTFTN: 4},
 				{StartUS: 1e6, EndUS: 2e6, Scheduled: 1, Sent: 1, OK: 1, InFlight: 2, OutputTokS: 30},
 				{StartUS: 2e6, EndUS: 3e6, Scheduled: 1, Dropped: 1, InFlight: 2, OutputTokS: 10},
 				{StartUS: 3e6, EndUS: 4e6, OK: 1, Errors: 1},
@@ -67,7 +67,7 @@ func TestSeries(t *testing.T) {
 			want: []Bucket{
 				{StartUS: 0, EndUS: 5e5, Scheduled: 1, Sent: 1, InFlight: 1},
 				{StartUS: 5e5, EndUS: 1e6, OK: 1, OutputTokS: 10},
-				{StartUS: 1e6, EndUS: 15e5, Scheduled: 1, Sent: 1, InFlight: 1, TTFTP50US: 500_000, TTFTN: 1},
+				{StartUS: 1e6, EndUS: 15e5, Scheduled: 1, Sent: 1, InFlight: 1, TTFTP50US: 500_000, TTFTP90US: 500_000, TTFTP99US: 500_000, TTFTN: 1},
 				{StartUS: 15e5, EndUS: 2e6, OK: 1, OutputTokS: 20},
 			},
 		},

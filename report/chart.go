@@ -9,6 +9,7 @@ import (
 	"io"
 	"math"
 	"regexp"
+	"slices"
 	"strconv"
 
 	"gonum.org/v1/plot"
@@ -93,8 +94,9 @@ func (v *chartView) draw() error {
 // nor an error in its place.
 func (c *chart) drawn() bool { return c.plot != nil && c.Note == "" && c.err == nil }
 
-// plotTo draws c's plot on cv, turning a panic of gonum/plot (which it
-// raises on some degenerate data) into an error.
+// plotTo draws c's plot on cv, its legend to the right of the axes,
+// outside the data, turning a panic of gonum/plot (which it raises on some
+// degenerate data) into an error.
 func (c *chart) plotTo(cv draw.Canvas) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
@@ -104,12 +106,32 @@ func (c *chart) plotTo(cv draw.Canvas) (err error) {
 	if c.plot == nil {
 		return fmt.Errorf("chart %s: nothing to draw", c.ID)
 	}
-	c.plot.Draw(cv)
+	legend := c.plot.Legend
+	w := legend.Rectangle(cv).Size().X
+	if w == 0 {
+		c.plot.Draw(cv)
+		return nil
+	}
+	// The plot draws itself without its legend in the canvas left of a
+	// strip as wide as the legend, which draws in the strip, from the top.
+	c.plot.Legend = plot.NewLegend()
+	defer func() { c.plot.Legend = legend }()
+	strip := w + legendGap
+	c.plot.Draw(draw.Crop(cv, 0, -strip, 0, 0))
+	legend.Top, legend.Left, legend.XOffs, legend.YOffs = true, true, 0, 0
+	legend.Draw(draw.Crop(cv, cv.Size().X-w-legendMargin, -legendMargin, 0, -legendMargin))
 	return nil
 }
 
-// newPlot returns a plot with sans text, the given axis labels, a grid
-// and its legend at the top left.
+// legendGap is the space between the data and the legend, legendMargin
+// that around the legend.
+var (
+	legendGap    = vg.Points(12)
+	legendMargin = vg.Points(4)
+)
+
+// newPlot returns a plot with sans text, the given axis labels and a
+// grid; its legend is drawn beside the data (see plotTo).
 func newPlot(xLabel, yLabel string) *plot.Plot {
 	p := plot.New()
 	p.X.Label.Text, p.Y.Label.Text = xLabel, yLabel
@@ -120,8 +142,6 @@ func newPlot(xLabel, yLabel string) *plot.Plot {
 	}
 	p.Legend.TextStyle.Font = font.From(sans, 9)
 	p.Legend.Padding = vg.Points(1.5)
-	p.Legend.Top, p.Legend.Left = true, true
-	p.Legend.XOffs, p.Legend.YOffs = vg.Points(8), vg.Points(-4)
 	p.Legend.ThumbnailWidth = vg.Points(18)
 	g := plotter.NewGrid()
 	g.Vertical.Color, g.Horizontal.Color = color.Gray{0xe4}, color.Gray{0xe4}
@@ -271,7 +291,11 @@ func niceStep(x float64) float64 {
 }
 
 // logTicks marks a log axis at 1, 2 and 5 times each power of ten when
-// the axis spans at most three decades, and at powers of ten beyond.
+// the axis spans at most three decades, and at powers of ten beyond. An
+// axis too short for three of those labels (about a decade or less) has
+// every integer multiple of a power of ten labelled, and one with fewer
+// than two of those is marked as a linear axis would be: a log axis
+// always has at least two labels to read a position by.
 type logTicks struct{}
 
 // Ticks returns the marks between lo and hi, both positive.
@@ -283,21 +307,44 @@ func (logTicks) Ticks(lo, hi float64) []plot.Tick {
 	if math.Log10(hi/lo) > 3 {
 		steps = []float64{1}
 	}
+	if ts := decadeTicks(lo, hi, steps); labelled(ts) >= 3 {
+		return ts
+	}
+	if ts := decadeTicks(lo, hi, []float64{1, 2, 3, 4, 5, 6, 7, 8, 9}); labelled(ts) >= 2 {
+		return ts
+	}
+	return linearTicks{}.Ticks(lo, hi)
+}
+
+// decadeTicks marks steps times each power of ten between lo and hi,
+// labelled, and the other integer multiples unlabelled.
+func decadeTicks(lo, hi float64, steps []float64) []plot.Tick {
 	var ts []plot.Tick
 	for e := math.Floor(math.Log10(lo)); e <= math.Ceil(math.Log10(hi)); e++ {
-		for _, s := range steps {
-			v := s * math.Pow(10, e)
-			if v >= lo*(1-1e-9) && v <= hi*(1+1e-9) {
-				ts = append(ts, plot.Tick{Value: v, Label: strconv.FormatFloat(v, 'g', -1, 64)})
+		for m := 1.0; m < 10; m++ {
+			v := m * math.Pow(10, e)
+			if v < lo*(1-1e-9) || v > hi*(1+1e-9) {
+				continue
 			}
-		}
-		for m := 2.0; m < 10; m++ { // unlabelled minor marks
-			if v := m * math.Pow(10, e); v > lo && v < hi && !(len(steps) == 3 && (m == 2 || m == 5)) {
-				ts = append(ts, plot.Tick{Value: v})
+			t := plot.Tick{Value: v}
+			if slices.Contains(steps, m) {
+				t.Label = strconv.FormatFloat(v, 'g', -1, 64)
 			}
+			ts = append(ts, t)
 		}
 	}
 	return ts
+}
+
+// labelled counts the labelled marks of ts.
+func labelled(ts []plot.Tick) int {
+	n := 0
+	for _, t := range ts {
+		if t.Label != "" {
+			n++
+		}
+	}
+	return n
 }
 
 // logAxis makes ax logarithmic.

@@ -181,7 +181,6 @@ func latencyHist(id, name, unit string, v []float64, m *metrics.Metric) (*chart,
 	h := &plotter.Histogram{Bins: bins, FillColor: skyBlue}
 	h.LineStyle.Color, h.LineStyle.Width = blue, vg.Points(0.5)
 	p.Add(h)
-	p.Legend.Left = false
 	for _, q := range []struct {
 		p float64
 		c color.Color

@@ -80,7 +80,7 @@ func timeChart(id, title, yLabel, caption string, h trace.RunHeader, lines ...li
 }
 
 // seriesCharts are the time series of rs: request rates, output token
-// rate, requests in flight and TTFT median per bucket.
+// rate, requests in flight and TTFT's p50, p90 and p99 per bucket.
 func seriesCharts(rs *trace.Records) ([]*chart, error) {
 	bs := metrics.Series(rs, 0)
 	if len(bs) == 0 {
@@ -108,9 +108,13 @@ func seriesCharts(rs *trace.Records) ([]*chart, error) {
 		{"chart-in-flight", "Requests in flight", "requests",
 			"Requests sent and not yet finished at the end of each bucket of " + width + ".",
 			[]line{{"in flight", inFlightXY(bs), purple, false}}},
-		{"chart-ttft-series", "TTFT over time", "TTFT p50 (ms)",
-			"Median TTFT of the successful requests sent in each bucket of " + width + "; buckets with none are skipped.",
-			[]line{{"TTFT p50", seriesXY(bs, func(b metrics.Bucket) (float64, bool) { return float64(b.TTFTP50US) / 1000, b.TTFTN > 0 }), blue, false}}},
+		{"chart-ttft-series", "TTFT over time", "TTFT (ms)",
+			"p99, p90 (dashed) and p50 TTFT (nearest rank) of the successful requests sent in each bucket of " + width + "; buckets with none are skipped. A bucket of fewer than 10 requests has its maximum as p90, of fewer than 100 as p99.",
+			[]line{ // p90 drawn over p99, which it equals in a small bucket
+				{"p99", ttftXY(bs, func(b metrics.Bucket) int64 { return b.TTFTP99US }), vermilion, false},
+				{"p90", ttftXY(bs, func(b metrics.Bucket) int64 { return b.TTFTP90US }), orange, true},
+				{"p50", ttftXY(bs, func(b metrics.Bucket) int64 { return b.TTFTP50US }), blue, false},
+			}},
 	}
 	var out []*chart
 	for _, s := range specs {
@@ -121,6 +125,11 @@ func seriesCharts(rs *trace.Records) ([]*chart, error) {
 		out = append(out, c)
 	}
 	return out, nil
+}
+
+// ttftXY is a TTFT percentile of each bucket with one, in ms.
+func ttftXY(bs []metrics.Bucket, us func(metrics.Bucket) int64) plotter.XYs {
+	return seriesXY(bs, func(b metrics.Bucket) (float64, bool) { return float64(us(b)) / 1000, b.TTFTN > 0 })
 }
 
 // inFlightXY is the in-flight count at each bucket's end, from 0 at the

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"image/color"
+	"math"
 	"slices"
 	"strings"
 
@@ -28,18 +29,27 @@ type curveSpec struct {
 	q                func(*sweep.Point) sweep.Quantiles
 	knee             *sweep.Knee
 	c                color.Color
+	from             string // what the latency is timed from, for the caption
 }
 
-// sweepCharts are a sweep's p99 and p50 TTFT and E2E against achieved
-// throughput, and achieved throughput against load.
+// fromIntended and fromSend say what a sweep's latencies are timed from.
+const (
+	fromIntended = "from the intended send time, so queueing counts,"
+	fromSend     = "(per output token after the first, from the send)"
+)
+
+// sweepCharts are a sweep's p99 and p50 TTFT, TPOT and E2E against
+// achieved throughput, and achieved throughput and output tokens per
+// second against load.
 func sweepCharts(r *sweep.Result) ([]*chart, error) {
 	if len(r.Points) == 0 {
 		return nil, nil
 	}
 	var out []*chart
 	for _, s := range []curveSpec{
-		{"chart-sweep-ttft", "TTFT", "ttft", func(p *sweep.Point) sweep.Quantiles { return p.TTFT }, r.KneeTTFT, blue},
-		{"chart-sweep-e2e", "E2E", "e2e", func(p *sweep.Point) sweep.Quantiles { return p.E2E }, r.KneeE2E, green},
+		{"chart-sweep-ttft", "TTFT", "ttft", func(p *sweep.Point) sweep.Quantiles { return p.TTFT }, r.KneeTTFT, blue, fromIntended},
+		{"chart-sweep-tpot", "TPOT", "tpot", func(p *sweep.Point) sweep.Quantiles { return p.TPOT }, nil, orange, fromSend},
+		{"chart-sweep-e2e", "E2E", "e2e", func(p *sweep.Point) sweep.Quantiles { return p.E2E }, r.KneeE2E, green, fromIntended},
 	} {
 		c, err := latencyCurve(r, s)
 		if err != nil {
@@ -47,11 +57,44 @@ func sweepCharts(r *sweep.Result) ([]*chart, error) {
 		}
 		out = append(out, c)
 	}
-	c, err := throughputCurve(r)
-	if err != nil {
-		return nil, err
+	for _, f := range []func(*sweep.Result) (*chart, error){throughputCurve, tokensCurve} {
+		c, err := f(r)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, c)
 	}
-	return append(out, c), nil
+	return out, nil
+}
+
+// fitAxis fits ax to data in [lo, hi] with a margin of 5% of the span
+// each side, from 0 when the data start within a third of hi of it: an
+// axis from 0 would leave most of the chart empty when they sit far
+// from it.
+func fitAxis(ax *plot.Axis, lo, hi float64) {
+	span := hi - lo
+	switch {
+	case !(hi > 0) || lo < 0:
+		return // nothing to fit, or data on both sides of 0: gonum's range
+	case lo <= hi/3:
+		ax.Min = 0
+		span = hi
+	case span == 0:
+		span = hi * 0.1
+		fallthrough
+	default:
+		ax.Min = lo - 0.05*span
+	}
+	ax.Max = hi + 0.05*span
+}
+
+// xRange is the least and greatest X of xys.
+func xRange(xys plotter.XYs) (lo, hi float64) {
+	lo, hi = math.Inf(1), math.Inf(-1)
+	for _, xy := range xys {
+		lo, hi = min(lo, xy.X), max(hi, xy.X)
+	}
+	return lo, hi
 }
 
 // curvePoint is one point of a latency curve: achieved throughput (req/s)
@@ -84,7 +127,6 @@ func curvePoints(r *sweep.Result, q func(*sweep.Point) sweep.Quantiles) []curveP
 func latencyCurve(r *sweep.Result, s curveSpec) (*chart, error) {
 	cps := curvePoints(r, s.q)
 	p := newPlot("achieved throughput (req/s)", s.name+" (ms)")
-	p.X.Min = 0
 	var p99, p50, sat plotter.XYs
 	lo, hi := 0.0, 0.0
 	for _, cp := range cps {
@@ -103,6 +145,11 @@ func latencyCurve(r *sweep.Result, s curveSpec) (*chart, error) {
 	} else {
 		p.Y.Min = 0
 	}
+	xlo, xhi := xRange(p99)
+	if o := r.Operating; o != nil && len(p99) > 0 {
+		xlo, xhi = min(xlo, o.Throughput), max(xhi, o.Throughput) // its rule in view
+	}
+	fitAxis(&p.X, xlo, xhi)
 	steps := []func() error{
 		func() error { return addLine(p, s.name+" p99", p99, s.c, false) },
 		func() error { return addLine(p, s.name+" p50", p50, s.c, true) },
@@ -122,7 +169,7 @@ func latencyCurve(r *sweep.Result, s curveSpec) (*chart, error) {
 		}
 	}
 	sloRules(p, r, s.metric)
-	caption := fmt.Sprintf("p99 (solid) and p50 (dashed) %s from the intended send time, so queueing counts, against the successful requests per second each point achieved.", s.name)
+	caption := fmt.Sprintf("p99 (solid) and p50 (dashed) %s %s against the successful requests per second each point achieved.", s.name, s.from)
 	return &chart{ID: s.id, Title: s.name + " against throughput", Caption: caption, plot: p}, nil
 }
 
@@ -209,7 +256,6 @@ func throughputCurve(r *sweep.Result) (*chart, error) {
 		xLabel = "concurrency (requests in flight)"
 	}
 	p := newPlot(xLabel, "achieved throughput (req/s)")
-	p.X.Min, p.Y.Min = 0, 0
 	var xys, sat plotter.XYs
 	for _, pt := range r.Points {
 		xys = append(xys, plotter.XY{X: pt.Load, Y: pt.Throughput})
@@ -217,9 +263,13 @@ func throughputCurve(r *sweep.Result) (*chart, error) {
 			sat = append(sat, plotter.XY{X: pt.Load, Y: pt.Throughput})
 		}
 	}
+	lo, hi := xRange(xys)
+	fitAxis(&p.X, lo, hi)
+	if lo <= hi/3 {
+		p.Y.Min = 0
+	}
 	if r.Mode == sweep.Rate {
-		top := xys[len(xys)-1].X
-		if err := addLine(p, "achieved = offered", plotter.XYs{{X: 0, Y: 0}, {X: top, Y: top}}, grey, true); err != nil {
+		if err := addLine(p, "achieved = offered", plotter.XYs{{X: lo, Y: lo}, {X: hi, Y: hi}}, grey, true); err != nil {
 			return nil, err
 		}
 	}
@@ -239,6 +289,37 @@ func throughputCurve(r *sweep.Result) (*chart, error) {
 	}
 	return &chart{ID: "chart-sweep-throughput", Title: "Throughput against load",
 		Caption: "Successful requests per second each point achieved against the load it was given.", plot: p}, nil
+}
+
+// tokensCurve charts the output tokens per second each point achieved
+// against its load.
+func tokensCurve(r *sweep.Result) (*chart, error) {
+	xLabel := "offered load (req/s)"
+	if r.Mode == sweep.Concurrency {
+		xLabel = "concurrency (requests in flight)"
+	}
+	p := newPlot(xLabel, "output tokens/s")
+	var xys, sat plotter.XYs
+	for _, pt := range r.Points {
+		xys = append(xys, plotter.XY{X: pt.Load, Y: pt.OutputTokS})
+		if pt.Saturated {
+			sat = append(sat, plotter.XY{X: pt.Load, Y: pt.OutputTokS})
+		}
+	}
+	lo, hi := xRange(xys)
+	fitAxis(&p.X, lo, hi)
+	p.Y.Min = 0
+	if err := addLine(p, "output tokens/s", xys, orange, false); err != nil {
+		return nil, err
+	}
+	if err := addPoints(p, "", xys, orange, draw.CircleGlyph{}, pointR); err != nil {
+		return nil, err
+	}
+	if err := addPoints(p, "saturated", sat, vermilion, draw.CrossGlyph{}, markerR); err != nil {
+		return nil, err
+	}
+	return &chart{ID: "chart-sweep-tokens", Title: "Output tokens per second against load",
+		Caption: "Output tokens per second of the successful requests each point achieved against the load it was given.", plot: p}, nil
 }
 
 // sloName words an SLO: "ttft p99 ≤ 500 ms".

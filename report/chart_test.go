@@ -3,10 +3,14 @@ package report
 import (
 	"image"
 	"math"
+	"strconv"
 	"strings"
 	"testing"
 
 	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/recorder"
 
 	"surge/metrics"
 	"surge/trace"
@@ -38,6 +42,9 @@ func TestLogTicks(t *testing.T) {
 		{"four decades get powers of ten only", 0.5, 8000, []float64{1, 10, 100, 1000}},
 		{"bounds on a mark keep it", 10, 100, []float64{10, 20, 50, 100}},
 		{"an empty or non-positive range has none", 0, 10, nil},
+		{"less than a decade labels every integer multiple", 30, 90, []float64{30, 40, 50, 60, 70, 80, 90}},
+		{"two 1-2-5 labels are too few", 7, 30, []float64{7, 8, 9, 10, 20, 30}},
+		{"within one step it is marked as a linear axis", 31, 38, []float64{32, 34, 36, 38}},
 	}
 	for _, tt := range tests {
 		var got []float64
@@ -250,5 +257,57 @@ func TestHistogramCountsZeros(t *testing.T) {
 	}
 	if total != 7 {
 		t.Errorf("the bins count %g values, want 7", total)
+	}
+}
+
+func TestFitAxis(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		reason       string
+		lo, hi       float64
+		wantMin, max float64
+	}{
+		{"data near 0 keep 0 in view", 2, 10, 0, 10.5},
+		{"data far from 0 fill the axis", 80, 100, 79, 101},
+		{"one value far from 0 gets a margin", 50, 50, 49.75, 50.25},
+	}
+	for _, tt := range tests {
+		p := newPlot("x", "y")
+		fitAxis(&p.X, tt.lo, tt.hi)
+		if math.Abs(p.X.Min-tt.wantMin) > 1e-9 || math.Abs(p.X.Max-tt.max) > 1e-9 {
+			t.Errorf("%s: [%v, %v] fitted to [%v, %v], want [%v, %v]", tt.reason, tt.lo, tt.hi, p.X.Min, p.X.Max, tt.wantMin, tt.max)
+		}
+	}
+}
+
+// TestLegendOutside checks that a chart's legend is drawn right of its
+// data area: every legend text starts right of the x axis's last tick
+// label.
+func TestLegendOutside(t *testing.T) {
+	t.Parallel()
+	cs, err := sweepCharts(syntheticSweep())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range cs {
+		rec := &recorder.Canvas{}
+		if err := c.plotTo(draw.NewCanvas(rec, vg.Length(chartW*pxPoints), vg.Length(chartH*pxPoints))); err != nil {
+			t.Fatal(err)
+		}
+		var tickX vg.Length
+		texts := map[string]vg.Length{}
+		for _, a := range rec.Actions {
+			if s, ok := a.(*recorder.FillString); ok {
+				texts[s.String] = s.Point.X
+				if _, err := strconv.ParseFloat(s.String, 64); err == nil && s.Point.Y < vg.Points(40) {
+					tickX = max(tickX, s.Point.X) // an x tick label, along the bottom
+				}
+			}
+		}
+		for _, name := range []string{"saturated", "achieved", "output tokens/s", "TTFT p99", "TPOT p99", "E2E p99"} {
+			if x, ok := texts[name]; ok && x <= tickX {
+				t.Errorf("%s: legend entry %q at x %v, within the data (last x tick label at %v)", c.ID, name, x, tickX)
+			}
+		}
 	}
 }

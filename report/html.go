@@ -12,25 +12,32 @@
 // A run report shows what ran (target, hashes, seed, tokenizer, clients,
 // models, SLOs), the key figures and the latency table in ms, the SLO
 // verdicts, latency CDFs and log-binned histograms, time series (request
-// rates, output tokens/s, requests in flight, TTFT median: see
+// rates, output tokens/s, requests in flight, TTFT p50, p90 and p99: see
 // metrics.Series), the server's KV-cache use and queue when samples are
 // given, the token audit, the errors by class, status and message, the
 // caveats, and one row per client. Charts that need raw latencies or
 // times are left out when the input has no records.
 //
-// A sweep report shows the throughput–latency curves (p99 solid, p50
+// A sweep report shows the TTFT, TPOT and E2E curves (p99 solid, p50
 // dashed, against achieved throughput) with saturated points crossed, the
 // knee, the highest point passing every SLO and the operating point
 // marked and labelled, and each SLO bound as a horizontal rule; achieved
-// throughput against load; a table of the points with their SLO verdicts;
-// and, for points that carry a summary, a section of their key figures,
-// linked from the table.
+// throughput and output tokens/s against load; a table of the points with
+// their SLO verdicts, each linking its own report.html (in the point's
+// directory, relative to the sweep's); and, for points that carry a
+// summary, a section of their key figures, linked from the table. The
+// x axes are fitted to the data, from 0 only when the data start near it.
+//
+// Legends are drawn beside the data, not over it; log axes carry at
+// least two labels. Tables wrap only between words: figures are
+// right-aligned and never wrapped, text is left-aligned, and a table
+// wider than the page scrolls.
 //
 // Every chart is an <svg> of 640 × 360 CSS pixels with a stable id
 // (chart-latency-cdf, chart-ttft-hist, chart-itl-hist, chart-e2e-hist,
 // chart-rate, chart-output-tokens, chart-in-flight, chart-ttft-series,
-// chart-server-kv, chart-server-queue, chart-sweep-ttft, chart-sweep-e2e,
-// chart-sweep-throughput), in the Okabe–Ito colours, which readers with
+// chart-server-kv, chart-server-queue, chart-sweep-ttft, chart-sweep-tpot,
+// chart-sweep-e2e, chart-sweep-throughput, chart-sweep-tokens), in the Okabe–Ito colours, which readers with
 // the common colour-vision deficiencies can tell apart. ChartsPNG writes
 // the same charts as PNG files named after their ids.
 package report

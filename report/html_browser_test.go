@@ -3,6 +3,7 @@ package report
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -34,37 +35,21 @@ import (
 //     off the network.
 //   - A control page with a failing script and a network image must
 //     fail both checks, or they prove nothing.
-//   - --screenshot renders the page at 1280 × 2000 into $SURGE_ARTIFACTS
-//     (or a temporary directory), for a person to look at.
+//   - --screenshot renders the run's page (the run alone, without the
+//     sweep) at 1280 × 5000 into $SURGE_ARTIFACTS (or a temporary
+//     directory) as report-screenshot.png, for a person to look at.
 //
 // Without a chromium binary on PATH the test is skipped, unless CI is
 // set, where it fails.
 func TestHTMLInBrowser(t *testing.T) {
 	t.Parallel()
-	bin, err := exec.LookPath("chromium")
-	if err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatal("no chromium on PATH; CI must install it (see .ci/run)")
-		}
-		t.Skip("no chromium on PATH: install it (apt-get install chromium) to run the browser test")
-	}
+	bin := chromiumBin(t)
 	dir := t.TempDir()
-	page := filepath.Join(dir, "report.html")
 	rs := syntheticRun()
 	in := HTMLInput{Summary: metrics.Summarize(rs, metrics.Options{PerClient: true}), Records: rs,
 		Sweep: syntheticSweep(), Server: serverSamples(), Title: "browser test",
 		Prompt: func(string, int, int) string { return "Explain <script>alert(2)</script> please" }}
-	f, err := os.Create(page)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := HTML(f, in); err != nil {
-		t.Fatal(err)
-	}
-	if err := f.Close(); err != nil {
-		t.Fatal(err)
-	}
-	url := "file://" + page
+	url := "file://" + writePage(t, dir, "report.html", in)
 
 	netlog := filepath.Join(dir, "netlog.json")
 	dom, stderr := chromium(t, bin, dir, "--enable-logging=stderr", "--v=0", "--log-net-log="+netlog, "--dump-dom", url)
@@ -77,12 +62,88 @@ func TestHTMLInBrowser(t *testing.T) {
 	}
 	controlPage(t, bin, dir)
 
+	in.Sweep = nil
+	screenshot(t, bin, dir, "report-screenshot.png", "file://"+writePage(t, dir, "run.html", in), 5000)
+}
+
+// TestSweepHTMLInBrowser opens the page of a sweep alone in headless
+// Chromium, as TestHTMLInBrowser does a run's: every sweep chart (TTFT,
+// TPOT and E2E against throughput, throughput and output tokens/s
+// against load) is an <svg> of 640 × 360 with drawn paths, each point
+// links its own report.html by a path relative to the sweep's directory,
+// nothing loads from the network and the console is silent. It renders
+// the page at 1280 × 3600 into $SURGE_ARTIFACTS (or a temporary
+// directory) as sweep-screenshot.png, for a person to look at.
+func TestSweepHTMLInBrowser(t *testing.T) {
+	t.Parallel()
+	bin := chromiumBin(t)
+	dir := t.TempDir()
+	r := syntheticSweep()
+	url := "file://" + writePage(t, dir, "report.html", HTMLInput{Sweep: r})
+	netlog := filepath.Join(dir, "netlog.json")
+	dom, stderr := chromium(t, bin, dir, "--enable-logging=stderr", "--v=0", "--log-net-log="+netlog, "--dump-dom", url)
+	for _, id := range sweepChartIDs {
+		m := regexp.MustCompile(`(?s)<svg [^>]*id="` + id + `"[^>]*>(.*?)</svg>`).FindStringSubmatch(dom)
+		if m == nil || len(regexp.MustCompile(`<path [^>]*d="M`).FindAllString(m[1], -1)) < 5 {
+			t.Errorf("chart %s: no svg with drawn paths in the DOM", id)
+		}
+	}
+	for _, p := range r.Points {
+		if href := `href="` + pointReport(p.Dir) + `"`; !strings.Contains(dom, href) || strings.HasPrefix(p.Dir, "/") {
+			t.Errorf("point %v: no link %s to its own report", p.Load, href)
+		}
+	}
+	for _, line := range consoleLines(stderr) {
+		t.Errorf("console message: %s", line)
+	}
+	for _, u := range pageRequests(t, netlog) {
+		t.Errorf("the page requested %s", u)
+	}
+	screenshot(t, bin, dir, "sweep-screenshot.png", url, 3600)
+}
+
+// chromiumBin is the chromium on PATH; without one the test is skipped,
+// unless CI is set, where it fails.
+func chromiumBin(t *testing.T) string {
+	t.Helper()
+	bin, err := exec.LookPath("chromium")
+	if err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatal("no chromium on PATH; CI must install it (see .ci/run)")
+		}
+		t.Skip("no chromium on PATH: install it (apt-get install chromium) to run the browser test")
+	}
+	return bin
+}
+
+// writePage writes the HTML report of in to dir/name and returns its
+// path.
+func writePage(t *testing.T, dir, name string, in HTMLInput) string {
+	t.Helper()
+	page := filepath.Join(dir, name)
+	f, err := os.Create(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := HTML(f, in); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return page
+}
+
+// screenshot renders url at 1280 × height into $SURGE_ARTIFACTS (or a
+// temporary directory) as name.
+func screenshot(t *testing.T, bin, dir, name, url string, height int) {
+	t.Helper()
 	shots := os.Getenv("SURGE_ARTIFACTS")
 	if shots == "" {
 		shots = t.TempDir()
 	}
-	shot := filepath.Join(shots, "report-screenshot.png")
-	chromium(t, bin, dir, "--screenshot="+shot, "--window-size=1280,2000", url)
+	shot := filepath.Join(shots, name)
+	chromium(t, bin, dir, "--screenshot="+shot, fmt.Sprintf("--window-size=1280,%d", height), url)
 	if st, err := os.Stat(shot); err != nil || st.Size() == 0 {
 		t.Fatalf("no screenshot at %s: %v", shot, err)
 	}

@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"maps"
+	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -20,10 +21,51 @@ type cell struct {
 	Text, Class, Href string
 }
 
+// numericCell matches the text of a cell that holds a figure: a number
+// with an optional unit or sign, a range of them, "> x", or a dash or
+// "n/a" standing for one. Such cells are right-aligned and never wrapped;
+// the others are text, left-aligned, wrapped between words.
+var numericCell = regexp.MustCompile(`^(?:> )?[-+]?[\d,]*\.?\d+(?:[–-][\d,]*\.?\d+)?(?: ?(?:%|pp|ms|s|µs|req/s|tok/s|×))?$|^[—–-]$|^n/a$`)
+
+// numeric reports whether text is a figure (see numericCell).
+func numeric(text string) bool { return numericCell.MatchString(strings.TrimSpace(text)) }
+
+// Classes are the CSS classes of the cell: its own, and "num" for a
+// figure.
+func (c cell) Classes() string {
+	if numeric(c.Text) {
+		return strings.TrimSpace(c.Class + " num")
+	}
+	return c.Class
+}
+
 // grid is a table with a header row.
 type grid struct {
 	Head []string
 	Rows [][]cell
+}
+
+// HeadCells are the header's cells, each of class "num" when its column
+// holds figures (every non-empty cell of it does), to align it with them.
+func (g grid) HeadCells() []cell {
+	out := make([]cell, len(g.Head))
+	for i, h := range g.Head {
+		out[i] = cell{Text: h}
+		figures := 0
+		for _, r := range g.Rows {
+			switch {
+			case i >= len(r) || r[i].Text == "":
+			case numeric(r[i].Text):
+				figures++
+			default:
+				figures = -len(g.Rows) // a text cell: a text column
+			}
+		}
+		if figures > 0 {
+			out[i].Class = "num"
+		}
+	}
+	return out
 }
 
 // add appends a row of plain cells.

@@ -2,6 +2,8 @@ package report
 
 import (
 	"fmt"
+	"path"
+	"path/filepath"
 	"strings"
 
 	"surge/sweep"
@@ -111,7 +113,7 @@ func sweepFields(r *sweep.Result) []field {
 // pointGrid is the table of a sweep's points with their SLO verdicts.
 func pointGrid(r *sweep.Result) grid {
 	asked, got := loadHeaders(r.Mode)
-	g := grid{Head: []string{"#", asked, got, "req/s", "out tok/s", "TTFT p50 ms", "TTFT p99 ms", "TPOT p50 ms", "TPOT p99 ms", "E2E p50 ms", "E2E p99 ms", "state", "verdict", "measurement"}}
+	g := grid{Head: []string{"#", asked, got, "req/s", "out tok/s", "TTFT p50 ms", "TTFT p99 ms", "TPOT p50 ms", "TPOT p99 ms", "E2E p50 ms", "E2E p99 ms", "state", "verdict", "measurement", "report"}}
 	for i := range r.Points {
 		p := &r.Points[i]
 		n := cell{Text: fmt.Sprint(i + 1)}
@@ -131,9 +133,24 @@ func pointGrid(r *sweep.Result) grid {
 		for _, f := range figures {
 			row = append(row, cell{Text: f})
 		}
-		g.Rows = append(g.Rows, append(row, state, verdictCell(p), measurementCell(p)))
+		g.Rows = append(g.Rows, append(row, state, verdictCell(p), measurementCell(p), reportCell(p)))
 	}
 	return g
+}
+
+// reportCell links a point's own report.html, in its directory relative
+// to the sweep's (where the sweep's page is); "—" when the point names
+// no directory.
+func reportCell(p *sweep.Point) cell {
+	if p.Dir == "" {
+		return cell{Text: "—"}
+	}
+	return cell{Text: "report.html", Href: pointReport(p.Dir)}
+}
+
+// pointReport is the relative URL of the report.html in dir.
+func pointReport(dir string) string {
+	return path.Join(filepath.ToSlash(dir), "report.html")
 }
 
 // verdictCell shows a point's verdict word (sweep.Point.Decide) with its

@@ -69,12 +69,12 @@ var pageTemplate = template.Must(template.New("page").Parse(`<!DOCTYPE html>
 </body>
 </html>
 {{define "fields"}}<dl class="fields">{{range .}}<dt>{{.Name}}</dt><dd>{{.Value}}</dd>{{end}}</dl>{{end}}
-{{define "grid"}}<table>
-<thead><tr>{{range .Head}}<th>{{.}}</th>{{end}}</tr></thead>
+{{define "grid"}}<div class="table"><table>
+<thead><tr>{{range .HeadCells}}<th{{with .Class}} class="{{.}}"{{end}}>{{.Text}}</th>{{end}}</tr></thead>
 <tbody>{{range .Rows}}
-<tr>{{range .}}<td{{with .Class}} class="{{.}}"{{end}}>{{if .Href}}<a href="{{.Href}}">{{.Text}}</a>{{else}}{{.Text}}{{end}}</td>{{end}}</tr>{{end}}
+<tr>{{range .}}<td{{with .Classes}} class="{{.}}"{{end}}>{{if .Href}}<a href="{{.Href}}">{{.Text}}</a>{{else}}{{.Text}}{{end}}</td>{{end}}</tr>{{end}}
 </tbody>
-</table>{{end}}
+</table></div>{{end}}
 {{define "charts"}}<div class="charts">{{range .}}
 <figure id="fig-{{.ID}}">
 <figcaption><strong>{{.Title}}.</strong> {{.Caption}}</figcaption>
@@ -95,10 +95,13 @@ h3 { font-size: 15px; margin: 20px 0 8px; }
 dl.fields { display: grid; grid-template-columns: max-content 1fr; gap: 2px 16px; margin: 0; }
 dl.fields dt { color: #555; }
 dl.fields dd { margin: 0; overflow-wrap: anywhere; }
-table { border-collapse: collapse; margin: 6px 0 12px; background: #fff; }
-th, td { border: 1px solid #ddd; padding: 3px 8px; text-align: right; vertical-align: top; }
-th:first-child, td:first-child { text-align: left; }
-td { font-variant-numeric: tabular-nums; overflow-wrap: anywhere; max-width: 48em; }
+div.table { overflow-x: auto; margin: 6px 0 12px; }
+table { border-collapse: collapse; background: #fff; }
+th, td { border: 1px solid #ddd; padding: 3px 8px; text-align: left; vertical-align: top; }
+th.num, td.num { text-align: right; }
+td.num { white-space: nowrap; }
+td { font-variant-numeric: tabular-nums; overflow-wrap: normal; word-break: normal; }
+td:not(.num) { min-width: 8em; max-width: 40em; }
 th { background: #f0f0f0; font-weight: 600; }
 td.pass { color: #006b4f; }
 td.fail { color: #a04000; font-weight: 600; }

@@ -116,7 +116,7 @@ func syntheticSweep() *sweep.Result {
 var (
 	runChartIDs = []string{"chart-latency-cdf", "chart-ttft-hist", "chart-itl-hist", "chart-e2e-hist",
 		"chart-rate", "chart-output-tokens", "chart-in-flight", "chart-ttft-series", "chart-server-kv", "chart-server-queue"}
-	sweepChartIDs = []string{"chart-sweep-ttft", "chart-sweep-e2e", "chart-sweep-throughput"}
+	sweepChartIDs = []string{"chart-sweep-ttft", "chart-sweep-tpot", "chart-sweep-e2e", "chart-sweep-throughput", "chart-sweep-tokens"}
 )
 
 // fullInput is a report of a sweep and of one run with server samples.
@@ -230,9 +230,34 @@ func TestHTMLContent(t *testing.T) {
 		{"HTTP 500", "errors by status"},
 		{"sha256:feedfacefeedface", "the spec hash is shown"},
 		{"end of warmup", "the time series mark the warmup's end"},
+		{`<a href="points/rate-2.00/report.html">report.html</a>`, "each point links its own report, relative to the sweep's directory"},
+		{`<a href="points/rate-12/report.html">report.html</a>`, "the last point too"},
+		{`<th class="num">n</th>`, "a header of figures is right-aligned with them"},
+		{`<th>ms</th>`, "a header of names is not"},
+		{`<td class="num">2,628</td>`, "figures are right-aligned"},
+		{`<td>E2E</td>`, "names are left-aligned"},
+		{`<td>deadline exceeded</td>`, "so are messages"},
+		{"p99, p90 (dashed) and p50 TTFT", "TTFT over time has three percentiles"},
 	} {
 		if !strings.Contains(page, want.text) {
 			t.Errorf("%s: no %q", want.reason, want.text)
+		}
+	}
+}
+
+func TestNumericCell(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		text string
+		want bool
+	}{
+		{"1,234", true}, {"0.213", true}, {"-0.0316", true}, {"+20.2%", true}, {"313 ms", true},
+		{"250–500", true}, {"> 5.00", true}, {"—", true}, {"n/a", true}, {"19.8 req/s", true},
+		{"TTFT", false}, {"ttft p99 ≤ 400 ms", false}, {"vllm:time_to_first_token_seconds", false},
+		{"266 of 266", false}, {"HTTP 500", false}, {"", false},
+	} {
+		if got := numeric(tt.text); got != tt.want {
+			t.Errorf("numeric(%q) = %v, want %v", tt.text, got, tt.want)
 		}
 	}
 }
