@@ -113,6 +113,9 @@ func (p *points) live(ctx context.Context, plan sweep.Plan) (*trace.Records, err
 		if p.servers, err = Connect(cc, w); err != nil {
 			return nil, err
 		}
+		if err := preflight(ctx, &cc, w, p.servers); err != nil {
+			return nil, err
+		}
 		p.target = p.servers.Target()
 	}
 	cfg.Workload, cfg.Servers, cfg.Dir, cfg.Bare, cfg.Watch = w, p.servers, dir, true, watchOf(plan)

@@ -31,6 +31,8 @@ func TestExitCodes(t *testing.T) {
 		{"run: an invalid spec", []string{"run", invalid}, exitUsage, []string{"bad.yaml:3:"}, false},
 		{"run: nothing listens at the target", []string{"run", "../../examples/chat.yaml", "--target", "http://127.0.0.1:9"}, exitUnreachable,
 			[]string{"http://127.0.0.1:9", "not reachable", "--no-preflight"}, false},
+		{"sweep: nothing listens at the target", []string{"sweep", quick, "--rates", "5", "--target", "http://127.0.0.1:9", "-o", filepath.Join(tmp, "sweep")},
+			exitUnreachable, []string{"http://127.0.0.1:9", "not reachable"}, false},
 		{"run: a target that fails the preflight", []string{"run", quick, "--target", failing.URL}, exitUnreachable,
 			[]string{failing.URL, "500", "--no-preflight"}, false},
 		{"run: aborted on its errors", []string{"run", quick, "--target", failing.URL, "--no-preflight", "--max-error-rate", "0.5", "--no-scrape"}, exitUnreachable,
