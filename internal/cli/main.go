@@ -115,11 +115,27 @@ func newRoot(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 		Use:   "surge",
 		Short: "Realistic, reproducible load for LLM inference servers",
 		Long: `surge turns a statistical description of traffic (a YAML spec) into a
-deterministic trace, and reports what a trace contains.
+deterministic trace, drives it against an OpenAI-compatible server or a
+simulated one, and reports what happened. The verbs, in pipeline order:
 
-  surge validate spec.yaml        check a spec, listing every mistake
-  surge gen spec.yaml -o t.jsonl  compile spec + seed into a trace
-  surge inspect t.jsonl           rates, burstiness and lengths of a trace`,
+  validate  check specs, listing every mistake
+  gen       compile a spec and a seed into a trace
+  inspect   summarise a trace, or check a run's bundle
+  import    turn a public trace into a surge trace
+  fit       fit a spec to a trace
+  run       drive a workload against a server, or the built-in engine
+  sim       run a workload through the built-in engine in virtual time
+  sweep     run a workload at increasing loads: the throughput-latency curve
+  report    summarise the records of runs, in text, JSON, CSV or HTML
+  compare   say which differences between two runs are significant
+  parity    check that servers answer alike before comparing their speed
+  serve     serve a simulated model over HTTP in real time
+  k8s       write Kubernetes manifests that run a workload as N shards
+  selftest  measure the load surge itself can drive on this machine
+  version   print surge's version
+
+surge VERB --help gives a verb's flags and examples.`,
+		Version:       versionString(),
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
@@ -129,7 +145,10 @@ deterministic trace, and reports what a trace contains.
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return usageError{fmt.Errorf("%w%s (see surge %s --help)", err, flagHint(c, err), c.Name())}
 	})
-	root.AddCommand(newGen(), newValidate(), newInspect(), newImport(), newFit(), newRun(), newSim(), newSweep(), newServe(), newReport(), newCompare(), newParity(), newK8s(), newSelftest(), newVersion())
+	root.SetVersionTemplate("{{.Version}}\n")
+	root.AddCommand(newValidate(), newGen(), newInspect(), newImport(), newFit(), newRun(), newSim(), newSweep(), newReport(), newCompare(), newParity(), newServe(), newK8s(), newSelftest(), newVersion())
+	addExamples(root)
+	setRootHelp(root)
 	return root
 }
 
