@@ -35,34 +35,59 @@ func (e UnreachableError) Error() string {
 type check struct{ url, api, model string }
 
 // preflight checks, before the schedule starts, that every server of
-// to answers: its /v1/models lists every model the workload sends it
-// (when it lists any), and one small request per server and API, sent
-// as the run sends them (streamed or not), succeeds. It returns an
+// to answers: one small request per server and API, sent as the run
+// sends them (streamed or not), and one for each model the workload
+// sends a server that its /v1/models does not list (llama-server, for
+// one, takes any name; vLLM refuses). A failed request of an unlisted
+// model names the models the server lists. It returns an
 // UnreachableError naming every problem, or nil.
 func preflight(ctx context.Context, cfg *Config, in *Workload, to *Servers) error {
 	if cfg.NoPreflight {
 		return nil
 	}
 	checks, byURL := preflightChecks(cfg, in, to)
-	var problems []string
-	down := map[string]bool{}
+	served := map[string][]string{}
 	for _, u := range slices.Sorted(maps.Keys(byURL)) {
-		if p := checkModels(ctx, cfg.Client, u, byURL[u]); p != "" {
-			problems, down[u] = append(problems, to.Redact(p)), true
-		}
+		served[u] = listedModels(ctx, cfg.Client, u)
+		checks = append(checks, unlisted(checks, u, byURL[u], served[u])...)
 	}
+	var problems []string
 	for _, c := range checks {
-		if down[c.url] {
+		p := checkRequest(ctx, cfg, to.client, c)
+		if p == "" {
 			continue
 		}
-		if p := checkRequest(ctx, cfg, to.client, c); p != "" {
-			problems = append(problems, to.Redact(p))
+		if list := served[c.url]; len(list) > 0 && !slices.Contains(list, c.model) {
+			p += fmt.Sprintf("; it lists %s: send one of them with --model (or name it in the spec)", strings.Join(list, ", "))
 		}
+		problems = append(problems, to.Redact(p))
 	}
 	if len(problems) > 0 {
 		return UnreachableError{problems}
 	}
 	return nil
+}
+
+// unlisted are the checks of the models the workload sends the server
+// at u that it does not list, with the API of u's first check.
+func unlisted(checks []check, u string, models, listed []string) []check {
+	if len(listed) == 0 {
+		return nil
+	}
+	var first *check
+	for i := range checks {
+		if checks[i].url == u {
+			first = &checks[i]
+			break
+		}
+	}
+	var out []check
+	for _, m := range models {
+		if first != nil && !slices.Contains(listed, m) && m != first.model {
+			out = append(out, check{url: u, api: first.api, model: m})
+		}
+	}
+	return out
 }
 
 // preflightChecks are the requests the preflight sends, in the order of
@@ -97,32 +122,15 @@ func preflightChecks(cfg *Config, in *Workload, to *Servers) ([]check, map[strin
 	return checks, byURL
 }
 
-// checkModels asks the server at base for its models and says which
-// the workload sends it that it does not list. A server that cannot be
-// reached, has no /v1/models or gives an answer surge cannot read
-// passes: the request check then decides, with the client's hints (a
-// refused connection, an untrusted certificate).
-func checkModels(ctx context.Context, cc client.Config, base string, models []string) string {
+// listedModels is what the server at base lists at GET /v1/models:
+// nothing when it cannot be reached, has none or answers otherwise.
+func listedModels(ctx context.Context, cc client.Config, base string) []string {
 	hc, err := sideClient(cc, base, probeTimeout)
 	if err != nil {
-		return fmt.Sprintf("%s: %v", Redact(base), err)
+		return nil // the request check says what is wrong
 	}
 	defer hc.CloseIdleConnections()
-	served := servedModels(ctx, hc, withoutUser(base))
-	if len(served) == 0 {
-		return ""
-	}
-	var missing []string
-	for _, m := range models {
-		if !slices.Contains(served, m) {
-			missing = append(missing, fmt.Sprintf("%q", m))
-		}
-	}
-	if len(missing) == 0 {
-		return ""
-	}
-	return fmt.Sprintf("%s does not serve model %s: it serves %s; send one of them with --model (or name it in the spec)",
-		Redact(base), strings.Join(missing, ", "), strings.Join(served, ", "))
+	return servedModels(ctx, hc, withoutUser(base))
 }
 
 // maxModelsAnswer bounds the /v1/models answer the preflight reads.

@@ -2,22 +2,34 @@ package harness
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
 
 // openAI is a fake server: /v1/models answers models (404 when nil),
 // and a chat request gets status, with one streamed token when it is
-// 200.
+// 200. Like vLLM it refuses, with 404, a model it does not list.
 func openAI(t *testing.T, models []string, status int) *httptest.Server {
+	return fakeServer(t, models, status, true)
+}
+
+// fakeServer is openAI, refusing unlisted models when strict; a server
+// that is not strict takes any name, as llama-server does.
+func fakeServer(t *testing.T, models []string, status int, strict bool) *httptest.Server {
 	t.Helper()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var req struct {
+			Model string `json:"model"`
+		}
+		json.NewDecoder(r.Body).Decode(&req)
 		switch {
 		case r.URL.Path == "/v1/models" && models == nil:
 			http.NotFound(w, r)
@@ -29,6 +41,8 @@ func openAI(t *testing.T, models []string, status int) *httptest.Server {
 			fmt.Fprintf(w, `{"object":"list","data":[%s]}`, strings.Join(data, ","))
 		case status != http.StatusOK:
 			http.Error(w, `{"error":{"message":"refused"}}`, status)
+		case strict && models != nil && !slices.Contains(models, req.Model):
+			http.Error(w, `{"error":{"message":"The model does not exist."}}`, http.StatusNotFound)
 		default:
 			w.Header().Set("Content-Type", "text/event-stream")
 			fmt.Fprint(w, "data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"hi\"}}]}\n\n"+
@@ -68,7 +82,8 @@ func TestPreflight(t *testing.T) {
 		{"a server that answers", func() string { return openAI(t, []string{"m"}, 200).URL }, false, nil},
 		{"a server without /v1/models is judged by its answer", func() string { return openAI(t, nil, 200).URL }, false, nil},
 		{"a model the server does not serve", func() string { return openAI(t, []string{"llama", "qwen"}, 200).URL }, false,
-			[]string{`does not serve model "m"`, "it serves llama, qwen", "--model"}},
+			[]string{`request for model "m" failed`, "404", "it lists llama, qwen", "--model"}},
+		{"a model the server does not list but takes, as llama-server does", func() string { return fakeServer(t, []string{"llama"}, 200, false).URL }, false, nil},
 		{"a refused key", func() string { return openAI(t, []string{"m"}, http.StatusUnauthorized).URL }, false,
 			[]string{"1-token chat request", "401", "--api-key-env"}},
 		{"an unknown route", func() string { return openAI(t, nil, http.StatusNotFound).URL }, false,
