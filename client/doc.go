@@ -1,8 +1,9 @@
 // Package client sends requests to OpenAI-compatible servers and times
 // every event of the response with the monotonic clock, as bytes arrive.
 //
-// Times are taken where they happen, not after parsing: Sent when net/http
-// reports the request fully written; then the body is read with one reused
+// Times are taken where they happen, not after parsing: Sent when the
+// request is handed to its connection, on the sending goroutine, just
+// before the write; then the body is read with one reused
 // 16 KB buffer, time.Now is read right after each Read returns, the bytes go
 // to an incremental SSE parser, and every event that read completed is
 // stamped with that time before its JSON is decoded. Decoding only asks

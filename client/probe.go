@@ -12,6 +12,7 @@ import (
 // concurrently with Do; epoch.Add turns them back into monotonic times.
 type probe struct {
 	epoch    time.Time
+	ready    atomic.Int64 // the caller had its connection and handed the request to it
 	wrote    atomic.Int64 // request fully written; 0 if not yet
 	response atomic.Int64 // first byte of the response headers; 0 if not yet
 	reused   atomic.Bool  // the connection had served an earlier request
@@ -24,6 +25,7 @@ func newProbe(epoch time.Time, w *watch) *probe {
 	p := &probe{epoch: epoch}
 	p.trace = httptrace.ClientTrace{
 		GotConn: func(info httptrace.GotConnInfo) {
+			p.ready.Store(p.since())
 			p.reused.Store(info.Reused)
 			w.connected()
 		},
@@ -52,17 +54,22 @@ func (p *probe) at(ns int64) time.Time {
 	return p.epoch.Add(time.Duration(ns))
 }
 
-// sent returns when the request was fully written: the earlier of the
-// write hook's stamp and the first response byte's, since a request cannot
-// be answered before it was sent. The write hook runs on the transport's
-// writing goroutine, which a loaded machine may run only after the
-// response began, so its stamp alone can come after the first byte (and
-// make first-byte and TTFT negative). Without a write stamp (a server
-// answering early) the first response byte stands in for it.
+// sent returns when the request was sent: when the caller had its
+// connection and handed the request to it (GotConn, which runs on the
+// caller's goroutine just before the write), and never after the first
+// response byte. The write hook's stamp is no measure of it: it runs on
+// the transport's writing goroutine, which a loaded machine may run
+// milliseconds late, after the server has stamped the request's arrival
+// and even after the response began, so that a client's TTFT came out
+// shorter than the server's own. Without a connection stamp the earlier
+// of the write and first-byte stamps stands in.
 func (p *probe) sent() time.Time {
-	w, r := p.wrote.Load(), p.response.Load()
-	if w == 0 || (r != 0 && r < w) {
-		w = r
+	s, w, r := p.ready.Load(), p.wrote.Load(), p.response.Load()
+	if s == 0 {
+		s = w
 	}
-	return p.at(w)
+	if s == 0 || (r != 0 && r < s) {
+		s = r
+	}
+	return p.at(s)
 }

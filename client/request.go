@@ -50,7 +50,7 @@ type Request struct {
 // Result is what happened to one request. Times are monotonic clock
 // readings (time.Now); a zero time means the event did not happen.
 type Result struct {
-	Sent        time.Time // request fully written to the connection (never after the first response byte)
+	Sent        time.Time // request handed to its connection, just before its write (never after the first response byte)
 	FirstByte   time.Time // first byte of the response body
 	FirstToken  time.Time // first token-bearing event (reasoning or content)
 	FirstAnswer time.Time // first content (answer) token, after any reasoning

@@ -12,7 +12,7 @@ import (
 // start; latencies from the send instant
 //
 //	base = res.Sent, or the instant Client.Do was called if the request
-//	       was never fully written (a refused connection),
+//	       never had a connection (a refused one),
 //
 // and the end is res.Last, or the instant Do returned if no byte came back,
 // so a failed request still says how long it took to fail. Every value is
