@@ -139,12 +139,15 @@ func (c *Client) send(caller, ctx context.Context, w *watch, u *url.URL, req *Re
 		w.redial()
 		resp, err = c.fresh.RoundTrip(newHTTPRequest(ctx, u, c.header, body))
 	}
+	if wr := p.wrote.Load(); wr != 0 && wr != before {
+		res.Written = true
+	}
 	if err != nil {
 		class, cause := classify(caller, ctx, err)
 		// Once the last attempt's request was fully written, the error
 		// came while awaiting the response (a timeout, a reset).
 		stage := "sending request: "
-		if wr := p.wrote.Load(); wr != 0 && wr != before {
+		if res.Written {
 			stage = "awaiting response: "
 		}
 		res.fail(class, cause, stage+withTLSHint(reason(ctx, err)).Error())

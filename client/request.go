@@ -51,6 +51,7 @@ type Request struct {
 // readings (time.Now); a zero time means the event did not happen.
 type Result struct {
 	Sent        time.Time // request handed to its connection, just before its write (never after the first response byte)
+	Written     bool      // the last attempt's request was fully written to its connection
 	FirstByte   time.Time // first byte of the response body
 	FirstToken  time.Time // first token-bearing event (reasoning or content)
 	FirstAnswer time.Time // first content (answer) token, after any reasoning

@@ -24,7 +24,7 @@ const (
 // Only requests the server cannot have acted on are retried: those that
 // never left (no connection within the connect timeout, a refused
 // connection, or a connection that failed before the request was wholly
-// written: client.Result.Sent is zero), and the statuses that ask the
+// written: client.Result.Written is false), and the statuses that ask the
 // client to come back, 429 Too Many Requests and 503 Service Unavailable.
 // A connection reset or closed after the request was written is not: the
 // server may have received it and started the work. Other timeouts, other
@@ -99,7 +99,7 @@ func retryable(res *client.Result) bool {
 // neverLeft reports whether res's request was never wholly written, so
 // that no server can have received it.
 func neverLeft(res *client.Result) bool {
-	return res.Sent.IsZero() && res.Status == 0 && res.FirstByte.IsZero()
+	return !res.Written && res.Status == 0 && res.FirstByte.IsZero()
 }
 
 // delay is the wait before re-send k (1-based) after a failure that asked
