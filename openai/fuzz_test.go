@@ -53,7 +53,10 @@ func checkDecode(t *testing.T, b []byte) {
 	got, err := Decode(b)
 	checkDecodeText(t, b, got, err)
 	want, rerr := refDecode(b)
-	if (err == nil) != (rerr == nil) {
+	// With a member named twice the reference keeps the last value, as
+	// encoding/json does, where Decode refuses any occurrence of a wrong
+	// type: neither errors nor values need agree then.
+	if (err == nil) != (rerr == nil) && !hasDuplicateKeys(b) {
 		if rerr == nil && len(b) > 0 && err != nil && err.Error() == "decoding chunk: JSON nested too deeply" {
 			return
 		}
