@@ -248,23 +248,31 @@ func sloRules(p *plot.Plot, r *sweep.Result, metric string) {
 	}
 }
 
-// throughputCurve charts achieved throughput against load, with the
-// line of throughput equal to the offered rate in a rate sweep.
-func throughputCurve(r *sweep.Result) (*chart, error) {
+// againstLoad is a plot of value against each point's load, its x axis
+// fitted to the loads, with the points and those of them saturated.
+func againstLoad(r *sweep.Result, yLabel string, value func(sweep.Point) float64) (p *plot.Plot, xys, sat plotter.XYs) {
 	xLabel := "offered load (req/s)"
 	if r.Mode == sweep.Concurrency {
 		xLabel = "concurrency (requests in flight)"
 	}
-	p := newPlot(xLabel, "achieved throughput (req/s)")
-	var xys, sat plotter.XYs
+	p = newPlot(xLabel, yLabel)
 	for _, pt := range r.Points {
-		xys = append(xys, plotter.XY{X: pt.Load, Y: pt.Throughput})
+		xy := plotter.XY{X: pt.Load, Y: value(pt)}
+		xys = append(xys, xy)
 		if pt.Saturated {
-			sat = append(sat, plotter.XY{X: pt.Load, Y: pt.Throughput})
+			sat = append(sat, xy)
 		}
 	}
 	lo, hi := xRange(xys)
 	fitAxis(&p.X, lo, hi)
+	return p, xys, sat
+}
+
+// throughputCurve charts achieved throughput against load, with the
+// line of throughput equal to the offered rate in a rate sweep.
+func throughputCurve(r *sweep.Result) (*chart, error) {
+	p, xys, sat := againstLoad(r, "achieved throughput (req/s)", func(pt sweep.Point) float64 { return pt.Throughput })
+	lo, hi := xRange(xys)
 	if lo <= hi/3 {
 		p.Y.Min = 0
 	}
@@ -294,20 +302,7 @@ func throughputCurve(r *sweep.Result) (*chart, error) {
 // tokensCurve charts the output tokens per second each point achieved
 // against its load.
 func tokensCurve(r *sweep.Result) (*chart, error) {
-	xLabel := "offered load (req/s)"
-	if r.Mode == sweep.Concurrency {
-		xLabel = "concurrency (requests in flight)"
-	}
-	p := newPlot(xLabel, "output tokens/s")
-	var xys, sat plotter.XYs
-	for _, pt := range r.Points {
-		xys = append(xys, plotter.XY{X: pt.Load, Y: pt.OutputTokS})
-		if pt.Saturated {
-			sat = append(sat, plotter.XY{X: pt.Load, Y: pt.OutputTokS})
-		}
-	}
-	lo, hi := xRange(xys)
-	fitAxis(&p.X, lo, hi)
+	p, xys, sat := againstLoad(r, "output tokens/s", func(pt sweep.Point) float64 { return pt.OutputTokS })
 	p.Y.Min = 0
 	if err := addLine(p, "output tokens/s", xys, orange, false); err != nil {
 		return nil, err
