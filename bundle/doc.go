@@ -15,6 +15,6 @@
 // bundle, which Open reads all the same: an interrupted run's is whole
 // and says so, a killed run's has no manifest, reports or end line, and
 // a run whose report failed has its records and no manifest (State). No credential is ever written: URLs lose their user
-// information (RedactURL) and command lines their secrets (RedactArgs);
+// information (internal/redact.URL) and command lines their secrets (RedactArgs);
 // API keys are read from the environment and never recorded.
 package bundle

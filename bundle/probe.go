@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"strings"
+	"surge/internal/redact"
 )
 
 // maxModelsBody bounds the /v1/models answer kept in a manifest.
@@ -22,12 +23,12 @@ func Probe(ctx context.Context, hc *http.Client, base string) *Server {
 	s := &Server{}
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, strings.TrimRight(base, "/")+"/v1/models", nil)
 	if err != nil {
-		s.Error = RedactURL(err.Error())
+		s.Error = redact.URL(err.Error())
 		return s
 	}
 	resp, err := hc.Do(req)
 	if err != nil {
-		s.Error = RedactURL(err.Error())
+		s.Error = redact.URL(err.Error())
 		return s
 	}
 	defer resp.Body.Close()

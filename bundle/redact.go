@@ -6,12 +6,6 @@ import (
 	"surge/internal/redact"
 )
 
-// RedactURL removes the user information (user name and password) from
-// every URL in s, which may be one URL, a target list such as
-// "llama=http://u:p@h1:8000,*=http://h2:8000", or a message quoting URLs.
-// Other text is kept.
-func RedactURL(s string) string { return redact.URL(s) }
-
 // secretFlags are flags whose value is a secret itself. surge takes no
 // such flag (keys come from the environment, named by --api-key-env),
 // but a wrapper script might pass one through.
@@ -50,9 +44,9 @@ func RedactArgs(args []string) []string {
 			continue
 		}
 		if name, v, ok := strings.Cut(a, "="); ok && strings.HasPrefix(name, "-") {
-			out[i] = name + "=" + RedactURL(v)
+			out[i] = name + "=" + redact.URL(v)
 		} else {
-			out[i] = RedactURL(a)
+			out[i] = redact.URL(a)
 		}
 	}
 	return out
@@ -65,7 +59,7 @@ func redactHeader(h string) string {
 	if !ok || redact.CredentialHeader(name) {
 		return name + ": (redacted)"
 	}
-	return RedactURL(h)
+	return redact.URL(h)
 }
 
 func isFlag(a string, flags []string) bool {

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"surge/bundle"
+	"surge/internal/redact"
 	"surge/trace"
 )
 
@@ -52,7 +53,7 @@ func manifest(cfg *Config, in *Workload, target, salt string, start time.Time, e
 		Tool: tool(cfg), Command: bundle.RedactArgs(cfg.Command),
 		WorkloadHash: in.Hash, SpecHash: h.SpecHash, Seed: h.Seed, Tokenizer: h.Tokenizer,
 		TokenizerHash: h.TokenizerHash, ContentHash: h.ContentHash, Salt: salt,
-		Target: bundle.RedactURL(target), Host: cfg.Host,
+		Target: redact.URL(target), Host: cfg.Host,
 		Start: start, End: end.End, WarmupUS: h.WarmupUS, Interrupted: end.Interrupted,
 	}
 	if in.Spec != nil {
