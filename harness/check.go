@@ -27,6 +27,10 @@ func (c Config) Check() error {
 		errs = append(errs, fmt.Errorf("--max-error-rate %g: want a fraction from 0 (off) to 1, e.g. 0.5", c.MaxErrorRate))
 	case c.ProgressEvery < 0:
 		errs = append(errs, fmt.Errorf("--progress %v: want a period like 10s, or 0 for none", c.ProgressEvery))
+	case c.Dir == "" && c.Records == nil:
+		errs = append(errs, errors.New("no bundle directory and no Records writer: the run's records need a place (-o DIR, or -o - for standard output)"))
+	case c.Dir != "" && c.Records != nil:
+		errs = append(errs, fmt.Errorf("a bundle directory (%s) and a Records writer: the records go to one of them", c.Dir))
 	case len(c.Salt) > MaxSalt:
 		errs = append(errs, fmt.Errorf("--salt %q: a nonce is at most %d bytes (it goes before every conversation)", redact.Clip(c.Salt), MaxSalt))
 	}

@@ -5,32 +5,21 @@ import (
 	"fmt"
 	"log"
 	"os"
+	"testing/fstest"
 
-	"surge/content"
 	"surge/harness"
-	"surge/spec"
 )
 
-// A Go program compiles a spec and drives the built-in engine with it,
-// leaving the evidence bundle in a directory of its choosing.
+// A Go program loads a spec and drives the built-in engine with it,
+// leaving the evidence bundle in a directory of its choosing; with
+// Target set it drives that server instead.
 func ExampleRun() {
-	s, err := spec.Parse("chat.yaml", []byte(`version: 1
+	specs := fstest.MapFS{"chat.yaml": {Data: []byte(`version: 1
 requests: 8
 clients:
   - {name: chat, model: meta-llama/Llama-3.1-8B-Instruct, rate: 50/s, input: 64, output: 8}
-`))
-	if err != nil {
-		log.Fatal(err)
-	}
-	tok, err := content.Builtin(s.Tokenizer)
-	if err != nil {
-		log.Fatal(err)
-	}
-	synth, err := content.NewSynth(tok, content.SynthConfig{})
-	if err != nil {
-		log.Fatal(err)
-	}
-	w, err := harness.Compile(context.Background(), s, tok, synth)
+`)}}
+	w, err := harness.Load(context.Background(), specs, "chat.yaml", harness.LoadOptions{})
 	if err != nil {
 		log.Fatal(err)
 	}

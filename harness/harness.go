@@ -8,9 +8,11 @@
 package harness
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 	"time"
 
@@ -30,8 +32,13 @@ type Config struct {
 	// started apart start together.
 	StartAt time.Time
 
-	// Dir is the bundle's directory, created if need be.
-	Dir string
+	// Dir is the bundle's directory, created if need be. Without one,
+	// Records receives the records file and nothing else is written:
+	// no trace, reports, manifest or server metrics (the target is not
+	// scraped); the Result still has the text report. The records are
+	// then also kept in memory, to report from.
+	Dir     string
+	Records io.Writer
 	// Log receives warnings and progress messages; nil discards them.
 	Log io.Writer
 	// Progress, when set, receives a live progress line while the run
@@ -103,6 +110,23 @@ type Config struct {
 	Tool    string
 	Command []string
 	Host    bundle.Host
+
+	kept *bytes.Buffer // without a Dir, the records written to Records
+}
+
+// bare reports whether c's run writes only its records and reports:
+// Bare, or no Dir.
+func (c *Config) bare() bool { return c.Bare || c.Dir == "" }
+
+// makeDir creates c.Dir, when there is one.
+func makeDir(c *Config) error {
+	if c.Dir == "" {
+		return nil
+	}
+	if err := os.MkdirAll(c.Dir, 0o755); err != nil {
+		return fmt.Errorf("creating run directory: %w", err)
+	}
+	return nil
 }
 
 // Result is what a run saw.
@@ -163,14 +187,14 @@ func (e SLOError) Error() string { return "SLO not met: " + strings.Join(e.Faile
 // verdict is the Verdict of a run that ended with end and summary sum.
 // A questionable measurement comes before the SLOs: it is why an SLO
 // verdict cannot be trusted.
-func verdict(cfg *Config, dir string, sum *metrics.Summary, interrupted bool) error {
+func verdict(cfg *Config, sum *metrics.Summary, interrupted bool) error {
 	switch {
 	case sum.End != nil && sum.End.Aborted != "":
 		return AbortedError{sum.End.Aborted}
 	case interrupted:
 		return ErrInterrupted
 	case sum.All.Sent > 0 && sum.All.OK == 0:
-		return NoSuccessError{Sent: sum.All.Sent, Records: recordsPath(dir)}
+		return NoSuccessError{Sent: sum.All.Sent, Records: recordsName(cfg)}
 	case cfg.FailOnInvalid && !sum.Measurement.Valid():
 		return QuestionableError{sum.Measurement.Line()}
 	case !cfg.FailOnSLO:

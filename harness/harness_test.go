@@ -1,6 +1,7 @@
 package harness
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"io"
@@ -50,7 +51,7 @@ func TestVerdict(t *testing.T) {
 		{"no SLO to fail on", Config{FailOnSLO: true}, sum(5, 5, valid, nil), false, is(ErrNoSLO)},
 	}
 	for _, tt := range tests {
-		if got := verdict(&tt.cfg, "d", tt.sum, tt.interrupted); !tt.want(got) {
+		if got := verdict(&tt.cfg, tt.sum, tt.interrupted); !tt.want(got) {
 			t.Errorf("%s: verdict %v", tt.reason, got)
 		}
 	}
@@ -162,6 +163,69 @@ func TestRunConfigErrors(t *testing.T) {
 		}
 		if _, err := os.Stat(dir); !os.IsNotExist(err) {
 			t.Errorf("%s: the directory was made", tt.reason)
+		}
+	}
+}
+
+// TestRunToRecords: without a Dir, a run, real or virtual, writes its
+// whole records file to Records and nothing to the filesystem, and its
+// Result reports those records. It changes the working directory, so it
+// does not run in parallel.
+func TestRunToRecords(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Error(w, `{"error":{"message":"no"}}`, http.StatusBadRequest)
+	}))
+	defer srv.Close()
+	v, err := NewVirtual(Engine{Model: "llama-3.1-8b", GPU: DefaultEngineGPU, TP: 1}, 1, "round-robin")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cwd := t.TempDir()
+	t.Chdir(cwd)
+	for _, cfg := range []Config{
+		{Target: srv.URL, NoPreflight: true},
+		{Virtual: v},
+	} {
+		var out bytes.Buffer
+		cfg.Workload, cfg.Records = failing(t, 3), &out
+		res, err := Run(context.Background(), cfg)
+		if err != nil {
+			t.Fatalf("virtual %v: %v", cfg.Virtual != nil, err)
+		}
+		rs, err := trace.ReadRecords(&out)
+		if err != nil || rs.End == nil || len(rs.Records) != 3 {
+			t.Fatalf("virtual %v: Records got no whole records file (%v)", cfg.Virtual != nil, err)
+		}
+		if res.Dir != "" || res.Summary.All.Sent != 3 || res.Summary.All.OK != okOf(rs) || res.Report == "" {
+			t.Errorf("virtual %v: Result dir %q, sent %d, ok %d (records: %d), report %d bytes",
+				cfg.Virtual != nil, res.Dir, res.Summary.All.Sent, res.Summary.All.OK, okOf(rs), len(res.Report))
+		}
+	}
+	if left, _ := os.ReadDir(cwd); len(left) > 0 {
+		t.Errorf("the working directory holds %v, want nothing", left)
+	}
+}
+
+// okOf counts the successful records of rs.
+func okOf(rs *trace.Records) int {
+	n := 0
+	for _, r := range rs.Records {
+		if r.Error == "" {
+			n++
+		}
+	}
+	return n
+}
+
+// TestRunRecordsPlace: a run needs exactly one place for its records.
+func TestRunRecordsPlace(t *testing.T) {
+	t.Parallel()
+	for _, cfg := range []Config{
+		{Workload: failing(t, 1)},
+		{Workload: failing(t, 1), Dir: t.TempDir(), Records: io.Discard},
+	} {
+		if _, err := Run(context.Background(), cfg); !as[ConfigError](err) {
+			t.Errorf("dir %q, records %v: err %v, want a ConfigError", cfg.Dir, cfg.Records != nil, err)
 		}
 	}
 }

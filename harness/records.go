@@ -1,8 +1,10 @@
 package harness
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -16,14 +18,35 @@ import (
 // recordsPath is the records file of the bundle in dir.
 func recordsPath(dir string) string { return filepath.Join(dir, bundle.RecordsFile) }
 
-// record runs the driver, streaming records to the records file of
-// cfg.Dir under header h (whose Start is the run's start) and to also,
+// createRecords opens where a run's records go: the records file of
+// cfg.Dir, or without a Dir cfg.Records, a copy kept in cfg.kept for the
+// reports to read back.
+func createRecords(cfg *Config) (io.WriteCloser, error) {
+	if cfg.Dir == "" {
+		cfg.kept = new(bytes.Buffer)
+		return nopCloser{io.MultiWriter(cfg.Records, cfg.kept)}, nil
+	}
+	f, err := os.Create(recordsPath(cfg.Dir))
+	if err != nil {
+		return nil, fmt.Errorf("creating records file: %w", err)
+	}
+	return f, nil
+}
+
+// nopCloser is a writer whose Close does nothing: the caller's writer
+// is the caller's to close.
+type nopCloser struct{ io.Writer }
+
+func (nopCloser) Close() error { return nil }
+
+// record runs the driver, streaming records to createRecords's writer
+// under header h (whose Start is the run's start) and to also,
 // when set, showing progress as cfg asks and stopping early as
 // cfg.MaxErrorRate asks.
 func record(ctx context.Context, cfg *Config, d *driver.Driver, h trace.RunHeader, also driver.Sink) (trace.RunEnd, error) {
-	file, err := os.Create(recordsPath(cfg.Dir))
+	file, err := createRecords(cfg)
 	if err != nil {
-		return trace.RunEnd{}, fmt.Errorf("creating records file: %w", err)
+		return trace.RunEnd{}, err
 	}
 	defer file.Close()
 	rw, err := trace.NewRecordWriter(file, h)

@@ -1,6 +1,7 @@
 package harness
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -15,7 +16,7 @@ import (
 	"surge/trace"
 )
 
-// finish reads the run's records back from cfg.Dir, exactly as `surge
+// finish reads the run's records back (readBack), exactly as `surge
 // report` would, with the server's metrics when the bundle holds them,
 // and writes report.txt, report.json and report.html, the last with
 // html's prompts and server samples. The Result has the summary and the
@@ -23,7 +24,7 @@ import (
 // others are still written and the Result is returned with the error, so
 // the text report can still be shown.
 func finish(cfg *Config, in *Workload, html report.HTMLInput) (*Result, error) {
-	rs, err := readRecords(cfg.Log, cfg.Dir)
+	rs, err := readBack(cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -51,17 +52,37 @@ func finish(cfg *Config, in *Workload, html report.HTMLInput) (*Result, error) {
 		"report.json": func(w io.Writer) error { return report.JSONEngine(w, sum, engine) },
 		"report.html": func(w io.Writer) error { return report.HTML(w, html) },
 	}
+	res := &Result{Dir: cfg.Dir, Summary: sum, Report: text.String()}
+	if cfg.Dir == "" {
+		return res, nil
+	}
 	var errs []error
 	for _, name := range slices.Sorted(maps.Keys(files)) {
 		if err := writeFile(filepath.Join(cfg.Dir, name), files[name]); err != nil {
 			errs = append(errs, err)
 		}
 	}
-	res := &Result{Dir: cfg.Dir, Summary: sum, Report: text.String()}
 	if err := errors.Join(errs...); err != nil {
 		return res, fmt.Errorf("writing the reports: %w", err)
 	}
 	return res, nil
+}
+
+// readBack reads a run's records back: from the records file of cfg.Dir,
+// or without one from the copy of what went to cfg.Records.
+func readBack(cfg *Config) (*trace.Records, error) {
+	if cfg.Dir != "" {
+		return readRecords(cfg.Log, cfg.Dir)
+	}
+	return parseRecords(cfg.Log, bytes.NewReader(cfg.kept.Bytes()), recordsName(cfg))
+}
+
+// recordsName is how messages name a run's records.
+func recordsName(cfg *Config) string {
+	if cfg.Dir == "" {
+		return "the records written"
+	}
+	return recordsPath(cfg.Dir)
 }
 
 // readRecords reads DIR/records.jsonl back; a truncated last line is
@@ -73,7 +94,13 @@ func readRecords(log io.Writer, dir string) (*trace.Records, error) {
 		return nil, fmt.Errorf("reading records: %w", err)
 	}
 	defer f.Close()
-	rs, err := trace.ReadRecords(f)
+	return parseRecords(log, f, path)
+}
+
+// parseRecords reads the records file r, named path in messages; a
+// truncated last line is reported on log.
+func parseRecords(log io.Writer, r io.Reader, path string) (*trace.Records, error) {
+	rs, err := trace.ReadRecords(r)
 	if rs != nil && err != nil {
 		fmt.Fprintf(log, "surge: warning: %s: %v\n", path, err)
 		err = nil

@@ -8,7 +8,6 @@ import (
 	"io"
 	"net/http"
 	"net/url"
-	"os"
 	"slices"
 	"time"
 
@@ -21,7 +20,7 @@ import (
 
 // Run does what `surge run` does: it sends cfg's workload to the target
 // (or to built-in engines it starts and stops), records every request
-// in cfg.Dir as it finishes, scrapes the server's metrics, writes the
+// in cfg.Dir (or to cfg.Records) as it finishes, scrapes the server's metrics, writes the
 // reports and the manifest, and returns what the run saw. An error is a
 // run that could not be made or recorded (a ConfigError for a bad
 // Config, an UnreachableError for a target that failed the preflight);
@@ -74,10 +73,10 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := os.MkdirAll(cfg.Dir, 0o755); err != nil {
-		return nil, fmt.Errorf("creating run directory: %w", err)
+	if err := makeDir(&cfg); err != nil {
+		return nil, err
 	}
-	if cfg.Bare {
+	if cfg.bare() {
 		end, err := record(ctx, &cfg, d, header(&cfg, in, to, salt, time.Now()), cfg.Watch)
 		if err != nil {
 			return nil, err
@@ -144,7 +143,7 @@ func result(cfg *Config, in *Workload, to *Servers, end trace.RunEnd) (*Result, 
 		return nil, err
 	}
 	res.End, res.Target = end, to.shown
-	res.Verdict = verdict(cfg, cfg.Dir, res.Summary, end.Interrupted)
+	res.Verdict = verdict(cfg, res.Summary, end.Interrupted)
 	return res, err
 }
 

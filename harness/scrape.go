@@ -104,8 +104,11 @@ func ServerView(r io.Reader, sum *metrics.Summary) ([]report.ServerSample, []rep
 }
 
 // serverView is ServerView of DIR/server_metrics.jsonl, when there is
-// one (without it, nothing and no error).
+// one (without it, or without a DIR, nothing and no error).
 func serverView(dir string, sum *metrics.Summary) ([]report.ServerSample, []report.EngineLatency, error) {
+	if dir == "" {
+		return nil, nil, nil
+	}
 	return serverViewIn(os.DirFS(dir), bundle.ServerMetricsFile, sum)
 }
 

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"time"
 
 	"surge/bundle"
@@ -27,13 +26,13 @@ type Virtual struct {
 // runVirtual is Run in virtual time.
 func runVirtual(ctx context.Context, cfg Config) (*Result, error) {
 	in := cfg.Workload
-	if n, w := faulted(in), len(in.Header.FaultWindows); n+w > 0 && !cfg.Bare {
+	if n, w := faulted(in), len(in.Header.FaultWindows); n+w > 0 && !cfg.bare() {
 		fmt.Fprintf(cfg.Log, "surge: sim does not inject faults: %d requests that carry one and %d storm or burst windows run as healthy (a burst's arrivals are in the trace already); surge run injects them\n", n, w)
 	}
-	if err := os.MkdirAll(cfg.Dir, 0o755); err != nil {
-		return nil, fmt.Errorf("creating run directory: %w", err)
+	if err := makeDir(&cfg); err != nil {
+		return nil, err
 	}
-	if !cfg.Bare {
+	if !cfg.bare() {
 		if err := writeTrace(cfg.Dir, in); err != nil {
 			return nil, fmt.Errorf("writing the bundle's trace: %w", err)
 		}
@@ -43,7 +42,7 @@ func runVirtual(ctx context.Context, cfg Config) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	if !cfg.Bare {
+	if !cfg.bare() {
 		el := time.Since(wall)
 		simulated := time.Duration(end.DurationUS) * time.Microsecond
 		if end.Interrupted {
@@ -57,13 +56,13 @@ func runVirtual(ctx context.Context, cfg Config) (*Result, error) {
 		return nil, err
 	}
 	res.End, res.Target = end, cfg.Virtual.Target
-	if !cfg.Bare {
+	if !cfg.bare() {
 		m := manifest(&cfg, in, cfg.Virtual.Target, "", res.Summary.Header.Start, end)
 		if merr := bundle.WriteManifest(cfg.Dir, m); merr != nil {
 			err = errors.Join(err, fmt.Errorf("writing the bundle's manifest: %w", merr))
 		}
 	}
-	res.Verdict = verdict(&cfg, cfg.Dir, res.Summary, res.Summary.Interrupted)
+	res.Verdict = verdict(&cfg, res.Summary, res.Summary.Interrupted)
 	return res, err
 }
 
@@ -77,9 +76,9 @@ func simulate(ctx context.Context, cfg *Config) (trace.RunEnd, []report.ServerSa
 		server = append(server, report.ServerSample{AtUS: at.Microseconds(), KVCacheUsage: st.KVUsage, Running: st.Running, Waiting: st.Waiting})
 	}
 	in := cfg.Workload
-	file, err := os.Create(recordsPath(cfg.Dir))
+	file, err := createRecords(cfg)
 	if err != nil {
-		return trace.RunEnd{}, nil, fmt.Errorf("creating records file: %w", err)
+		return trace.RunEnd{}, nil, err
 	}
 	defer file.Close()
 	vc.Start = time.Now().Round(0)

@@ -138,16 +138,12 @@ func runRun(c *cobra.Command, path string, f runFlags) error {
 		fmt.Fprintln(c.ErrOrStderr(), "surge: "+msg)
 	}
 	cfg := f.config(c, whole, key)
-	out, err := newRunOutput(runDirName(f.out, "surge-run-"))
-	if err != nil {
-		return err
-	}
-	defer out.remove()
-	cfg.Shard, cfg.StartAt, cfg.Dir = shard, startAt, out.dir
+	output(c, &cfg, f.out, "surge-run-")
+	cfg.Shard, cfg.StartAt = shard, startAt
 	cfg.Scrape = f.scrape.config()
 	cfg.FailOnSLO, cfg.FailOnInvalid = f.slos.failOn, f.slos.failOnInvalid
 	res, err := harness.Run(c.Context(), cfg)
-	return out.report(c, res, err)
+	return printRun(c, res, err)
 }
 
 // config is the harness configuration of the run flags for workload w,
@@ -177,7 +173,9 @@ func cliError(err error) error {
 // the workload is read (harness.Config.Check, and what only the command
 // line can tell).
 func (f runFlags) check(c *cobra.Command) error {
-	if err := errors.Join(f.engine.check(), f.robust.check(), f.config(c, nil, "").Check()); err != nil {
+	cfg := f.config(c, nil, "")
+	output(c, &cfg, f.out, "surge-run-")
+	if err := errors.Join(f.engine.check(), f.robust.check(), cfg.Check()); err != nil {
 		return usageError{err}
 	}
 	if f.cfg.Target != "" {

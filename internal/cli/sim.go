@@ -67,18 +67,14 @@ func runSim(c *cobra.Command, path string, f simFlags) error {
 	if err := f.slos.apply(&in.Header); err != nil {
 		return err
 	}
-	out, err := newRunOutput(runDirName(f.out, "surge-sim-"))
-	if err != nil {
-		return err
-	}
-	defer out.remove()
-	res, err := harness.Run(c.Context(), harness.Config{
-		Workload: in, Virtual: v,
-		Dir: out.dir, Log: c.ErrOrStderr(),
+	cfg := harness.Config{
+		Workload: in, Virtual: v, Log: c.ErrOrStderr(),
 		FailOnSLO: f.slos.failOn, FailOnInvalid: f.slos.failOnInvalid,
 		Tool: versionString(), Command: commandLine(c.Context()), Host: bundle.ThisHost(kernelRelease()),
-	})
-	return out.report(c, res, err)
+	}
+	output(c, &cfg, f.out, "surge-sim-")
+	res, err := harness.Run(c.Context(), cfg)
+	return printRun(c, res, err)
 }
 
 // virtual is the simulation the flags describe (harness.NewVirtual).
