@@ -10,6 +10,7 @@ import (
 
 	"surge/fit"
 	"surge/harness"
+	"surge/internal/hostfs"
 	"surge/trace/importers"
 )
 
@@ -50,7 +51,7 @@ func runFit(c *cobra.Command, files []string, f fitFlags) error {
 	for i, f := range files {
 		names[i] = filepath.ToSlash(f)
 	}
-	tr, err := harness.FitTraffic(hostFS{}, names, importers.Format(f.format))
+	tr, err := harness.FitTraffic(hostfs.FS{}, names, importers.Format(f.format))
 	if err != nil {
 		return cliError(err)
 	}

@@ -4,13 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
-	"os"
-	"path/filepath"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"surge/internal/hostfs"
 	"surge/spec"
 	"surge/workload"
 )
@@ -78,7 +76,7 @@ func runGen(c *cobra.Command, path string, f genFlags) error {
 	if err != nil {
 		return fmt.Errorf("spec %s: %w", path, err)
 	}
-	out, commit, err := createOutput(c, f.out)
+	out, commit, err := hostfs.Create(f.out, c.OutOrStdout())
 	if err != nil {
 		return err
 	}
@@ -101,33 +99,4 @@ func runGen(c *cobra.Command, path string, f genFlags) error {
 	}
 	fmt.Fprintf(c.ErrOrStderr(), "surge gen: %d sessions to %s\nworkload %s\n", res.Sessions, dest, hash)
 	return nil
-}
-
-// createOutput opens the trace destination. A file is written beside its
-// final name and renamed into place by commit(true); commit(false) removes
-// it, so a failed or interrupted gen never leaves a truncated trace behind.
-func createOutput(c *cobra.Command, path string) (io.Writer, func(ok bool) error, error) {
-	if path == "-" {
-		return c.OutOrStdout(), func(bool) error { return nil }, nil
-	}
-	if info, err := os.Stat(filepath.Dir(path)); err != nil || !info.IsDir() {
-		return nil, nil, fmt.Errorf("cannot write %s: folder %s does not exist", path, filepath.Dir(path))
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
-	if err != nil {
-		return nil, nil, fmt.Errorf("creating %s: %w", path, err)
-	}
-	commit := func(ok bool) error {
-		cerr := errors.Join(tmp.Chmod(0o644), tmp.Close())
-		if !ok || cerr != nil {
-			os.Remove(tmp.Name())
-			return cerr
-		}
-		if err := os.Rename(tmp.Name(), path); err != nil {
-			os.Remove(tmp.Name())
-			return fmt.Errorf("writing %s: %w", path, err)
-		}
-		return nil
-	}
-	return tmp, commit, nil
 }

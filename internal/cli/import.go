@@ -6,6 +6,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"surge/content"
+	"surge/internal/hostfs"
 	"surge/trace/importers"
 )
 
@@ -98,7 +99,7 @@ func runImport(c *cobra.Command, files []string, f importFlags) error {
 		return usageError{err}
 	}
 	if opts.Format == "" {
-		if opts.Format, err = importers.DetectFiles(hostFS{}, files, opts.Columns != importers.Columns{}); err != nil {
+		if opts.Format, err = importers.DetectFiles(hostfs.FS{}, files, opts.Columns != importers.Columns{}); err != nil {
 			return err
 		}
 		if err := opts.CheckSet(files); err != nil { // the detected format's own options
@@ -110,11 +111,11 @@ func runImport(c *cobra.Command, files []string, f importFlags) error {
 			return usageError{err}
 		}
 	}
-	out, commit, err := createOutput(c, f.out)
+	out, commit, err := hostfs.Create(f.out, c.OutOrStdout())
 	if err != nil {
 		return err
 	}
-	st, err := importers.Import(c.Context(), out, hostFS{}, files, opts)
+	st, err := importers.Import(c.Context(), out, hostfs.FS{}, files, opts)
 	if cerr := commit(err == nil); err == nil {
 		err = cerr
 	}

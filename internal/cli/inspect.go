@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"surge/internal/hostfs"
 	"surge/report"
 	"surge/sim/virtual"
 	"surge/trace"
@@ -63,7 +64,7 @@ file is said, not failed. - reads a trace from standard input.`,
 // summarizeFile summarises the trace at path (- for stdin), with the
 // prefix reuse it implies in blocks of block tokens.
 func summarizeFile(path string, stdin io.Reader, block int) (*trace.Summary, error) {
-	f, err := hostFS{stdin}.Open(filepath.ToSlash(path))
+	f, err := hostfs.FS{Stdin: stdin}.Open(filepath.ToSlash(path))
 	if err != nil {
 		return nil, fmt.Errorf("reading trace: %w", err)
 	}

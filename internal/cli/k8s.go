@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"surge/harness"
+	"surge/internal/hostfs"
 	"surge/internal/k8s"
 	"surge/spec"
 )
@@ -86,7 +87,7 @@ func runK8s(c *cobra.Command, path string, extra []string, f k8sFlags) error {
 		return usageError{err}
 	}
 	// The sessions' times and lengths are all the sizing needs.
-	in, err := harness.Load(c.Context(), hostFS{}, filepath.ToSlash(path), harness.LoadOptions{
+	in, err := harness.Load(c.Context(), hostfs.FS{}, filepath.ToSlash(path), harness.LoadOptions{
 		Edit: func(s *spec.Spec) error { return f.gen.applyTo(c.Flags(), s) }, NoText: true})
 	if errors.Is(err, harness.ErrInterrupted) {
 		return errInterrupted
@@ -94,7 +95,7 @@ func runK8s(c *cobra.Command, path string, extra []string, f k8sFlags) error {
 	if err != nil {
 		return specFailure(c, path, err)
 	}
-	opts.FS, opts.Name, opts.Spec, opts.Header, opts.Sessions = hostFS{}, filepath.ToSlash(path), in.Spec, in.Header, in.Sessions
+	opts.FS, opts.Name, opts.Spec, opts.Header, opts.Sessions = hostfs.FS{}, filepath.ToSlash(path), in.Spec, in.Header, in.Sessions
 	plan, err := k8s.Prepare(opts)
 	if oe := (*k8s.OptionError)(nil); errors.As(err, &oe) {
 		return usageError{err}

@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"surge/harness"
+	"surge/internal/hostfs"
 	"surge/spec"
 )
 
@@ -65,7 +66,7 @@ func (f runFlags) load(c *cobra.Command, path string) (*harness.Workload, error)
 		_, err = c.OutOrStdout().Write(s.Canonical())
 		return nil, err
 	}
-	in, err := q.Load(c.Context(), hostFS{}, edit)
+	in, err := q.Load(c.Context(), hostfs.FS{}, edit)
 	return in, cliError(err)
 }
 

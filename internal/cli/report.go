@@ -9,6 +9,7 @@ import (
 
 	"surge/bundle"
 	"surge/harness"
+	"surge/internal/hostfs"
 	"surge/report"
 	"surge/trace"
 )
@@ -48,7 +49,7 @@ as a PNG image.`,
 			for i, a := range args {
 				names[i] = filepath.ToSlash(a)
 			}
-			in, err := harness.Report(harness.Records{Files: hostFS{c.InOrStdin()}, Names: names,
+			in, err := harness.Report(harness.Records{Files: hostfs.FS{Stdin: c.InOrStdin()}, Names: names,
 				Trace: filepath.ToSlash(tracePath), PerClient: perClient, Log: c.ErrOrStderr()})
 			if err != nil {
 				return err
@@ -87,7 +88,7 @@ func readRecordsFrom(stdin io.Reader, warn io.Writer, paths []string) (*trace.Re
 	for i, p := range paths {
 		names[i] = filepath.ToSlash(p)
 	}
-	all, warnings, err := bundle.ReadRecords(hostFS{stdin}, names)
+	all, warnings, err := bundle.ReadRecords(hostfs.FS{Stdin: stdin}, names)
 	if err != nil {
 		return nil, err
 	}

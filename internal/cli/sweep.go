@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"surge/harness"
+	"surge/internal/hostfs"
 	"surge/report"
 	"surge/spec"
 	"surge/sweep"
@@ -95,7 +96,7 @@ func runSweep(c *cobra.Command, path string, f sweepFlags) error {
 	dir := runDirName(f.run.out, "surge-sweep-")
 	search.Progress = func(pt sweep.Point) { fmt.Fprintln(c.ErrOrStderr(), report.SweepLine(search.Mode, pt)) }
 	cfg := f.sweep
-	cfg.Search, cfg.Spec, cfg.SpecPath, cfg.Files = search, s, filepath.ToSlash(path), hostFS{}
+	cfg.Search, cfg.Spec, cfg.SpecPath, cfg.Files = search, s, filepath.ToSlash(path), hostfs.FS{}
 	cfg.Run, cfg.Dir = f.run.config(c, nil, key), dir
 	res, err := harness.Sweep(c.Context(), cfg)
 	if res != nil {
