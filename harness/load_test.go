@@ -130,3 +130,30 @@ func TestSpecRelative(t *testing.T) {
 		}
 	}
 }
+
+// TestGen: Gen writes, edited, the trace Load compiles in memory: the
+// same bytes and hash; an edit's error is Gen's, before anything is
+// written.
+func TestGen(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	fsys := fstest.MapFS{"specs/a.yaml": {Data: []byte(loadSpecText)}}
+	edit := LoadOptions{Edit: func(s *spec.Spec) error { s.Requests = 4; return nil }}
+	w, err := Load(ctx, fsys, "specs/a.yaml", edit)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	res, err := Gen(ctx, &out, fsys, "specs/a.yaml", edit)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Hash != w.Hash || res.Sessions != 4 || !bytes.Equal(out.Bytes(), traceOf(t, w)) {
+		t.Errorf("Gen: hash %s (Load's %s), %d sessions, same bytes %v", res.Hash, w.Hash, res.Sessions, bytes.Equal(out.Bytes(), traceOf(t, w)))
+	}
+	out.Reset()
+	bad := LoadOptions{Edit: func(*spec.Spec) error { return errors.New("no such override") }}
+	if _, err := Gen(ctx, &out, fsys, "specs/a.yaml", bad); err == nil || out.Len() > 0 {
+		t.Errorf("a failing edit: err %v, %d bytes written", err, out.Len())
+	}
+}

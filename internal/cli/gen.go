@@ -1,13 +1,13 @@
 package cli
 
 import (
-	"context"
-	"errors"
 	"fmt"
+	"path/filepath"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"surge/harness"
 	"surge/internal/hostfs"
 	"surge/spec"
 	"surge/workload"
@@ -61,34 +61,17 @@ func (f genFlags) applyTo(changed interface{ Changed(string) bool }, s *spec.Spe
 }
 
 func runGen(c *cobra.Command, path string, f genFlags) error {
-	s, err := loadSpec(path, c.InOrStdin())
-	if err != nil {
-		return specFailure(c, path, err)
-	}
-	if err := f.applyTo(c.Flags(), s); err != nil {
-		return err
-	}
-	tok, synth, err := openContent(path, s)
-	if err != nil {
-		return err
-	}
-	g, err := workload.New(s, tok, synth, f.opts)
-	if err != nil {
-		return fmt.Errorf("spec %s: %w", path, err)
-	}
 	out, commit, err := hostfs.Create(f.out, c.OutOrStdout())
 	if err != nil {
 		return err
 	}
-	res, hash, err := g.WriteTrace(c.Context(), out)
+	res, err := harness.Gen(c.Context(), out, hostfs.FS{Stdin: c.InOrStdin()}, filepath.ToSlash(path),
+		harness.LoadOptions{Edit: func(s *spec.Spec) error { return f.applyTo(c.Flags(), s) }, NoText: f.opts.NoText})
 	if cerr := commit(err == nil); err == nil {
 		err = cerr
 	}
-	if errors.Is(err, context.Canceled) {
-		return fmt.Errorf("gen %s: interrupted after %d sessions; no trace written", path, res.Sessions)
-	}
 	if err != nil {
-		return fmt.Errorf("gen %s: %w", path, err)
+		return specFailure(c, path, err)
 	}
 	for _, w := range res.Warnings {
 		fmt.Fprintf(c.ErrOrStderr(), "surge gen: warning: %v\n", w)
@@ -97,6 +80,6 @@ func runGen(c *cobra.Command, path string, f genFlags) error {
 	if dest == "-" {
 		dest = "stdout"
 	}
-	fmt.Fprintf(c.ErrOrStderr(), "surge gen: %d sessions to %s\nworkload %s\n", res.Sessions, dest, hash)
+	fmt.Fprintf(c.ErrOrStderr(), "surge gen: %d sessions to %s\nworkload %s\n", res.Sessions, dest, res.Hash)
 	return nil
 }
