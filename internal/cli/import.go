@@ -34,32 +34,7 @@ replays it: lengths as exact token counts, arrivals at the trace's offsets
 as content blocks, so requests the trace says share a prefix share it in
 the replay. Files are read as they are written out, in bounded memory.
 
-Formats (detected from each file's first line, or forced with --format):
-  azure     Azure LLM inference traces, 2023 and 2024 CSV
-            (TIMESTAMP,ContextTokens,GeneratedTokens)
-  vidur     Vidur's splitwise_*.csv (arrived_at,num_prefill_tokens,...)
-  mooncake  Mooncake JSON Lines (timestamp ms, input_length,
-            output_length, hash_ids of 512-token blocks)
-  weka      WEKA agentic conversations, a JSON file each
-  weka-csv  the same conversations flattened to one CSV, a row per request
-            (with sub-agent streams; block counts instead of hash ids)
-  sharegpt  ShareGPT conversations, a JSON array of {id, conversations:
-            [{from, value}]}: real text, a turn per answered message
-  burstgpt  BurstGPT CSV (Timestamp,Model,Request tokens,Response tokens,
-            Total tokens,Log Type), a client per model and log type
-  servegen  ServeGen per-client window CSV (no header; start,rate,cv,
-            pattern,shape,scale): requests generated per 10-minute window
-            (--seed), lengths from the chunk-N-dataset.json beside it
-  csv,      any CSV with a header, or JSON Lines, read by --columns
-  jsonl     at=F,input=F,output=F[,client=F][,session=F] (times in
-            --time-unit s, ms, us or iso); rows of a session become the
-            turns of a conversation, waits the gaps between them
-azure, vidur, mooncake and burstgpt become open-loop requests at their
-offsets from the file's first row, one client per file (burstgpt: per
-model and log type); weka conversations run closed loop, --concurrency at
-a time, think times divided by --speed. ShareGPT records no times: its
-conversations start at --rate per second (Poisson, --seed; or --arrivals
-even), or without --rate run closed loop; --think waits between turns.
+` + importers.FormatHelp + `
 
 Most formats give lengths and content blocks, not text: surge sim and
 surge inspect take them as they are, and surge run writes text for them.

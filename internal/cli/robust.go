@@ -1,10 +1,8 @@
 package cli
 
 import (
-	"errors"
 	"fmt"
 	"net/http"
-	"time"
 
 	"github.com/spf13/pflag"
 
@@ -12,53 +10,37 @@ import (
 	"surge/driver"
 )
 
-// robustFlags set how a run meets a misbehaving server: timeouts by
-// phase, the response cap, retries, TLS verification and extra headers.
-// They reach every request a run makes: inference, the /v1/models probe
-// and the metrics scrape (client.HTTPClient), with the proxy of the
-// environment as net/http reads it (HTTP_PROXY, HTTPS_PROXY, NO_PROXY).
-type robustFlags struct {
-	connect, firstByte, idle time.Duration
-	maxBytes                 int64
-	maxEvent                 int
-	retries                  int
-	backoff, maxBackoff      time.Duration
-	insecure                 bool
-	headers                  []string
-}
+// robustFlags are a run's flags on how a request may fail, bound onto
+// the client's and the retry policy's fields, and its extra headers.
+type robustFlags struct{ headers []string }
 
-func (f *robustFlags) register(fs *pflag.FlagSet) {
-	fs.DurationVar(&f.connect, "connect-timeout", 0, "per request: longest wait for a connection, TLS included (0: 30 s)")
-	fs.DurationVar(&f.firstByte, "first-byte-timeout", 0, "per request: longest wait from the connection to the response headers (0: none); on servers that send headers with the first token it bounds TTFT")
-	fs.DurationVar(&f.idle, "idle-timeout", 0, "per request: longest gap between chunks of a response (0: none)")
-	fs.Int64Var(&f.maxBytes, "max-response-bytes", client.DefaultMaxResponseBytes, "per request: bytes read of a response before it ends as too_large (negative: no cap)")
-	fs.IntVar(&f.maxEvent, "max-event-bytes", client.DefaultMaxEventBytes, "per request: bytes of one stream line or event before the request ends as too_large (negative: only --max-response-bytes)")
-	fs.IntVar(&f.retries, "retries", 0, "re-sends of a request refused with 429 or 503 or that never reached the server (0: none, the default)")
-	fs.DurationVar(&f.backoff, "retry-backoff", driver.DefaultBackoff, "wait before the first re-send, doubling each time, with jitter; a Retry-After header waits longer")
-	fs.DurationVar(&f.maxBackoff, "retry-max-backoff", driver.DefaultMaxBackoff, "longest wait before a re-send")
-	fs.BoolVar(&f.insecure, "insecure", false, "do not verify an https:// target's certificate")
+// register adds the timeouts, caps, retries, TLS and header flags.
+func (f *robustFlags) register(fs *pflag.FlagSet, cc *client.Config, rp *driver.RetryPolicy) {
+	fs.DurationVar(&cc.ConnectTimeout, "connect-timeout", 0, "per request: longest wait for a connection, TLS included (0: 30 s)")
+	fs.DurationVar(&cc.FirstByteTimeout, "first-byte-timeout", 0, "per request: longest wait from the connection to the response headers (0: none); on servers that send headers with the first token it bounds TTFT")
+	fs.DurationVar(&cc.IdleTimeout, "idle-timeout", 0, "per request: longest gap between chunks of a response (0: none)")
+	fs.Int64Var(&cc.MaxResponseBytes, "max-response-bytes", client.DefaultMaxResponseBytes, "per request: bytes read of a response before it ends as too_large (negative: no cap)")
+	fs.IntVar(&cc.MaxEventBytes, "max-event-bytes", client.DefaultMaxEventBytes, "per request: bytes of one stream line or event before the request ends as too_large (negative: only --max-response-bytes)")
+	fs.IntVar(&rp.Max, "retries", 0, "re-sends of a request refused with 429 or 503 or that never reached the server (0: none, the default)")
+	fs.DurationVar(&rp.Backoff, "retry-backoff", driver.DefaultBackoff, "wait before the first re-send, doubling each time, with jitter; a Retry-After header waits longer")
+	fs.DurationVar(&rp.MaxBackoff, "retry-max-backoff", driver.DefaultMaxBackoff, "longest wait before a re-send")
+	fs.BoolVar(&cc.Insecure, "insecure", false, "do not verify an https:// target's certificate")
 	fs.StringArrayVar(&f.headers, "header", nil, "an extra header for every request, 'Name: value' (repeat for more); credential headers' values (X-API-Key, Authorization…) are never printed or recorded")
 }
 
-// check refuses values out of range.
-func (f robustFlags) check() error {
-	if f.backoff <= 0 || f.maxBackoff <= 0 { // the policy's "default" is a value here
-		return fmt.Errorf("--retry-backoff %v, --retry-max-backoff %v: want positive waits", f.backoff, f.maxBackoff)
+// check refuses what the flags' types let through: malformed headers,
+// and a wait of 0, which the policy would take for its default.
+func (f robustFlags) check(rp driver.RetryPolicy) error {
+	if rp.Backoff <= 0 || rp.MaxBackoff <= 0 {
+		return fmt.Errorf("--retry-backoff %v, --retry-max-backoff %v: want positive waits", rp.Backoff, rp.MaxBackoff)
 	}
-	_, herr := client.ParseHeader(f.headers)
-	return errors.Join(f.client(client.Config{}).Check(), f.retry(0).Check(), herr)
+	_, err := client.ParseHeader(f.headers)
+	return err
 }
 
-// client sets f's client settings on cfg.
-func (f robustFlags) client(cfg client.Config) client.Config {
-	cfg.ConnectTimeout, cfg.FirstByteTimeout, cfg.IdleTimeout = f.connect, f.firstByte, f.idle
-	cfg.MaxResponseBytes, cfg.MaxEventBytes, cfg.Insecure = f.maxBytes, f.maxEvent, f.insecure
-	cfg.Header, _ = client.ParseHeader(f.headers) // checked
-	cfg.Proxy = http.ProxyFromEnvironment
-	return cfg
-}
-
-// retry is f's retry policy, its jitter seeded by seed.
-func (f robustFlags) retry(seed uint64) driver.RetryPolicy {
-	return driver.RetryPolicy{Max: f.retries, Backoff: f.backoff, MaxBackoff: f.maxBackoff, Seed: seed}
+// client is cc with the headers and the environment's proxy.
+func (f robustFlags) client(cc client.Config) client.Config {
+	cc.Header, _ = client.ParseHeader(f.headers) // checked
+	cc.Proxy = http.ProxyFromEnvironment
+	return cc
 }

@@ -55,20 +55,12 @@ server of the model it names (after --model). A key is a model name as the
 workload sends it, or a client name (that client's models); *=URL is the
 server of every other model. Every model of the workload needs a server.
 
-Without --target it starts the built-in engine (surge serve) on loopback
-ports, one per model of the workload, each serving that model's name, and
-drives them: --engine-model, --gpu and --tp choose what they simulate (by
-default each model itself if the catalog knows it, else Llama-3.1-8B), and
---max-num-seqs, --max-num-batched-tokens, --no-prefix-caching,
---gpu-memory-utilization and --max-model-len set their engines as they set
-vllm serve's (they are refused with --target).
-Every request of a run (inference, the /v1/models probe, the metrics
-scrape) has the same options: --insecure, --header, the timeouts, the
-proxy the environment names (HTTPS_PROXY, HTTP_PROXY, NO_PROXY; never for
-loopback). Credentials (a URL's user information, the key --api-key-env
-names, credential headers) go to the target's origin only, never across a
-redirect, and are printed and recorded nowhere, not even when a server
-echoes them.
+Without --target it starts the built-in engine (surge serve) on loopback,
+one per model of the workload; --engine-model, --gpu, --tp and vllm
+serve's engine flags set what it simulates.
+Every request (inference, probe, scrape) takes --insecure, --header, the
+timeouts and the environment's proxy; credentials go to the target's
+origin only and are printed and recorded nowhere (docs/RELIABILITY.md).
 Ctrl-C stops scheduling, waits briefly for requests in flight, and reports
 the run as interrupted; a second Ctrl-C ends surge at once.`,
 		Args: maxArgs(1),
@@ -102,7 +94,7 @@ func (f *runFlags) register(fs *pflag.FlagSet) {
 	fs.Float64Var(&f.cfg.MaxErrorRate, "max-error-rate", 0, fmt.Sprintf("stop the run (exit 3, recorded as aborted) once more than this fraction of its requests failed, judged from the %dth finished request on (0: never)", harness.MinAbortRequests))
 	fs.DurationVar(&f.cfg.ProgressEvery, "progress", 10*time.Second, "when stderr is not a terminal, a progress line this often (elapsed, % of the schedule, ETA); on a terminal a live line; 0: neither")
 	fs.DurationVar(&f.cfg.Spin, "spin", 0, "stop sleeping this long before each open-loop send and spin until it is due: schedule lag of tens of µs instead of hundreds, at the cost of up to a core (e.g. 1.5ms)")
-	f.robust.register(fs)
+	f.robust.register(fs, &f.cfg.Client, &f.cfg.Retry)
 	fs.StringVar(&f.cfg.Salt, "salt", "", "nonce put before every conversation so no earlier run's prefix cache is hit: none, or a nonce to repeat (default: a new one per run, unless the spec says salt: none)")
 	fs.StringVar(&f.cfg.Engine.Model, "engine-model", "", "without --target: model every built-in engine simulates (default: each engine's model of the workload, if in the catalog, else "+harness.DefaultEngineModel+")")
 	fs.StringVar(&f.cfg.Engine.GPU, "gpu", harness.DefaultEngineGPU, "without --target: accelerator the built-in engine simulates")
@@ -152,7 +144,7 @@ func (f runFlags) config(c *cobra.Command, w *harness.Workload, key string) harn
 	cfg := f.cfg
 	cfg.Workload, cfg.Log, cfg.Engine.Settings = w, c.ErrOrStderr(), f.engine.settings()
 	cfg.Client.APIKey = key
-	cfg.Client, cfg.Retry = f.robust.client(cfg.Client), f.robust.retry(0)
+	cfg.Client = f.robust.client(cfg.Client)
 	cfg.Tool, cfg.Command, cfg.Host = versionString(), commandLine(c.Context()), bundle.ThisHost(kernelRelease())
 	if isTerminal(c.ErrOrStderr()) && cfg.ProgressEvery > 0 {
 		cfg.Progress = c.ErrOrStderr()
@@ -175,7 +167,7 @@ func cliError(err error) error {
 func (f runFlags) check(c *cobra.Command) error {
 	cfg := f.config(c, nil, "")
 	output(c, &cfg, f.out, "surge-run-")
-	if err := errors.Join(f.engine.check(), f.robust.check(), cfg.Check()); err != nil {
+	if err := errors.Join(f.engine.check(), f.robust.check(cfg.Retry), cfg.Check()); err != nil {
 		return usageError{err}
 	}
 	if f.cfg.Target != "" {

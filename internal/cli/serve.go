@@ -36,44 +36,14 @@ It serves POST /v1/chat/completions and /v1/completions (streaming or not),
 GET /v1/models, /health and /metrics (vLLM's Prometheus metric names).
 Prompts are counted with --tokenizer; generated text is simple words, one
 token each. It listens on loopback port 8000 unless --port or --addr say
-otherwise, and
-serves until Ctrl-C. --max-num-seqs, --max-num-batched-tokens,
+otherwise, and serves until Ctrl-C. --max-num-seqs, --max-num-batched-tokens,
 --no-prefix-caching, --gpu-memory-utilization and --max-model-len mean
 what they mean to vllm serve.
 
-Limits on clients: headers within 10 s and at most 64 KiB; a body within
-1 min (else 408 and the connection closes) and at most 16 MiB (else 413).
-Decoding and tokenizing a body costs about 70 times its size at the peak,
-so bodies are decoded at most 16 MiB at a time (about 1.1 GiB), and at
-most 256 MiB of bodies are held while being read or waiting; a request
-that finds no room within 10 s gets 503 with Retry-After: 1. Memory is
-handed back to the system after bodies of 1 MiB or more. Idle keep-alive
-connections close after 2 min; streams are never cut by a write timeout.
+Clients are held to limits (headers in 10 s and 64 KiB, a body in 1 min
+and 16 MiB, 256 MiB of bodies at once; docs/RELIABILITY.md).
 
---faults makes it misbehave on purpose, to test retry logic and surge's
-own error handling without a broken real server. SPEC is a comma-separated
-list of items:
-
-  status=CODE          answer 400–599 instead (429 and 503 carry Retry-After)
-  stall-headers=DUR    hold the request DUR before any response byte
-  stall-stream=DUR     pause a stream DUR after some of its chunks
-  reset                reset the TCP connection before any response byte
-  reset-stream         cut the connection after some chunks of a stream
-  broken-sse           write one malformed SSE event into a stream
-  retry-after=DUR      Retry-After of injected 429/503 (default 1s; 0: none)
-  restart=DOWN@AT      at AT after start, drop every request in flight,
-                       empty the engine and refuse all but /metrics with
-                       503 + Retry-After for DOWN
-
-Each rule item takes an optional :PROB (0.05 or 5%; default 1, every
-request) and @FROM-TO window of offsets since start (@10s-20s; @10s- is
-open-ended; @10s-20s/1m repeats every minute). Each rule fires
-independently per completion request; stream faults fire at a random token
-of streamed requests only. Draws come from --fault-seed, so the same seed
-and request order give the same faults. Every fault is counted in
-surge:faults_injected_total{kind} on /metrics and logged to stderr. E.g.
-
-  --faults 'status=429:0.1,status=503@10s-20s,retry-after=2s,reset:1%,stall-stream=5s:0.05,restart=5s@30s'`,
+` + server.FaultsHelp,
 		Args: exactArgs(0),
 		RunE: func(c *cobra.Command, _ []string) error { return runServe(c, f) },
 	}
