@@ -92,6 +92,11 @@ type Config struct {
 	// the workload says none), SaltNone for none, else the nonce itself.
 	Salt string
 
+	// Ceiling is the file of a saved self-test (surge selftest's): Run
+	// warns on Log when the workload asks more of the client than half
+	// the ceiling it measured ("": no warning).
+	Ceiling string
+
 	// Watch, when set, sees every record as it finishes.
 	Watch driver.Sink
 	// Bare writes only the records and the reports: no trace, manifest,

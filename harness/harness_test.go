@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -16,6 +17,7 @@ import (
 
 	"surge/client"
 	"surge/driver"
+	"surge/internal/selftest"
 	"surge/metrics"
 	"surge/trace"
 )
@@ -226,6 +228,40 @@ func TestRunRecordsPlace(t *testing.T) {
 	} {
 		if _, err := Run(context.Background(), cfg); !as[ConfigError](err) {
 			t.Errorf("dir %q, records %v: err %v, want a ConfigError", cfg.Dir, cfg.Records != nil, err)
+		}
+	}
+}
+
+// TestRunWarnsPastTheCeiling: a workload asking more of the client than
+// half the saved self-test's ceiling is warned of on Log, before the
+// run; within it, or without a self-test, nothing is said.
+func TestRunWarnsPastTheCeiling(t *testing.T) {
+	t.Parallel()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Error(w, `{"error":{"message":"no"}}`, http.StatusBadRequest)
+	}))
+	defer srv.Close()
+	path := filepath.Join(t.TempDir(), "selftest.json")
+	saved := selftest.Result{Version: "v1", CPUs: runtime.NumCPU(), Tokens: 64, At: time.Now().UTC(),
+		Points: []selftest.Point{{Concurrency: 64, RequestsPerS: 1_000, TokenEventsPerS: 64_000}}}
+	if err := selftest.Save(path, saved); err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		concurrency int
+		ceiling     string
+		warn        bool
+	}{{400, path, true}, {2, path, false}, {400, "", false}} {
+		w := failing(t, 1)
+		w.Header.Clients[0].Concurrency = tt.concurrency
+		var log strings.Builder
+		_, err := Run(context.Background(), Config{Workload: w, Records: io.Discard, Target: srv.URL, NoPreflight: true,
+			Tool: "v1", Ceiling: tt.ceiling, Log: &log})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Contains(log.String(), "ceiling"); got != tt.warn {
+			t.Errorf("%d in flight, ceiling %q: warned %v, want %v\n%s", tt.concurrency, tt.ceiling, got, tt.warn, log.String())
 		}
 	}
 }

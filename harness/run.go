@@ -14,6 +14,7 @@ import (
 	"surge/bundle"
 	"surge/client"
 	"surge/driver"
+	"surge/internal/selftest"
 	"surge/report"
 	"surge/trace"
 )
@@ -42,6 +43,9 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	in, err := ShardOf(cfg.Workload, cfg.Shard)
 	if err != nil {
 		return nil, err
+	}
+	if msg := selftest.WarnFor(cfg.Ceiling, tool(&cfg), in.Header, in.Sessions); cfg.Ceiling != "" && msg != "" {
+		fmt.Fprintln(cfg.Log, "surge: "+msg)
 	}
 	to := cfg.Servers
 	if to == nil {

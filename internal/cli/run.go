@@ -121,17 +121,10 @@ func runRun(c *cobra.Command, path string, f runFlags) error {
 	if err := f.slos.apply(&in.Header); err != nil {
 		return err
 	}
-	whole := in
-	part, err := harness.ShardOf(whole, shard)
-	if err != nil {
-		return cliError(err)
-	}
-	if msg := ceilingWarning("", part.Header, part.Sessions); msg != "" {
-		fmt.Fprintln(c.ErrOrStderr(), "surge: "+msg)
-	}
-	cfg := f.config(c, whole, key)
+	cfg := f.config(c, in, key)
 	output(c, &cfg, f.out, "surge-run-")
 	cfg.Shard, cfg.StartAt = shard, startAt
+	cfg.Ceiling, _ = selftestPath("") // no cache directory: no warning
 	cfg.Scrape = f.scrape.config()
 	cfg.FailOnSLO, cfg.FailOnInvalid = f.slos.failOn, f.slos.failOnInvalid
 	res, err := harness.Run(c.Context(), cfg)

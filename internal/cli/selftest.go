@@ -13,7 +13,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"surge/internal/selftest"
-	"surge/trace"
 )
 
 // selftestFlags are the flags of surge selftest.
@@ -108,18 +107,6 @@ func selftestPath(path string) (string, error) {
 		return "", fmt.Errorf("finding the cache directory: %w", err)
 	}
 	return filepath.Join(dir, "surge", "selftest.json"), nil
-}
-
-// ceilingWarning returns the warning of the self-test cached at path ("":
-// the default cache) for a workload of header h and sessions, or "" when
-// the load is within half the ceiling, or no self-test of this build on
-// this machine is cached.
-func ceilingWarning(path string, h trace.Header, sessions []*trace.Session) string {
-	path, err := selftestPath(path)
-	if err != nil {
-		return ""
-	}
-	return selftest.WarnFor(path, versionString(), h, sessions)
 }
 
 // startZeroServer starts this executable as selftest's zero-delay server
