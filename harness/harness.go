@@ -29,7 +29,8 @@ type Config struct {
 	Workload *Workload
 	Shard    *trace.Shard
 	// StartAt is when the schedule starts (zero: now), so that shards
-	// started apart start together.
+	// started apart start together; Run refuses one more than
+	// MaxStartLate past.
 	StartAt time.Time
 
 	// Dir is the bundle's directory, created if need be. Without one,

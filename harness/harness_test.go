@@ -150,6 +150,7 @@ func TestRunConfigErrors(t *testing.T) {
 		{"an engine setting out of range", Config{Engine: Engine{Settings: EngineSettings{MemoryUtilization: 2}}}},
 		{"an error rate above one", Config{MaxErrorRate: 1.5}},
 		{"a negative progress period", Config{ProgressEvery: -time.Second}},
+		{"a start long past", Config{StartAt: time.Now().Add(-time.Hour)}},
 		{"no workload", Config{}},
 	}
 	for _, tt := range tests {

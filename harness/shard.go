@@ -9,6 +9,11 @@ import (
 	"surge/trace"
 )
 
+// MaxStartLate is how late a run may start after Config.StartAt: a
+// shard a little late still runs, its lag showing in its records; one
+// later would not run with the others.
+const MaxStartLate = 10 * time.Second
+
 // ShardOf returns the part of w that shard sh sends (all of w when sh is
 // nil): its sessions, and each closed-loop client's concurrency split
 // across the shards (shard i gets ⌊C/N⌋, plus one for i < C mod N). The

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"slices"
+	"time"
 )
 
 // Shard says which part of a workload a run sent: shard Index (0-based)
@@ -18,6 +19,20 @@ type Shard struct {
 
 // String writes the shard as "3/16".
 func (s Shard) String() string { return fmt.Sprintf("%d/%d", s.Index, s.Count) }
+
+// ParseStart parses the instant every shard starts, an RFC 3339
+// date-time, and returns it in UTC; "" is the zero time, which leaves
+// the instant to Options.StartDelay.
+func ParseStart(s string) (time.Time, error) {
+	if s == "" {
+		return time.Time{}, nil
+	}
+	at, err := time.Parse(time.RFC3339Nano, s)
+	if err != nil {
+		return time.Time{}, fmt.Errorf("%q: want an RFC 3339 instant like 2026-11-30T12:00:00Z", s)
+	}
+	return at.UTC(), nil
+}
 
 // ParseShard reads a shard written "I/N" with 0 ≤ I < N.
 func ParseShard(s string) (Shard, error) {

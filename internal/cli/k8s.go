@@ -13,6 +13,7 @@ import (
 	"surge/internal/hostfs"
 	"surge/internal/k8s"
 	"surge/spec"
+	"surge/trace"
 )
 
 // k8sFlags are surge k8s's flags: those of k8s.Prepare's options as
@@ -124,7 +125,7 @@ func (f k8sFlags) options(args []string) (k8s.Options, error) {
 	if opts.Config.Output, err = k8s.ParseOutput(f.output); err != nil {
 		return k8s.Options{}, fmt.Errorf("--output-volume: %w", err)
 	}
-	if opts.Config.StartAt, err = k8s.ParseStart(f.startAt); err != nil {
+	if opts.Config.StartAt, err = trace.ParseStart(f.startAt); err != nil {
 		return k8s.Options{}, fmt.Errorf("--start-at %w", err)
 	}
 	opts.Config.Args, opts.Now = args, time.Now()

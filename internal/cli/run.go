@@ -110,7 +110,7 @@ func runRun(c *cobra.Command, path string, f runFlags) error {
 	if err != nil {
 		return err
 	}
-	shard, startAt, err := f.shards.parse(time.Now())
+	shard, startAt, err := f.shards.parse()
 	if err != nil {
 		return err
 	}
