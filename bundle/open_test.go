@@ -142,6 +142,9 @@ func TestOpenVerify(t *testing.T) {
 			if v.OK() != tt.ok || !tt.ok && !strings.Contains(strings.Join(v.Problems, "\n"), tt.problem) {
 				t.Errorf("ok %v with problems %q; want ok %v and a problem saying %q", v.OK(), v.Problems, tt.ok, tt.problem)
 			}
+			if err := v.Err("d", b.Has(ManifestFile)); (err == nil) != tt.ok || err != nil && !strings.Contains(err.Error(), tt.problem) {
+				t.Errorf("Err: %v; want nil %v, saying %q", err, tt.ok, tt.problem)
+			}
 			for name, want := range tt.statuses {
 				i := slices.IndexFunc(v.Files, func(c FileCheck) bool { return c.Name == name })
 				if i < 0 {

@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"runtime"
 	"slices"
+	"strings"
 )
 
 // Digest reads r to its end and describes it as a bundle File.
@@ -103,6 +104,20 @@ type Verification struct {
 // (a missing file is not a failure: Bundle.Missing lists it), the
 // manifest and records read, and the trace is the run's workload.
 func (v *Verification) OK() bool { return len(v.Problems) == 0 }
+
+// Err is nil when every check passed, else an error listing the
+// problems of the bundle at dir, which holds a manifest or not (then
+// it is a run directory, killed or interrupted before its manifest).
+func (v *Verification) Err(dir string, manifest bool) error {
+	problems := strings.Join(v.Problems, "\n  ")
+	switch {
+	case v.OK():
+		return nil
+	case !manifest:
+		return fmt.Errorf("%s is a run directory without %s, and what it holds does not check out:\n  %s", dir, ManifestFile, problems)
+	}
+	return fmt.Errorf("bundle %s does not check out:\n  %s", dir, problems)
+}
 
 // Verify checks every file of the bundle against the size and SHA-256
 // its manifest gives, and trace.jsonl's workload hash against the

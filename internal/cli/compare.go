@@ -23,28 +23,17 @@ func newCompare() *cobra.Command {
 	c := &cobra.Command{
 		Use:   "compare BASE CANDIDATE",
 		Short: "Compare two runs of one workload: which latency, throughput and error changes are significant",
-		Long: `compare reads the records of two runs (records files or run directories) of
-the same workload and prints, benchstat-style, each latency's p50, p90, p99
-and mean (TTFT, TTFO for reasoning models, ITL as each request's mean gap,
-TPOT, E2E, and TTFT+lag and E2E+lag from the intended send time), request
-and output-token throughput and the error rate: base, candidate, the delta,
-its bootstrap confidence interval and the p-value of a Mann–Whitney rank
-test on the per-request values. A delta shows as ~ unless p < --alpha and
-its interval excludes 0; a large change that is not significant (at least
-2x or at most 1/2 of the base, or 10 points of error rate) shows signed and
-marked ?, "large but underpowered": too few requests to tell.
-
---fail-on lists gates, e.g. 'ttft.p99:+10%,output_throughput:-5%': +10%
-fails when the candidate is significantly more than 10% higher, -5% when
-it is significantly more than 5% lower (error_rate: percentage points).
-A gate that cannot be judged (too few requests for p99's interval, no
-values, a large but underpowered change) is unjudged: it does not fail
-unless --fail-on-unjudged. compare exits 1 when a gate fails, after
-printing.
-
-Runs of different workloads are refused unless --allow-different-workload,
-which the output then states. --format markdown writes a table for a pull
-request; json the whole comparison. See docs/compare.md for the method.`,
+		Long: `compare reads the records of two runs (files or run directories) of one
+workload and prints, benchstat-style, each latency's p50, p90, p99 and mean,
+throughput and the error rate: base, candidate, the delta, its bootstrap
+confidence interval and a Mann–Whitney p-value. A delta shows as ~ unless
+significant at --alpha; a large change that is not ("large but
+underpowered": too few requests to tell) is marked ?.
+--fail-on lists gates, e.g. 'ttft.p99:+10%,output_throughput:-5%', each
+failing when the candidate is significantly past it; a gate that cannot be
+judged fails only with --fail-on-unjudged. compare exits 1 when a gate
+fails. Runs of different workloads are refused unless
+--allow-different-workload. See docs/compare.md for the method.`,
 		Args: exactArgs(2),
 		RunE: func(c *cobra.Command, args []string) error { return runCompare(c, args[0], args[1], f) },
 	}

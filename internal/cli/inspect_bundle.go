@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strings"
 
 	"surge/bundle"
 	"surge/report"
@@ -32,12 +31,5 @@ func inspectBundle(w io.Writer, dir string) error {
 	if err := report.BundleText(w, dir, b, v); err != nil {
 		return err
 	}
-	switch problems := strings.Join(v.Problems, "\n  "); {
-	case v.OK():
-		return nil
-	case !b.Has(bundle.ManifestFile):
-		return fmt.Errorf("%s is a run directory without %s, and what it holds does not check out:\n  %s", dir, bundle.ManifestFile, problems)
-	default:
-		return fmt.Errorf("bundle %s does not check out:\n  %s", dir, problems)
-	}
+	return v.Err(dir, b.Has(bundle.ManifestFile))
 }

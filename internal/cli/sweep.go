@@ -30,29 +30,19 @@ func newSweep() *cobra.Command {
 	c := &cobra.Command{
 		Use:   "sweep SPEC (--rates R,... | --concurrency N,... | --auto) [--target URL | --sim]",
 		Short: "Run a workload at increasing loads: throughput–latency curve, knee, SLO search, operating point",
-		Long: `sweep runs the workload of a spec at each of several loads, a fresh run (and
-salt) per point with the spec's warmup, and reports the throughput–latency
-curve: achieved throughput, p50 and p99 TTFT, TPOT and E2E per point, the
-knee of p99 TTFT and E2E against throughput, and a recommended operating
-point.
+		Long: `sweep runs a spec's workload at several loads, a fresh run (and salt) per
+point, and reports the throughput–latency curve, its knee and an operating
+point. --rates scales the open-loop clients to each total rate (req/s);
+--concurrency runs every client closed loop with that many in flight;
+--auto measures saturation closed loop, then places --points rates up to
+15% past it. A rate point whose TTFT grows without bound is stopped early
+and marked saturated.
 
---rates scales the spec's open-loop clients to each total rate (req/s),
-keeping their shares and shapes; --concurrency runs every client closed loop
-with that many requests in flight in all. --auto first measures the
-saturation throughput closed loop at --probe-concurrency, then places
---points rates between a tenth of it and 15% past it, denser near the top.
-A rate point whose TTFT grows without bound (a trend test on its records)
-is stopped early and marked saturated; --auto stops after two such points.
-
-With SLOs (the spec's, or --slo 'ttft.p99<=2s,tpot.p99<=100ms') each point
-gets a verdict with MLPerf-style early stopping (at --confidence; "not
-enough samples" says how many more requests a pass needs), the search
-bisects between the highest passing and lowest failing load, and checks a
-load 10% above the limit it found.
-
-The target is --target, the built-in engine (the default, in real time),
-or --sim: the built-in engine in virtual time, thousands of times faster.
-It writes DIR/sweep.json, DIR/report.txt and one run directory per point.`,
+With SLOs (the spec's, or --slo 'ttft.p99<=2s') each point gets a verdict
+with MLPerf-style early stopping, and the search bisects between the highest
+passing and lowest failing load. The target is --target, the built-in
+engine in real time (the default), or --sim, in virtual time. It writes
+DIR/sweep.json, DIR/report.txt and a run directory per point (docs/sweep.md).`,
 		Args: exactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error { return runSweep(c, args[0], f) },
 	}
