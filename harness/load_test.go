@@ -157,3 +157,26 @@ func TestGen(t *testing.T) {
 		t.Errorf("a failing edit: err %v, %d bytes written", err, out.Len())
 	}
 }
+
+// TestSummarizeTrace: a trace is summarised with its hash and reuse; a
+// file that is not one is named in the error, with its line.
+func TestSummarizeTrace(t *testing.T) {
+	t.Parallel()
+	fsys := fstest.MapFS{"specs/a.yaml": {Data: []byte(loadSpecText)}}
+	w, err := Load(context.Background(), fsys, "specs/a.yaml", LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fsys["t.jsonl"] = &fstest.MapFile{Data: traceOf(t, w)}
+	fsys["bad.jsonl"] = &fstest.MapFile{Data: append(traceOf(t, w), "{not json\n"...)}
+	sum, err := SummarizeTrace(fsys, "t.jsonl", 16)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.WorkloadHash != w.Hash || len(sum.Clients) != 1 || sum.Reuse == nil {
+		t.Errorf("hash %s (want %s), %d clients, reuse %v", sum.WorkloadHash, w.Hash, len(sum.Clients), sum.Reuse)
+	}
+	if _, err := SummarizeTrace(fsys, "bad.jsonl", 16); err == nil || !strings.Contains(err.Error(), "bad.jsonl") {
+		t.Errorf("a bad line: %v, want an error naming the file", err)
+	}
+}

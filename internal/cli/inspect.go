@@ -3,15 +3,13 @@ package cli
 import (
 	"encoding/json"
 	"fmt"
-	"io"
 	"path/filepath"
 
 	"github.com/spf13/cobra"
 
+	"surge/harness"
 	"surge/internal/hostfs"
 	"surge/report"
-	"surge/sim/virtual"
-	"surge/trace"
 )
 
 func newInspect() *cobra.Command {
@@ -42,7 +40,7 @@ file is said, not failed. - reads a trace from standard input.`,
 			if block < 1 {
 				return usageError{fmt.Errorf("--block-size %d: want at least 1", block)}
 			}
-			sum, err := summarizeFile(args[0], c.InOrStdin(), block)
+			sum, err := harness.SummarizeTrace(hostfs.FS{Stdin: c.InOrStdin()}, filepath.ToSlash(args[0]), block)
 			if err != nil {
 				return err
 			}
@@ -59,23 +57,4 @@ file is said, not failed. - reads a trace from standard input.`,
 	c.Flags().Lookup("json").NoOptDefVal = "true"
 	c.Flags().IntVar(&block, "block-size", 16, "KV-cache block size, in tokens, for the prefix reuse the trace implies")
 	return c
-}
-
-// summarizeFile summarises the trace at path (- for stdin), with the
-// prefix reuse it implies in blocks of block tokens.
-func summarizeFile(path string, stdin io.Reader, block int) (*trace.Summary, error) {
-	f, err := hostfs.FS{Stdin: stdin}.Open(filepath.ToSlash(path))
-	if err != nil {
-		return nil, fmt.Errorf("reading trace: %w", err)
-	}
-	defer f.Close()
-	tr, err := trace.NewReader(f)
-	if err != nil {
-		return nil, trace.InFile(path, err)
-	}
-	sum, err := virtual.Summarize(tr, block)
-	if err != nil {
-		return nil, trace.InFile(path, err)
-	}
-	return sum, nil
 }

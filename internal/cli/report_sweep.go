@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"surge/harness"
+	"surge/internal/hostfs"
 	"surge/report"
 )
 
@@ -39,7 +40,7 @@ func reportSweep(c *cobra.Command, dir, format, html, png string) error {
 // PNG image into the directory png, each when named.
 func writeHTML(html, png string, in report.HTMLInput) error {
 	if html != "" {
-		if err := writeFile(html, func(w io.Writer) error { return report.HTML(w, in) }); err != nil {
+		if err := hostfs.WriteFile(html, func(w io.Writer) error { return report.HTML(w, in) }); err != nil {
 			return err
 		}
 	}

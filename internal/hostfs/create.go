@@ -37,3 +37,17 @@ func Create(path string, stdout io.Writer) (w io.Writer, commit func(ok bool) er
 	}
 	return tmp, commit, nil
 }
+
+// WriteFile creates the file at path whole with what fill writes, or
+// leaves none when fill fails.
+func WriteFile(path string, fill func(io.Writer) error) error {
+	w, commit, err := Create(path, nil)
+	if err != nil {
+		return err
+	}
+	err = fill(w)
+	if cerr := commit(err == nil); err == nil {
+		return cerr
+	}
+	return fmt.Errorf("writing %s: %w", path, err)
+}

@@ -85,3 +85,19 @@ func btoi(b bool) int {
 	}
 	return 0
 }
+
+// TestWriteFile: a fill that fails leaves no file, and says which.
+func TestWriteFile(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "r.html")
+	err := WriteFile(path, func(w io.Writer) error { io.WriteString(w, "half"); return io.ErrShortWrite })
+	if _, serr := os.Stat(path); err == nil || !strings.Contains(err.Error(), path) || serr == nil {
+		t.Errorf("a failing fill: err %v, file left %v", err, serr == nil)
+	}
+	if err := WriteFile(path, func(w io.Writer) error { _, err := io.WriteString(w, "whole"); return err }); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := os.ReadFile(path); string(got) != "whole" {
+		t.Errorf("file %q, want whole", got)
+	}
+}
