@@ -95,3 +95,31 @@ func TestLayout(t *testing.T) {
 		t.Errorf("%d top-level package folders, want at most 16: %v", len(top), top)
 	}
 }
+
+// maxCLILines bounds internal/cli's non-test Go lines: the command line
+// keeps flags, verbs, exit codes and printing, and the library does
+// everything they start.
+const maxCLILines = 2500
+
+// TestCLIIsThin: internal/cli, without its tests, is at most
+// maxCLILines lines.
+func TestCLIIsThin(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join(root, "internal", "cli", "*.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := 0
+	for _, f := range files {
+		if strings.HasSuffix(f, "_test.go") {
+			continue
+		}
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines += strings.Count(string(b), "\n")
+	}
+	if lines > maxCLILines {
+		t.Errorf("internal/cli has %d non-test lines, want at most %d: move what is not flags, verbs, exit codes or printing into the library", lines, maxCLILines)
+	}
+}
