@@ -18,17 +18,16 @@ func newInspect() *cobra.Command {
 	c := &cobra.Command{
 		Use:   "inspect TRACE|BUNDLE",
 		Short: "Summarise a trace (rates, burstiness, lengths, hashes) or check a run's bundle",
-		Long: `inspect summarises a trace: per-client rates and burstiness, length
-quantiles, the prefix reuse it implies and its hashes.
+		Long: `inspect summarises a trace (- reads it from standard input): per-client
+rates and burstiness, length quantiles, the prefix reuse it implies and its
+hashes.
 
-Given a run directory (a bundle, as surge run and surge sim write), it
-says how far the run got (complete, interrupted, killed, or ended without
-its manifest), which files it holds and which it lacks, what the manifest
-says of the run, checks every file present against the size and SHA-256
-the manifest gives, checks trace.jsonl's workload hash against the
-manifest's (or the records header's, without a manifest), and summarises
-the records. It exits 1 when a file present does not check out; a missing
-file is said, not failed. - reads a trace from standard input.`,
+Given a run directory (a bundle, as surge run and surge sim write), it says
+how far the run got (complete, interrupted, killed, or without its
+manifest), which files it holds and lacks, checks every file present and
+the trace's workload hash against the manifest, and summarises the records.
+It exits 1 when a file present does not check out; a missing file is said,
+not failed.`,
 		Args: exactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
 			if isDir(args[0]) {

@@ -20,17 +20,13 @@ func newReport() *cobra.Command {
 	c := &cobra.Command{
 		Use:   "report RECORDS|DIR...",
 		Short: "Summarise the records of runs: latency percentiles, throughput, goodput, errors, token audit",
-		Long: `report reads records files (or run directories holding records.jsonl) and
-prints TTFT, TTFO, ITL, TPOT and E2E percentiles with confidence intervals,
-throughput, goodput under the run's SLOs, errors by class and a token-count
-audit. Several files of the same workload are merged record by record.
-
-- reads records from standard input: surge run - -o - | surge report -.
-
-A sweep directory (from surge sweep) prints the sweep's report instead.
---html FILE also writes the self-contained HTML report with its charts
-(--html - prints it instead of the text report), and --png DIR each chart
-as a PNG image.`,
+		Long: `report reads records files (or run directories holding records.jsonl; -
+for standard input) and prints TTFT, TTFO, ITL, TPOT and E2E percentiles
+with confidence intervals, throughput, goodput under the run's SLOs, errors
+by class and a token-count audit. Several files of one workload are merged
+record by record; a sweep directory prints the sweep's report.
+--html FILE also writes the self-contained HTML report (--html -: instead
+of the text report), and --png DIR each chart as a PNG image.`,
 		Args: func(c *cobra.Command, args []string) error {
 			if len(args) == 0 {
 				return usageError{fmt.Errorf("report: give at least one records file or run directory (usage: %s)", c.UseLine())}

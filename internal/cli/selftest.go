@@ -30,19 +30,15 @@ func newSelftest() *cobra.Command {
 		Use:   "selftest",
 		Short: "Measure how many streamed requests per second surge itself sustains on this machine",
 		Long: `selftest drives surge's own client and driver, with per-token timing and
-records, against a zero-delay streaming server that it starts in a process
-of its own (64-token responses, each written at once; --in-process keeps it
-in surge's process), at a couple of concurrencies, and prints the streamed
-requests and token events per second reached: what surge run reaches
-against such a server.
+records, against a zero-delay streaming server in a process of its own
+(--in-process: in surge's), at a couple of concurrencies, and prints the
+streamed requests and token events per second reached.
 
 The best figure is this machine's ceiling. It is saved (by default in the
 user's cache directory, surge/selftest.json) with the CPU count and surge's
-version, and surge run warns when a workload asks for more than half of it:
-past that, surge's own work shows in the schedule lag and the latencies.
-
-The server shares the machine's cores with the client, so the ceiling is
-lower than against a server on another machine.`,
+version, and surge run warns when a workload asks for more than half of it.
+The server shares the machine's cores, so the ceiling is lower than against
+a server on another machine.`,
 		Args: exactArgs(0),
 		RunE: func(c *cobra.Command, _ []string) error {
 			if f.zeroServer {

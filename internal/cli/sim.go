@@ -26,18 +26,13 @@ func newSim() *cobra.Command {
 		Short: "Run a workload through the built-in engine in virtual time and report what happened",
 		Long: `sim sends a workload (a spec, compiled in memory, or a trace from surge gen)
 to simulated vLLM-style servers in virtual time: R replicas of model M on TP
-GPUs of type G each, behind a router. It needs no GPU and runs thousands of
-times faster than real time. --max-num-seqs, --max-num-batched-tokens,
---no-prefix-caching, --gpu-memory-utilization and --max-model-len set each
-replica's engine as they set vllm serve's.
+GPUs of type G each, behind a router, thousands of times faster than real
+time and without a GPU; vllm serve's engine flags set each replica.
 
-It writes the same files as surge run (DIR/records.jsonl, DIR/report.txt,
-DIR/report.json) and prints the same report. Requests are measured as a
-streaming client next to the server would see them: sent at their intended
-time, one token per chunk. The records' start time is the wall-clock time
-sim was started; every other field depends only on the workload and flags.
-Ctrl-C stops the simulation where it is: requests in flight are recorded
-as cancelled, and the run is reported as interrupted.`,
+It writes the same files and prints the same report as surge run, requests
+measured as a streaming client next to the server would see them. Only the
+records' start time depends on when sim ran. Ctrl-C stops the simulation
+where it is, and the run is reported as interrupted.`,
 		Args: exactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error { return runSim(c, args[0], f) },
 	}
