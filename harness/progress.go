@@ -3,6 +3,7 @@ package harness
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"time"
 
 	"surge/driver"
@@ -48,10 +49,19 @@ func showProgress(cfg *Config, d *driver.Driver) func() {
 }
 
 // progressLine is one line of a run's progress: elapsed, how far through
-// the schedule and the time left, then the counters.
+// the schedule and the time left, then the counters: at most 100
+// columns with "surge: " before it.
 func progressLine(p driver.Progress) string {
-	return fmt.Sprintf("%6.1fs  %s  sent %d  in flight %d  rate %.1f/s (target %.1f/s)  errors %d  p50 TTFT %v",
-		p.Elapsed.Seconds(), scheduleDone(p), p.Sent, p.InFlight, p.AchievedRate, p.TargetRate, p.Errors, p.TTFTp50.Round(time.Millisecond))
+	return fmt.Sprintf("%.0fs  %s  sent %d  in flight %d  %s/s of %s/s  errors %d  TTFT p50 %v",
+		p.Elapsed.Seconds(), scheduleDone(p), p.Sent, p.InFlight, perSecond(p.AchievedRate), perSecond(p.TargetRate), p.Errors, p.TTFTp50.Round(time.Millisecond))
+}
+
+// perSecond writes a rate with a decimal below 100 and none above.
+func perSecond(v float64) string {
+	if v < 100 {
+		return strconv.FormatFloat(v, 'f', 1, 64)
+	}
+	return strconv.FormatFloat(v, 'f', 0, 64)
 }
 
 // scheduleDone says how far p's run has gone through its schedule, as

@@ -58,3 +58,14 @@ func TestProgressLog(t *testing.T) {
 		t.Errorf("%d progress lines in a run of 950 ms with one every 100 ms, want at least 2:\n%s", len(lines), log.String())
 	}
 }
+
+// TestProgressLineWidth: a progress line of a ten-minute run at tens of
+// requests per second fits 100 columns with its "surge: ".
+func TestProgressLineWidth(t *testing.T) {
+	t.Parallel()
+	p := driver.Progress{Elapsed: 300 * time.Second, Span: 600 * time.Second, Sessions: 60_000, Scheduled: 3_000,
+		Sent: 30_000, InFlight: 512, Errors: 1_234, TargetRate: 100, AchievedRate: 99.5, TTFTp50: 1234 * time.Millisecond}
+	if line := "surge: " + progressLine(p); len([]rune(line)) > 100 {
+		t.Errorf("%d columns, want at most 100: %s", len([]rune(line)), line)
+	}
+}
