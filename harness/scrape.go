@@ -85,7 +85,8 @@ func scrapeWarning(st scrape.Stats, err error, url string) string {
 // ServerView reads scraped metrics (a bundle.ServerMetricsFile) into the
 // server's state over time and its own latencies beside the client's
 // over the summary's measurement window (report.EngineTable), adding the
-// engine check to the summary's measurement. A figure the server does not
+// engine check to the summary's measurement and the server's
+// speculative decoding to the summary. A figure the server does not
 // report is flagged absent, never NaN.
 func ServerView(r io.Reader, sum *metrics.Summary) ([]report.ServerSample, []report.EngineLatency, error) {
 	series, err := scrape.Read(r)
@@ -97,6 +98,9 @@ func ServerView(r io.Reader, sum *metrics.Summary) ([]report.ServerSample, []rep
 		samples = append(samples, serverSample(st))
 	}
 	engine := report.EngineTable(series, sum)
+	if d, ok := series.SpecDecode(sum.Window.StartUS, sum.Window.EndUS); ok {
+		sum.SpecDecode = &d
+	}
 	if sum.Measurement != nil {
 		sum.Measurement.Add(metrics.EngineCheck(sum, report.EngineMeans(engine)))
 	}

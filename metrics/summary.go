@@ -99,6 +99,9 @@ type Summary struct {
 	// Measurement is the verdict on the measurement itself: whether the
 	// figures can be trusted (see Measurement).
 	Measurement *Measurement `json:"measurement,omitempty"`
+	// SpecDecode is the server's speculative decoding over the window,
+	// from its metrics, when it reports any.
+	SpecDecode *SpecDecode `json:"spec_decode,omitempty"`
 }
 
 // Scope summarises the measured records of one client, or of all clients

@@ -18,7 +18,7 @@ const AllScope = "(all)"
 // CSV writes s in long form, one figure a row, for spreadsheets and data
 // frames to pivot: the columns are scope (a client, or AllScope), section
 // (run, requests, connections, latency, throughput, goodput, slo
-// (with its verdict word), measurement, errors,
+// (with its verdict word), measurement, spec_decode, errors,
 // errors_by_class, errors_by_status, errors_top, tokens, prefix_cache,
 // sessions, warning), name (the metric, SLO, class or comparison; for
 // prefix_cache, "server" for the hits the server reported, "implied" for
@@ -45,6 +45,7 @@ func CSVEngine(w io.Writer, s *metrics.Summary, es []EngineLatency) error {
 	c.run(s)
 	c.scope(AllScope, &s.All)
 	c.implied(s.PrefixReuse)
+	c.specDecode(s.SpecDecode)
 	for i := range s.Clients {
 		c.scope(s.Clients[i].Client, &s.Clients[i])
 	}
@@ -154,6 +155,27 @@ func (c *csvRows) implied(ru *trace.Reuse) {
 	r("prompt_tokens", i(ru.Prompt))
 	r("cached_tokens", i(ru.Cached))
 	r("hit_rate", f(ru.Ratio()))
+}
+
+// specDecode writes the server's speculative decoding, when it reported
+// any, in section spec_decode under the source's name.
+func (c *csvRows) specDecode(d *metrics.SpecDecode) {
+	if d == nil {
+		return
+	}
+	r := func(stat, value, unit string) { c.row(AllScope, "spec_decode", d.Source, stat, value, unit) }
+	r("acceptance_rate", f(d.AcceptanceRate), "")
+	if d.AcceptLength > 0 {
+		r("accept_length", f(d.AcceptLength), "tokens")
+	}
+	if d.DraftTokens > 0 {
+		r("drafts", f(d.Drafts), "")
+		r("draft_tokens", f(d.DraftTokens), "tokens")
+		r("accepted_tokens", f(d.Accepted), "tokens")
+	}
+	for k, v := range d.PerPosition {
+		r("position_"+strconv.Itoa(k), f(v), "")
+	}
 }
 
 // metric writes one distribution of section (latency, sessions).

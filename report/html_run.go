@@ -241,6 +241,9 @@ func keyFigures(s *metrics.Summary) []field {
 	if r := s.PrefixReuse; r != nil {
 		fs = append(fs, field{"implied prefix reuse", pct(r.Ratio()) + " (workload)"})
 	}
+	if d := s.SpecDecode; d != nil {
+		fs = append(fs, field{"speculative decoding", strings.Join(specDecodeParts(d), " · ")})
+	}
 	return fs
 }
 

@@ -334,6 +334,32 @@ func (p *printer) cache(s *metrics.Summary) {
 	p.field("cache", parts...)
 }
 
+// specDecode writes the server's speculative decoding, when it
+// reported any.
+func (p *printer) specDecode(s *metrics.Summary) {
+	if s.SpecDecode != nil {
+		p.field("spec decode", specDecodeParts(s.SpecDecode)...)
+	}
+}
+
+// specDecodeParts words the server's speculative decoding for every
+// output: the share of drafted tokens accepted, the tokens per draft
+// step and by draft position when known, and where they were read.
+func specDecodeParts(d *metrics.SpecDecode) []string {
+	parts := []string{pct(d.AcceptanceRate) + " of drafted tokens accepted"}
+	if d.AcceptLength > 0 {
+		parts = append(parts, num(d.AcceptLength)+" tokens per draft step")
+	}
+	if len(d.PerPosition) > 0 {
+		by := make([]string, len(d.PerPosition))
+		for i, r := range d.PerPosition {
+			by[i] = pct(r)
+		}
+		parts = append(parts, "by position "+strings.Join(by, ", "))
+	}
+	return append(parts, "server: "+d.Source)
+}
+
 // clients writes one row per client when there are several.
 func (p *printer) clients(s *metrics.Summary) {
 	if len(s.Clients) < 2 {

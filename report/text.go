@@ -31,7 +31,8 @@ var rowNames = map[string]string{
 // a reasoning channel set TTFO apart from TTFT. Then the client's own CPU
 // use, errors with their most common messages, re-sent requests,
 // token-count disagreements, the prefix-cache hit rate the server
-// reported beside the one the workload implies, sessions when some have
+// reported beside the one the workload implies, the server's
+// speculative-decoding acceptance when it reported any, sessions when some have
 // several requests (counts, then per complete session its duration,
 // requests, LLM, tool and think time and context, and TTFT, TTFO and ITL
 // of first turns apart from later ones; mean, p50, p90, p99 and max, no
@@ -50,6 +51,7 @@ func Text(w io.Writer, s *metrics.Summary) error {
 	p.connections(&s.All)
 	p.tokens(&s.All)
 	p.cache(s)
+	p.specDecode(s)
 	p.faults(s)
 	p.sessions(s)
 	p.clients(s)

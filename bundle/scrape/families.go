@@ -5,7 +5,7 @@ import "strings"
 // Known lists the metric families kept from every scrape: the vLLM (V1
 // and older V0 names), SGLang and llama.cpp series that describe load,
 // KV-cache pressure, prefix caching, preemption, token throughput and
-// engine-side latency. A counter is listed without its _total suffix and
+// engine-side latency, and speculative decoding's acceptance. A counter is listed without its _total suffix and
 // matches with or without it, as text exposition from Python's
 // prometheus_client writes "vllm:prompt_tokens_total" and OpenMetrics
 // writes the family "vllm:prompt_tokens".
@@ -27,6 +27,10 @@ var Known = []string{
 	"vllm:time_per_output_token_seconds",
 	"vllm:e2e_request_latency_seconds",
 	"vllm:request_queue_time_seconds",
+	"vllm:spec_decode_num_drafts",
+	"vllm:spec_decode_num_draft_tokens",
+	"vllm:spec_decode_num_accepted_tokens",
+	"vllm:spec_decode_num_accepted_tokens_per_pos",
 	// SGLang
 	"sglang:num_running_reqs",
 	"sglang:num_queue_reqs",
@@ -41,6 +45,8 @@ var Known = []string{
 	"sglang:time_per_output_token_seconds",
 	"sglang:e2e_request_latency_seconds",
 	"sglang:queue_time_seconds",
+	"sglang:spec_accept_rate",
+	"sglang:spec_accept_length",
 	// llama.cpp (llama-server --metrics)
 	"llamacpp:requests_processing",
 	"llamacpp:requests_deferred",
