@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"surge/bundle"
+	"surge/bundle/scrape"
 	"surge/client"
 	"surge/driver"
 	"surge/metrics"
@@ -100,8 +101,9 @@ type Config struct {
 
 	// Watch, when set, sees every record as it finishes.
 	Watch driver.Sink
-	// Bare writes only the records and the reports: no trace, manifest,
-	// probe or scrape (a sweep's points, whose sweep is the bundle).
+	// Bare writes only the records, the reports and the server's metrics
+	// scraped beside them: no trace, manifest or probe (a sweep's points,
+	// whose sweep is the bundle).
 	Bare bool
 
 	Scrape   Scrape
@@ -142,6 +144,9 @@ type Result struct {
 	End     trace.RunEnd
 	Report  string // the text report, as in the bundle's report.txt
 	Target  string // where the requests went, without credentials
+	// Scrapes say how a bare run's scrapes of the server's metrics went
+	// (a sweep's point stops scraping a target that has no endpoint).
+	Scrapes scrape.Stats
 	// Verdict is why the run counts as failed, or nil: an AbortedError,
 	// ErrInterrupted, a NoSuccessError, a QuestionableError, ErrNoSLO or
 	// an SLOError.

@@ -84,11 +84,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 		return nil, err
 	}
 	if cfg.bare() {
-		end, err := record(ctx, &cfg, d, header(&cfg, in, to, salt, time.Now()), cfg.Watch)
-		if err != nil {
-			return nil, err
-		}
-		return result(&cfg, in, to, end)
+		return bare(ctx, &cfg, d, in, to, header(&cfg, in, to, salt, time.Now()))
 	}
 	// From here a Result with the text report is returned whenever the
 	// run was recorded, with the error of any file that could not be
@@ -114,6 +110,25 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	m.Server = server
 	if merr := bundle.WriteManifest(cfg.Dir, m); merr != nil {
 		err = errors.Join(err, fmt.Errorf("writing the bundle's manifest: %w", merr))
+	}
+	return res, err
+}
+
+// bare is Run's bare run: the records and reports, and the server's
+// metrics scraped beside them when there is a directory.
+func bare(ctx context.Context, cfg *Config, d *driver.Driver, in *Workload, to *Servers, h trace.RunHeader) (*Result, error) {
+	stopScrape, err := startScrape(ctx, cfg.Log, cfg.Scrape, cfg.Client, to, cfg.Dir, h.Start)
+	if err != nil {
+		return nil, err
+	}
+	end, err := record(ctx, cfg, d, h, cfg.Watch)
+	scrapes := stopScrape()
+	if err != nil {
+		return nil, err
+	}
+	res, err := result(cfg, in, to, end)
+	if res != nil {
+		res.Scrapes = scrapes
 	}
 	return res, err
 }

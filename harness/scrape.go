@@ -30,15 +30,17 @@ type Scrape struct {
 // returned function is called, which waits for the last scrape and says
 // on log what went wrong, if anything, without credentials. The scrapes
 // go through a side client with cc's options and credentials (sent to
-// the main server's origin only). Without a default server (several
-// targets) and no URL, or with Off, it does nothing.
-func startScrape(ctx context.Context, log io.Writer, f Scrape, cc client.Config, to *Servers, dir string, start time.Time) (stop func(), err error) {
+// the main server's origin only), beside the load, never before it;
+// stop returns how they went. Without a
+// default server (several targets) and no URL, with Off, or without a
+// directory, it does nothing.
+func startScrape(ctx context.Context, log io.Writer, f Scrape, cc client.Config, to *Servers, dir string, start time.Time) (stop func() scrape.Stats, err error) {
 	url := f.URL
 	if url == "" && to.base != "" {
 		url = scrape.DefaultURL(withoutUser(to.base))
 	}
-	if f.Off || url == "" {
-		return func() {}, nil
+	if f.Off || url == "" || dir == "" {
+		return func() scrape.Stats { return scrape.Stats{} }, nil
 	}
 	if f.Interval == 0 {
 		f.Interval = scrape.DefaultInterval
@@ -53,18 +55,21 @@ func startScrape(ctx context.Context, log io.Writer, f Scrape, cc client.Config,
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	done := make(chan struct{})
+	var st scrape.Stats
 	go func() {
 		defer close(done)
 		defer hc.CloseIdleConnections()
-		st, err := scrape.Run(ctx, scrape.Config{URL: url, Interval: f.Interval, Keep: f.Keep, Client: hc}, start, file)
+		var err error
+		st, err = scrape.Run(ctx, scrape.Config{URL: url, Interval: f.Interval, Keep: f.Keep, Client: hc}, start, file)
 		if msg := scrapeWarning(st, err, url); msg != "" {
 			fmt.Fprintln(log, to.Redact(msg))
 		}
 	}()
-	return func() {
+	return func() scrape.Stats {
 		cancel()
 		<-done
 		file.Close()
+		return st
 	}, nil
 }
 

@@ -119,8 +119,12 @@ func (p *points) live(ctx context.Context, plan sweep.Plan) (*trace.Records, err
 		p.target = p.servers.Target()
 	}
 	cfg.Workload, cfg.Servers, cfg.Dir, cfg.Bare, cfg.Watch = w, p.servers, dir, true, watchOf(plan)
-	if _, err := Run(ctx, cfg); err != nil {
+	res, err := Run(ctx, cfg)
+	if err != nil {
 		return nil, err
+	}
+	if res.Scrapes.NoEndpoint { // said once, at the first point
+		p.cfg.Run.Scrape.Off = true
 	}
 	return readRecords(cfg.Log, dir)
 }
@@ -203,7 +207,8 @@ func ReadSweep(log io.Writer, dir string) (*sweep.Result, error) {
 
 // pointMeasurements gives each point of res, a sweep written to dir, the
 // measurement verdict its own report has: its summary's, with the engine
-// check of the server's metrics scraped during the point.
+// check of the server's metrics scraped during the point; and the
+// server's speculative decoding then, when it reported any.
 func pointMeasurements(log io.Writer, dir string, res *sweep.Result) {
 	for i := range res.Points {
 		p := &res.Points[i]
@@ -213,7 +218,7 @@ func pointMeasurements(log io.Writer, dir string, res *sweep.Result) {
 		if _, _, err := serverView(filepath.Join(dir, p.Dir), p.Summary); err != nil {
 			fmt.Fprintf(log, "surge: sweep point %s: %v (its measurement verdict leaves the server's metrics out)\n", p.Dir, err)
 		}
-		p.Measurement = p.Summary.Measurement
+		p.Measurement, p.SpecDecode = p.Summary.Measurement, p.Summary.SpecDecode
 	}
 }
 

@@ -111,6 +111,9 @@ type Point struct {
 	// Measurement is the verdict on the point's measurement itself, as
 	// its own report gives it (metrics.Measurement).
 	Measurement *metrics.Measurement `json:"measurement,omitempty"`
+	// SpecDecode is the server's speculative decoding during the point,
+	// from its metrics, when it reported any.
+	SpecDecode *metrics.SpecDecode `json:"spec_decode,omitempty"`
 	// Dir is where the point's records are, relative to the sweep's
 	// output directory.
 	Dir     string           `json:"dir"`
