@@ -23,6 +23,12 @@ type EngineSettings struct {
 	NoPrefixCaching     bool    // turn automatic prefix caching off
 	MemoryUtilization   float64 // fraction of HBM the engine may use
 	MaxModelLen         int     // context limit; 0 means the model's context
+	// Dtype is the weights' precision (sim.ParsePrecision): bf16 (also
+	// ""), fp16, fp8 or fp4.
+	Dtype string
+	// KVCacheDtype is the KV cache's precision: auto (also ""), the
+	// activations' (fp16 with fp16 weights, else bf16), or bf16, fp16, fp8.
+	KVCacheDtype string
 }
 
 // DefaultEngineSettings returns vLLM's defaults.
@@ -68,11 +74,49 @@ func (e EngineSettings) Check() error {
 	if e.MaxModelLen < 0 {
 		errs = append(errs, fmt.Errorf("--max-model-len %d: want 1 or more tokens (or 0 for the model's context)", e.MaxModelLen))
 	}
-	return errors.Join(errs...)
+	_, _, err := e.precisions()
+	return errors.Join(append(errs, err)...)
 }
 
-// Resolve checks the settings and resolves them on hw into the engine's
-// whole configuration, as vLLM sizes its engine at start-up:
+// precisions reads Dtype and KVCacheDtype.
+func (e EngineSettings) precisions() (weights, kv sim.Precision, err error) {
+	var errs []error
+	if e.Dtype != "" {
+		if weights, err = sim.ParsePrecision(e.Dtype); err != nil {
+			errs = append(errs, fmt.Errorf("--dtype: %w", err))
+		}
+	}
+	kv = weights.Activations()
+	if e.KVCacheDtype != "" && !strings.EqualFold(e.KVCacheDtype, "auto") {
+		if kv, err = sim.ParsePrecision(e.KVCacheDtype); err != nil {
+			errs = append(errs, fmt.Errorf("--kv-cache-dtype: %w (or auto)", err))
+		}
+	}
+	return weights, kv, errors.Join(errs...)
+}
+
+// Hardware returns hw with the weight and KV cache precisions of the
+// settings, or an error when hw's GPU cannot run them (naming the flag
+// and what would work).
+func (e EngineSettings) Hardware(hw sim.Hardware) (sim.Hardware, error) {
+	w, kv, err := e.precisions()
+	if err != nil {
+		return hw, err
+	}
+	hw.Weights, hw.KV = w, kv
+	if err := hw.CheckPrecision(); err != nil {
+		flag := "--dtype " + w.String()
+		if hw.GPU.Supports(w) {
+			flag = "--kv-cache-dtype " + kv.String()
+		}
+		return hw, fmt.Errorf("%s: %w", flag, err)
+	}
+	return hw, nil
+}
+
+// Resolve checks the settings and resolves them on hw, in the settings'
+// precisions (Hardware), into the engine's whole configuration, as vLLM
+// sizes its engine at start-up:
 //
 //	NumBlocks   = hw.KVBlocks(MemoryUtilization)
 //	MaxModelLen = MaxModelLen, or min(model context, NumBlocks·16)
@@ -80,8 +124,18 @@ func (e EngineSettings) Check() error {
 // A MaxModelLen over the model's context or over the KV cache is
 // refused, as vLLM refuses to start with it.
 func (e EngineSettings) Resolve(hw sim.Hardware) (sim.EngineConfig, error) {
+	_, ec, err := e.resolve(hw)
+	return ec, err
+}
+
+// resolve is Resolve, also returning hw in the settings' precisions.
+func (e EngineSettings) resolve(hw sim.Hardware) (sim.Hardware, sim.EngineConfig, error) {
 	if err := e.Check(); err != nil {
-		return sim.EngineConfig{}, err
+		return hw, sim.EngineConfig{}, err
+	}
+	hw, err := e.Hardware(hw)
+	if err != nil {
+		return hw, sim.EngineConfig{}, err
 	}
 	blocks := hw.KVBlocks(e.MemoryUtilization)
 	if blocks <= 0 {
@@ -89,7 +143,7 @@ func (e EngineSettings) Resolve(hw sim.Hardware) (sim.EngineConfig, error) {
 		if e.MemoryUtilization != sim.DefaultMemoryUtilization {
 			err = fmt.Errorf("--gpu-memory-utilization %g: %w", e.MemoryUtilization, err)
 		}
-		return sim.EngineConfig{}, err
+		return hw, sim.EngineConfig{}, err
 	}
 	kvTokens := blocks * sim.BlockTokens
 	mml, ctx := e.MaxModelLen, hw.MaxContext()
@@ -99,12 +153,12 @@ func (e EngineSettings) Resolve(hw sim.Hardware) (sim.EngineConfig, error) {
 	case mml == 0:
 		mml = kvTokens
 	case ctx > 0 && mml > ctx:
-		return sim.EngineConfig{}, fmt.Errorf("--max-model-len %d: %s accepts at most %d tokens", mml, hw.Model.Name, ctx)
+		return hw, sim.EngineConfig{}, fmt.Errorf("--max-model-len %d: %s accepts at most %d tokens", mml, hw.Model.Name, ctx)
 	case mml > kvTokens:
-		return sim.EngineConfig{}, fmt.Errorf("--max-model-len %d: the KV cache holds only %d tokens at --gpu-memory-utilization %g; lower --max-model-len or raise the utilization",
+		return hw, sim.EngineConfig{}, fmt.Errorf("--max-model-len %d: the KV cache holds only %d tokens at --gpu-memory-utilization %g; lower --max-model-len or raise the utilization",
 			mml, kvTokens, e.MemoryUtilization)
 	}
-	return sim.EngineConfig{
+	return hw, sim.EngineConfig{
 		MaxNumBatchedTokens: e.MaxNumBatchedTokens,
 		MaxNumSeqs:          e.MaxNumSeqs,
 		BlockSize:           sim.BlockTokens,
@@ -117,7 +171,7 @@ func (e EngineSettings) Resolve(hw sim.Hardware) (sim.EngineConfig, error) {
 // Server is the configuration of a server simulating hw with these
 // settings, without the tokenizer and served name.
 func (e EngineSettings) Server(hw sim.Hardware) (server.Config, error) {
-	ec, err := e.Resolve(hw)
+	hw, ec, err := e.resolve(hw)
 	if err != nil {
 		return server.Config{}, err
 	}
@@ -144,6 +198,14 @@ func (e EngineSettings) Query() string {
 	}
 	if e.MaxModelLen != 0 {
 		q = append(q, fmt.Sprintf("max-model-len=%d", e.MaxModelLen))
+	}
+	if w, kv, err := e.precisions(); err == nil {
+		if w != sim.BF16 {
+			q = append(q, "dtype="+w.String())
+		}
+		if kv != w.Activations() {
+			q = append(q, "kv-cache-dtype="+kv.String())
+		}
 	}
 	return strings.Join(q, "&")
 }

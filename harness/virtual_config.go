@@ -29,7 +29,7 @@ func NewVirtual(eng Engine, replicas int, router string) (*Virtual, error) {
 		return nil, fmt.Errorf("--router: %w", err)
 	}
 	eng.Settings = eng.Settings.orDefaults()
-	ec, err := eng.Settings.Resolve(hw)
+	hw, ec, err := eng.Settings.resolve(hw)
 	if err != nil {
 		return nil, err
 	}

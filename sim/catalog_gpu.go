@@ -6,12 +6,15 @@ import (
 	"strings"
 )
 
-// GPU is one accelerator's datasheet: dense (non-sparse) tensor FLOP/s,
-// memory and bandwidths, all in base units.
+// GPU is one accelerator's datasheet: dense (non-sparse) tensor FLOP/s
+// per precision, memory and bandwidths, all in base units. A zero rate
+// means the GPU has no tensor cores for that precision.
 type GPU struct {
 	Name      string
-	BF16FLOPS float64 // dense BF16 FLOP/s
-	FP8FLOPS  float64 // dense FP8 FLOP/s; 0 if the GPU has no FP8 tensor cores
+	Arch      string  // architecture generation, e.g. "Hopper"
+	BF16FLOPS float64 // dense BF16 FLOP/s, also the FP16 rate
+	FP8FLOPS  float64 // dense FP8 FLOP/s; 0 before Hopper and Ada
+	FP4FLOPS  float64 // dense FP4 FLOP/s; 0 before Blackwell
 	HBMBytes  float64 // device memory, bytes
 	HBMBW     float64 // memory bandwidth, bytes/s
 	LinkBW    float64 // scale-up interconnect per GPU per direction, bytes/s
@@ -24,32 +27,61 @@ type GPU struct {
 // other memories are the datasheet GB (1e9 B). It is never modified.
 var gpus = []GPU{
 	// Source: aiconfigurator systems/a100_sxm.yaml; LLMCompass configs/GA100.json. NVLink3 300 GB/s/dir.
-	{Name: "A100-80GB", BF16FLOPS: 312e12, HBMBytes: 80 << 30, HBMBW: 2.039e12, LinkBW: 300e9,
+	{Name: "A100-80GB", Arch: "Ampere", BF16FLOPS: 312e12, HBMBytes: 80 << 30, HBMBW: 2.039e12, LinkBW: 300e9,
 		Aliases: []string{"a100", "a100-sxm", "a100-80gb-sxm", "a100-sxm-80gb", "a100-sxm4-80gb"}},
 	// Source: aiconfigurator systems/h100_sxm.yaml; inference-sim hardware_config.json. NVLink4 450 GB/s/dir.
-	{Name: "H100-SXM", BF16FLOPS: 989e12, FP8FLOPS: 1979e12, HBMBytes: 80 << 30, HBMBW: 3.35e12, LinkBW: 450e9,
+	{Name: "H100-SXM", Arch: "Hopper", BF16FLOPS: 989e12, FP8FLOPS: 1979e12, HBMBytes: 80 << 30, HBMBW: 3.35e12, LinkBW: 450e9,
 		Aliases: []string{"h100", "h100-sxm5", "h100-80gb", "h100-sxm-80gb", "h100-80gb-hbm3"}},
 	// Source: aiconfigurator systems/h200_sxm.yaml. NVLink4 450 GB/s/dir.
-	{Name: "H200", BF16FLOPS: 989e12, FP8FLOPS: 1979e12, HBMBytes: 141e9, HBMBW: 4.8e12, LinkBW: 450e9,
+	{Name: "H200", Arch: "Hopper", BF16FLOPS: 989e12, FP8FLOPS: 1979e12, HBMBytes: 141e9, HBMBW: 4.8e12, LinkBW: 450e9,
 		Aliases: []string{"h200-sxm", "h200-141gb"}},
-	// Source: aiconfigurator systems/b200_sxm.yaml (180 GB HGX part). NVLink5 900 GB/s/dir.
-	{Name: "B200", BF16FLOPS: 2250e12, FP8FLOPS: 4500e12, HBMBytes: 180e9, HBMBW: 7.7e12, LinkBW: 900e9,
+	// Source: aiconfigurator systems/b200_sxm.yaml (180 GB HGX part); FP4 9 PFLOP/s dense
+	// (NVIDIA HGX B200 datasheet: 144 PFLOP/s FP4 with sparsity for 8 GPUs). NVLink5 900 GB/s/dir.
+	{Name: "B200", Arch: "Blackwell", BF16FLOPS: 2250e12, FP8FLOPS: 4500e12, FP4FLOPS: 9000e12, HBMBytes: 180e9, HBMBW: 7.7e12, LinkBW: 900e9,
 		Aliases: []string{"b200-sxm", "hgx-b200", "dgx-b200"}},
 	// Source: aiconfigurator systems/l40s.yaml (FP8 733 dense). No NVLink: PCIe Gen4 x16, 32 GB/s/dir.
-	{Name: "L40S", BF16FLOPS: 362e12, FP8FLOPS: 733e12, HBMBytes: 48e9, HBMBW: 0.864e12, LinkBW: 32e9},
+	{Name: "L40S", Arch: "Ada", BF16FLOPS: 362e12, FP8FLOPS: 733e12, HBMBytes: 48e9, HBMBW: 0.864e12, LinkBW: 32e9},
 	// Source: GenZ Systems/system_configs.py. Infinity Fabric 896 GB/s aggregate, taken as 448 GB/s/dir.
-	{Name: "MI300X", BF16FLOPS: 1307.4e12, FP8FLOPS: 2614.9e12, HBMBytes: 192e9, HBMBW: 5.3e12, LinkBW: 448e9,
+	{Name: "MI300X", Arch: "CDNA3", BF16FLOPS: 1307.4e12, FP8FLOPS: 2614.9e12, HBMBytes: 192e9, HBMBW: 5.3e12, LinkBW: 448e9,
 		Aliases: []string{"mi300", "amd-mi300x", "instinct-mi300x"}},
 }
 
 // FLOPS returns the dense tensor FLOP/s for matrix products whose weights
-// are stored in p. FP8 falls back to the BF16 rate on GPUs without FP8
-// tensor cores (weights are up-cast).
+// (and activations) are in p, or 0 when the GPU has no tensor cores for
+// p. BF16 and FP16 share one rate on every GPU of the catalog.
 func (g GPU) FLOPS(p Precision) float64 {
-	if p == FP8 && g.FP8FLOPS > 0 {
+	switch p {
+	case FP8:
 		return g.FP8FLOPS
+	case FP4:
+		return g.FP4FLOPS
 	}
 	return g.BF16FLOPS
+}
+
+// Supports reports whether the GPU has tensor cores for weights in p.
+func (g GPU) Supports(p Precision) bool { return g.FLOPS(p) > 0 }
+
+// precisionError says that g cannot compute with weights in p, which GPUs
+// of the catalog can, and what g can.
+func (g GPU) precisionError(p Precision) error {
+	var with, own []string
+	for _, o := range gpus {
+		if o.Supports(p) {
+			with = append(with, o.Name)
+		}
+	}
+	for _, q := range []Precision{BF16, FP16, FP8, FP4} {
+		if g.Supports(q) {
+			own = append(own, q.String())
+		}
+	}
+	have := "has"
+	if len(with) > 1 {
+		have = "have"
+	}
+	return fmt.Errorf("%s weights need %s tensor cores, which %s (%s) lacks: %s %s them; %s computes in %s",
+		p, strings.ToUpper(p.String()), g.Name, g.Arch, strings.Join(with, ", "), have, g.Name, strings.Join(own, ", "))
 }
 
 // LookupGPU finds an accelerator by name or alias, case-insensitive

@@ -1,6 +1,9 @@
 package sim
 
-import "math"
+import (
+	"errors"
+	"math"
+)
 
 // BlockTokens is the KV-cache block size in tokens (vLLM's default).
 const BlockTokens = 16
@@ -10,7 +13,10 @@ const DefaultMemoryUtilization = 0.9
 
 // Hardware is a model served on TP identical GPUs with tensor parallelism,
 // with weights and KV cache stored in the given precisions. TP <= 1 means
-// one GPU.
+// one GPU. The weight precision applies to the transformer layers; the
+// embedding and LM head stay in Weights.Activations(), as quantised
+// checkpoints (ModelOpt, llm-compressor) and vLLM's fp8 quantization
+// leave them. CheckPrecision says whether the GPU can run the precisions.
 type Hardware struct {
 	Model   Model
 	GPU     GPU
@@ -22,11 +28,28 @@ type Hardware struct {
 // tp returns the tensor-parallel degree, at least 1.
 func (h Hardware) tp() float64 { return float64(max(h.TP, 1)) }
 
-// WeightBytes returns the weight bytes held by each GPU: all parameters
-// (including embedding and LM head, which vLLM also shards) times the
-// weight precision, divided by TP. Llama-3.1-8B in BF16 on one GPU: 16.06 GB.
+// WeightBytes returns the weight bytes held by each GPU: the layers'
+// parameters at the weight precision plus the embedding and LM head at
+// the activations' precision (vLLM shards both), divided by TP.
+// Llama-3.1-8B in BF16 on one GPU: 16.06 GB; in FP8, 8.03 GB.
 func (h Hardware) WeightBytes() float64 {
-	return h.Model.ArchParams() * h.Weights.Bytes() / h.tp()
+	m := h.Model
+	edges := 2 * m.LMHeadParams() // embedding and LM head
+	return ((m.ArchParams()-edges)*h.Weights.Bytes() + edges*h.Weights.Activations().Bytes()) / h.tp()
+}
+
+// CheckPrecision returns nil when the GPU has tensor cores for the weight
+// precision and the KV cache precision is one a KV cache is kept in (bf16,
+// fp16 or fp8, which every GPU of the catalog can store: attention reads
+// it back into BF16), and otherwise an error saying what would work.
+func (h Hardware) CheckPrecision() error {
+	if !h.GPU.Supports(h.Weights) {
+		return h.GPU.precisionError(h.Weights)
+	}
+	if h.KV == FP4 {
+		return errors.New("a KV cache in fp4 is not modelled: vLLM keeps it in bf16, fp16 or fp8")
+	}
+	return nil
 }
 
 // kvHeadsPerGPU is max(1, n_kv/TP): with more GPUs than KV heads, vLLM

@@ -83,6 +83,7 @@ func TestHardwareMemory(t *testing.T) {
 	q235, _ := LookupModel("Qwen3-235B-A22B")
 	h100, _ := LookupGPU("H100")
 	a100, _ := LookupGPU("A100")
+	b200, _ := LookupGPU("B200")
 	tests := []struct {
 		hw         Hardware
 		weightGB   float64
@@ -94,15 +95,18 @@ func TestHardwareMemory(t *testing.T) {
 		{Hardware{Model: l8, GPU: h100}, 16.06, 131072, 25000, 32000,
 			"8B BF16: 2·32·8·128·2 B/token; vLLM reports ~28k blocks (≈ 450k tokens) on H100 at 0.9"},
 		{Hardware{Model: l8, GPU: h100, KV: FP8}, 16.06, 65536, 50000, 64000, "FP8 KV halves bytes per token, doubles blocks"},
-		{Hardware{Model: l70, GPU: h100, TP: 2, Weights: FP8, KV: FP8}, 35.3, 81920, 27000, 33000,
-			"70B FP8 TP2: 4 KV heads per GPU at 1 byte; (77.3 − 35.3 − 2.6 GB)/(16·81920 B) ≈ 30k blocks"},
+		{Hardware{Model: l70, GPU: h100, TP: 2, Weights: FP8, KV: FP8}, 36.33, 81920, 27000, 33000,
+			"70B FP8 TP2: layers at 1 byte, embedding and LM head (2.1 B params) at 2; 4 KV heads per GPU at 1 byte; " +
+				"(77.3 − 36.3 − 2.6 GB)/(16·81920 B) ≈ 29k blocks"},
+		{Hardware{Model: l70, GPU: b200, Weights: FP4, KV: FP8}, 42.76, 327680 / 2, 40000, 48000,
+			"70B NVFP4 on one B200: 68.4 B layer params at 4.5 bits, 2.1 B at 2 bytes; (162 − 42.8 − 3.1 GB)/(16·163840 B) ≈ 44k blocks"},
 		{Hardware{Model: l70, GPU: h100}, 141.2, 327680, 0, 0, "70B BF16 does not fit one H100: no blocks"},
 		{Hardware{Model: l2, GPU: a100, TP: 2}, 68.98, 163840, 1900, 2500,
 			"Llama-2-70B FP16 TP2 on A100: (77.3 − 69.0 − 2.6 GB)/(16·163840 B) ≈ 2.2k blocks (35k tokens), " +
 				"room for Splitwise's largest TP2 batch, 32 × 640 tokens"},
 		{Hardware{Model: q235, GPU: h100}, 470.1, 192512, 0, 0, "Qwen3-235B BF16: 2·94·4·128·2 B/token as in the reference README; does not fit"},
-		{Hardware{Model: q235, GPU: h100, TP: 8, Weights: FP8, KV: FP8}, 29.38, 24064, 110000, 125000,
-			"Qwen3-235B FP8 TP8: 4 KV heads replicate to 1 per GPU at 1 B; (77.3 − 29.4 − 2.3 GB)/(16·24064 B) ≈ 118k blocks"},
+		{Hardware{Model: q235, GPU: h100, TP: 8, Weights: FP8, KV: FP8}, 29.54, 24064, 110000, 125000,
+			"Qwen3-235B FP8 TP8: 4 KV heads replicate to 1 per GPU at 1 B; (77.3 − 29.5 − 2.3 GB)/(16·24064 B) ≈ 118k blocks"},
 	}
 	for _, tt := range tests {
 		if got := tt.hw.WeightBytes() / 1e9; math.Abs(got-tt.weightGB) > 0.1 {

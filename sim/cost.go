@@ -16,13 +16,14 @@ type CostModel struct {
 	tp          float64
 	linFLOPs    float64 // FLOPs per token in the layers, per GPU: 2·L·(attn + k·ffn)/TP
 	headFLOPs   float64 // LM-head FLOPs per sequence producing logits, per GPU: 2·h·V/TP
-	denseBytes  float64 // bytes read every step, per GPU: (L·attn + h·V)·b_w/TP
+	denseBytes  float64 // bytes read every step, per GPU: (L·attn·b_w + h·V·b_a)/TP
 	ffnBytes    float64 // bytes of one FFN (expert) across all layers, per GPU: L·3hI·b_w/TP
 	experts     float64 // E (1 for dense)
 	routeMiss   float64 // 1 − k/E, probability a token skips a given expert
 	attnFLOPs   float64 // attention FLOPs per (token · context position), per GPU: 4·L·n_q·d/TP
 	kvBytes     float64 // KV bytes per token per GPU
 	linRate     float64 // η_c · peak FLOP/s at the weight precision
+	headRate    float64 // η_c · peak FLOP/s at the activations' precision (the LM head's)
 	attnRate    float64 // η_a · peak BF16 FLOP/s
 	memRate     float64 // η_m · HBM bytes/s
 	commBytes   float64 // all-reduce bytes per token: 2(TP−1)/TP · h · 2 B
@@ -33,20 +34,22 @@ type CostModel struct {
 
 // NewCostModel prepares the step-time model of hw with parameters p. A zero
 // CostParams means DefaultCostParams; non-positive efficiencies are
-// replaced by their defaults.
+// replaced by their defaults. hw's precisions must pass CheckPrecision
+// (weights the GPU has no tensor cores for would take forever).
 func NewCostModel(hw Hardware, p CostParams) *CostModel {
 	p = p.withDefaults()
 	m := hw.Model
 	c := &CostModel{hw: hw, p: p, layers: float64(m.Layers), tp: hw.tp(), experts: m.ffnCount()}
-	bw := hw.Weights.Bytes()
+	bw, act := hw.Weights.Bytes(), hw.Weights.Activations()
 	c.linFLOPs = 2 * c.layers * (m.AttentionParams() + m.activeFFNs()*m.ExpertParams()) / c.tp
 	c.headFLOPs = 2 * m.LMHeadParams() / c.tp
-	c.denseBytes = (c.layers*m.AttentionParams() + m.LMHeadParams()) * bw / c.tp
+	c.denseBytes = (c.layers*m.AttentionParams()*bw + m.LMHeadParams()*act.Bytes()) / c.tp
 	c.ffnBytes = c.layers * m.ExpertParams() * bw / c.tp
 	c.routeMiss = 1 - m.activeFFNs()/c.experts
 	c.attnFLOPs = 4 * c.layers * float64(m.Heads*m.HeadDim) / c.tp
 	c.kvBytes = hw.KVBytesPerToken()
 	c.linRate = p.EtaCompute * hw.GPU.FLOPS(hw.Weights)
+	c.headRate = p.EtaCompute * hw.GPU.FLOPS(act)
 	c.attnRate = p.EtaAttention * hw.GPU.BF16FLOPS
 	c.memRate = p.EtaMemory * hw.GPU.HBMBW
 	if hw.TP > 1 {
@@ -92,10 +95,11 @@ func (c *CostModel) StepTime(b Batch) time.Duration {
 }
 
 // linearTime is the roofline of the weight matmuls for n tokens of which
-// seqs produce logits: max(FLOPs/(η_c·P), weight bytes/(η_m·BW)), in seconds.
+// seqs produce logits: max(layer FLOPs/(η_c·P_w) + LM-head FLOPs/(η_c·P_a),
+// weight bytes/(η_m·BW)), in seconds.
 func (c *CostModel) linearTime(n, seqs float64) float64 {
-	flops := c.linFLOPs*n + c.headFLOPs*seqs
-	return c.linearRoof(flops, c.denseBytes+c.ffnBytes*c.touchedFFNs(n))
+	compute := c.linFLOPs*n/c.linRate + c.headFLOPs*seqs/c.headRate
+	return roof(compute, (c.denseBytes+c.ffnBytes*c.touchedFFNs(n))/c.memRate)
 }
 
 // linearRoof is the roofline of weight matmuls doing flops FLOPs and moving

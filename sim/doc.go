@@ -13,10 +13,14 @@
 // LookupModel and LookupGPU find models (Llama-3.1-8B/70B, Llama-3.3-70B,
 // Llama-2-70B, Qwen3-8B/32B, Mixtral-8x7B, Qwen3-30B-A3B, Qwen3-235B-A22B)
 // and accelerators (A100-80GB,
-// H100-SXM, H200, B200, L40S, MI300X) by name or common alias. A Hardware
-// binds a Model to TP GPUs with weight and KV precisions and derives
-// per-GPU weight bytes, KV bytes per token and the KV capacity in 16-token
-// blocks the way vLLM computes num_gpu_blocks.
+// H100-SXM, H200, B200, L40S, MI300X) by name or common alias, each GPU
+// with its dense tensor rate per precision (BF16 and FP16; FP8 from
+// Hopper, Ada and CDNA3 on; FP4 on Blackwell). A Hardware binds a Model to
+// TP GPUs with weight and KV precisions (ParsePrecision; CheckPrecision
+// refuses weights the GPU has no tensor cores for) and derives per-GPU
+// weight bytes (layers at the weight precision, embedding and LM head at
+// BF16), KV bytes per token and the KV capacity in 16-token blocks the way
+// vLLM computes num_gpu_blocks.
 //
 // # Step time
 //
@@ -26,8 +30,8 @@
 //
 //	T = T_lin + T_attn,pre + T_attn,dec + T_comm + c_step + c_layer·L + c_seq·s
 //
-//	T_lin      = max( [2·n·L·(A + k·F) + 2·s·h·V] / TP / (η_c·P_w),   FLOP / FLOP/s  → s
-//	                  [L·A + h·V + L·F·E·(1−(1−k/E)^n)]·b_w / TP / (η_m·BW) )   B / B/s → s
+//	T_lin      = max( [2·n·L·(A + k·F)/P_w + 2·s·h·V/P_a] / TP / η_c,   FLOP / FLOP/s  → s
+//	                  [(L·A + L·F·E·(1−(1−k/E)^n))·b_w + h·V·b_a] / TP / (η_m·BW) )   B / B/s → s
 //	T_attn,pre = max( 4·L·n_q·d/TP · Σ_chunks t·(c + (t+1)/2) / (η_a·P_bf16),
 //	                  KV_tok · Σ_chunks (c + t) / (η_m·BW) )
 //	T_attn,dec = max( 4·L·n_q·d/TP · Σ_dec (ctx+1) / (η_a·P_bf16),
@@ -38,8 +42,9 @@
 // layer, F = 3·h·I parameters per FFN (per expert), E experts of which k are
 // active (E = k = 1 for dense; E·(1−(1−k/E)^n) is the expected number of
 // experts n tokens touch), h hidden size, V vocabulary, b_w bytes per
-// weight, KV_tok = 2·L·max(1, n_kv/TP)·d·b_kv bytes per token, P_w the dense
-// tensor FLOP/s at the weight precision, BW the HBM bandwidth and link the
+// weight (b_a = 2 for the LM head, kept in BF16 or FP16), KV_tok =
+// 2·L·max(1, n_kv/TP)·d·b_kv bytes per token, P_w and P_a the dense tensor
+// FLOP/s at the weight and activation precisions, BW the HBM bandwidth and link the
 // per-direction interconnect bandwidth. A chunk of t tokens after c cached
 // ones attends to c+1 … c+t positions. The embedding gather is free; the LM
 // head runs once per sequence.

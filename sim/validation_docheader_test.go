@@ -24,7 +24,8 @@ for other clients' prefills, plus closed-loop queueing when c > B.
 Serving defaults: vLLM max_num_seqs 256, 8192 batched tokens,
 gpu_memory_utilization 0.9; TensorRT-LLM rows max batch 2048, memory
 fraction 0.95, KV reserved for isl+osl (GUARANTEED_NO_EVICT). Rows tagged FP8
-use FP8 weights and FP8 KV cache.
+use FP8 weights and FP8 KV cache (--dtype fp8 --kv-cache-dtype fp8); FP8
+weights leave the embedding and LM head in BF16, as FP8 checkpoints do.
 
 **Static-batch step rows** (Splitwise, Llama-2-70B FP16 on 2/4/8 A100 or
 H100, TP = gpu_count) call ` + "`CostModel.StepTime`" + ` directly

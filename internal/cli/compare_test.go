@@ -216,7 +216,7 @@ func TestCompareFailsALargeShift(t *testing.T) {
 // model).
 func TestEngineNameIsSimTarget(t *testing.T) {
 	t.Parallel()
-	e := engineFlags{maxNumSeqs: 64, maxBatched: sim.DefaultMaxNumBatchedTokens, memUtil: sim.DefaultMemoryUtilization, noPrefix: true}
+	e := engineFlags{harness.EngineSettings{MaxNumSeqs: 64, MaxNumBatchedTokens: sim.DefaultMaxNumBatchedTokens, MemoryUtilization: sim.DefaultMemoryUtilization, NoPrefixCaching: true}}
 	v, err := simFlags{hw: harness.Engine{Model: "llama-3.1-8b", GPU: "h100", TP: 1}, replicas: 1, router: "round-robin", engine: e}.virtual()
 	if err != nil {
 		t.Fatal(err)

@@ -38,12 +38,17 @@ func TestEngineFlags(t *testing.T) {
 		f(&ec)
 		return ec
 	}
+	fp8 := hw
+	fp8.Weights, fp8.KV = sim.FP8, sim.FP8
 	tests := []struct {
 		reason string
 		args   []string
 		want   sim.EngineConfig
 		errs   []string // substrings of the error, every one required
 	}{
+		{"FP8 weights and KV cache: half the bytes, a bigger cache",
+			[]string{"--dtype", "fp8", "--kv-cache-dtype", "fp8"}, with(func(ec *sim.EngineConfig) { ec.NumBlocks = fp8.KVBlocks(0.9) }), nil},
+		{"FP4 weights need Blackwell", []string{"--dtype", "fp4"}, sim.EngineConfig{}, []string{"--dtype fp4: fp4 weights need FP4 tensor cores"}},
 		{"vLLM's defaults, the KV cache at 0.9 of HBM and the model's context", nil, def, nil},
 		{"the scheduler limits are taken as given",
 			[]string{"--max-num-seqs", "1", "--max-num-batched-tokens", "512"},
@@ -77,7 +82,7 @@ func TestEngineFlags(t *testing.T) {
 			[]string{"--gpu-memory-utilization", "0.3", "--max-model-len", strconv.Itoa(hw.KVTokens(0.3) + 1)}, sim.EngineConfig{},
 			[]string{fmt.Sprintf("--max-model-len %d: the KV cache holds only %d tokens", hw.KVTokens(0.3)+1, hw.KVTokens(0.3)), "raise the utilization"}},
 		{"weights that leave no room for a cache are refused (4 GB of an H100 for 16 GB of weights)",
-			[]string{"--gpu-memory-utilization", "0.05"}, sim.EngineConfig{}, []string{"--gpu-memory-utilization 0.05: Llama-3.1-8B (16 GB of weights) does not fit on 1×H100-SXM"}},
+			[]string{"--gpu-memory-utilization", "0.05"}, sim.EngineConfig{}, []string{"--gpu-memory-utilization 0.05: Llama-3.1-8B (16 GB of bf16 weights) does not fit on 1×H100-SXM"}},
 	}
 	for _, tt := range tests {
 		var e engineFlags

@@ -38,7 +38,8 @@ Prompts are counted with --tokenizer; generated text is simple words, one
 token each. It listens on loopback port 8000 unless --port or --addr say
 otherwise, and serves until Ctrl-C. --max-num-seqs, --max-num-batched-tokens,
 --no-prefix-caching, --gpu-memory-utilization and --max-model-len mean
-what they mean to vllm serve.
+what they mean to vllm serve; --dtype and --kv-cache-dtype set the
+precision of weights (bf16, fp16, fp8, fp4) and KV cache (auto, fp8...).
 
 Clients are held to limits (headers in 10 s and 64 KiB, a body in 1 min
 and 16 MiB, 256 MiB of bodies at once; docs/RELIABILITY.md).

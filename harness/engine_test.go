@@ -1,0 +1,65 @@
+package harness
+
+import (
+	"strings"
+	"testing"
+
+	"surge/sim"
+)
+
+// TestEnginePrecision: --dtype and --kv-cache-dtype reach the hardware
+// the engine simulates, its KV cache size and its name; a precision the
+// GPU cannot run is refused naming the flag and what works.
+func TestEnginePrecision(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name    string
+		eng     Engine
+		weights sim.Precision
+		kv      sim.Precision
+		target  string
+		errs    []string
+	}{
+		{"70B in FP8 on one H200: BF16 KV (auto)", Engine{Model: "llama-3.1-70b", GPU: "h200", TP: 1, Settings: EngineSettings{Dtype: "fp8"}},
+			sim.FP8, sim.BF16, "sim://Llama-3.1-70B@H200x1?dtype=fp8", nil},
+		{"FP8 KV is named", Engine{Model: "llama-3.1-8b", GPU: "h100", TP: 1, Settings: EngineSettings{KVCacheDtype: "fp8"}},
+			sim.BF16, sim.FP8, "sim://Llama-3.1-8B@H100-SXMx1?kv-cache-dtype=fp8", nil},
+		{"auto KV follows FP16 weights", Engine{Model: "llama-3.1-8b", GPU: "a100", TP: 1, Settings: EngineSettings{Dtype: "float16", KVCacheDtype: "auto"}},
+			sim.FP16, sim.FP16, "sim://Llama-3.1-8B@A100-80GBx1?dtype=fp16", nil},
+		{"70B in BF16 on one H200 does not fit", Engine{Model: "llama-3.1-70b", GPU: "h200", TP: 1},
+			0, 0, "", []string{"does not fit on 1×H200", "--dtype fp8 --tp 1"}},
+		{"FP8 on an A100", Engine{Model: "llama-3.1-8b", GPU: "a100", TP: 1, Settings: EngineSettings{Dtype: "fp8"}},
+			0, 0, "", []string{"--dtype fp8: fp8 weights need FP8 tensor cores", "A100-80GB (Ampere)"}},
+		{"FP4 on an H100", Engine{Model: "llama-3.1-8b", GPU: "h100", TP: 1, Settings: EngineSettings{Dtype: "fp4"}},
+			0, 0, "", []string{"--dtype fp4", "B200 has them"}},
+		{"an unknown dtype", Engine{Model: "llama-3.1-8b", GPU: "h100", TP: 1, Settings: EngineSettings{Dtype: "int3", KVCacheDtype: "fp2"}},
+			0, 0, "", []string{`--dtype: unknown precision "int3"`, `--kv-cache-dtype: unknown precision "fp2"`}},
+	}
+	for _, tt := range tests {
+		v, err := NewVirtual(tt.eng, 1, "round-robin")
+		if tt.errs != nil {
+			for _, want := range tt.errs {
+				if err == nil || !strings.Contains(err.Error(), want) {
+					t.Errorf("%s: error %v, want it to say %q", tt.name, err, want)
+				}
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("%s: %v", tt.name, err)
+			continue
+		}
+		hw := v.Config.Cost.(*sim.CostModel).Hardware()
+		if hw.Weights != tt.weights || hw.KV != tt.kv || v.Target != tt.target {
+			t.Errorf("%s: %v weights, %v KV, target %q; want %v, %v, %q", tt.name, hw.Weights, hw.KV, v.Target, tt.weights, tt.kv, tt.target)
+		}
+		if want := hw.KVBlocks(0); v.Config.Engine.NumBlocks != want {
+			t.Errorf("%s: %d KV blocks, want %d for %v KV", tt.name, v.Config.Engine.NumBlocks, want, hw.KV)
+		}
+		srv, err := NewServer(tt.eng)
+		if err != nil || srv.Hardware.Weights != hw.Weights || srv.Hardware.KV != hw.KV || srv.Engine.NumBlocks != v.Config.Engine.NumBlocks {
+			t.Errorf("%s: server %v/%v, %d blocks, %v; want the simulation's %v/%v, %d",
+				tt.name, srv.Hardware.Weights, srv.Hardware.KV, srv.Engine.NumBlocks, err, hw.Weights, hw.KV, v.Config.Engine.NumBlocks)
+		}
+	}
+}
