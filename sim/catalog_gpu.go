@@ -17,8 +17,57 @@ type GPU struct {
 	FP4FLOPS  float64 // dense FP4 FLOP/s; 0 before Blackwell
 	HBMBytes  float64 // device memory, bytes
 	HBMBW     float64 // memory bandwidth, bytes/s
-	LinkBW    float64 // scale-up interconnect per GPU per direction, bytes/s
+	Link      Link    // scale-up interconnect between the GPUs of one server
+	LinkBW    float64 // Link bandwidth per GPU per direction, bytes/s
+	// LinkPeers is the number of point-to-point links LinkBW is split over
+	// in a full mesh (MI300X: 7); 0 when a switch (NVSwitch, a PCIe
+	// switch) gives any one peer all of LinkBW.
+	LinkPeers int
 	Aliases   []string
+}
+
+// Link is a kind of scale-up interconnect.
+type Link int
+
+const (
+	// NVLink connects every GPU of a server through NVSwitches, with
+	// peer-to-peer loads and stores: one-shot all-reduces are possible.
+	NVLink Link = iota
+	// InfinityFabric is AMD's full mesh of point-to-point xGMI links,
+	// peer-to-peer capable.
+	InfinityFabric
+	// PCIe is the host bus: no peer-to-peer all-reduce kernels (vLLM
+	// turns its custom all-reduce off on PCIe-only GPUs), so NCCL's
+	// reduce-scatter and all-gather.
+	PCIe
+)
+
+// peerToPeer reports whether kernels can read peers' memory directly,
+// which one-shot all-reduces need.
+func (l Link) peerToPeer() bool { return l != PCIe }
+
+// String names the interconnect.
+func (l Link) String() string {
+	switch l {
+	case NVLink:
+		return "NVLink"
+	case InfinityFabric:
+		return "Infinity Fabric"
+	case PCIe:
+		return "PCIe"
+	}
+	return fmt.Sprintf("Link(%d)", int(l))
+}
+
+// GroupBW returns the link bandwidth per GPU per direction that an
+// all-reduce among tp GPUs of one server can use: all of LinkBW through a
+// switch, or the tp−1 links of a mesh that reach the group's other GPUs,
+// LinkBW·(tp−1)/LinkPeers.
+func (g GPU) GroupBW(tp int) float64 {
+	if g.LinkPeers > 0 {
+		return g.LinkBW * float64(min(max(tp-1, 1), g.LinkPeers)) / float64(g.LinkPeers)
+	}
+	return g.LinkBW
 }
 
 // gpus is the accelerator catalog, from the table "Datasheet-level specs" in
@@ -27,22 +76,25 @@ type GPU struct {
 // other memories are the datasheet GB (1e9 B). It is never modified.
 var gpus = []GPU{
 	// Source: aiconfigurator systems/a100_sxm.yaml; LLMCompass configs/GA100.json. NVLink3 300 GB/s/dir.
-	{Name: "A100-80GB", Arch: "Ampere", BF16FLOPS: 312e12, HBMBytes: 80 << 30, HBMBW: 2.039e12, LinkBW: 300e9,
+	{Name: "A100-80GB", Arch: "Ampere", BF16FLOPS: 312e12, HBMBytes: 80 << 30, HBMBW: 2.039e12, Link: NVLink, LinkBW: 300e9,
 		Aliases: []string{"a100", "a100-sxm", "a100-80gb-sxm", "a100-sxm-80gb", "a100-sxm4-80gb"}},
 	// Source: aiconfigurator systems/h100_sxm.yaml; inference-sim hardware_config.json. NVLink4 450 GB/s/dir.
-	{Name: "H100-SXM", Arch: "Hopper", BF16FLOPS: 989e12, FP8FLOPS: 1979e12, HBMBytes: 80 << 30, HBMBW: 3.35e12, LinkBW: 450e9,
+	{Name: "H100-SXM", Arch: "Hopper", BF16FLOPS: 989e12, FP8FLOPS: 1979e12, HBMBytes: 80 << 30, HBMBW: 3.35e12, Link: NVLink, LinkBW: 450e9,
 		Aliases: []string{"h100", "h100-sxm5", "h100-80gb", "h100-sxm-80gb", "h100-80gb-hbm3"}},
 	// Source: aiconfigurator systems/h200_sxm.yaml. NVLink4 450 GB/s/dir.
-	{Name: "H200", Arch: "Hopper", BF16FLOPS: 989e12, FP8FLOPS: 1979e12, HBMBytes: 141e9, HBMBW: 4.8e12, LinkBW: 450e9,
+	{Name: "H200", Arch: "Hopper", BF16FLOPS: 989e12, FP8FLOPS: 1979e12, HBMBytes: 141e9, HBMBW: 4.8e12, Link: NVLink, LinkBW: 450e9,
 		Aliases: []string{"h200-sxm", "h200-141gb"}},
 	// Source: aiconfigurator systems/b200_sxm.yaml (180 GB HGX part); FP4 9 PFLOP/s dense
 	// (NVIDIA HGX B200 datasheet: 144 PFLOP/s FP4 with sparsity for 8 GPUs). NVLink5 900 GB/s/dir.
-	{Name: "B200", Arch: "Blackwell", BF16FLOPS: 2250e12, FP8FLOPS: 4500e12, FP4FLOPS: 9000e12, HBMBytes: 180e9, HBMBW: 7.7e12, LinkBW: 900e9,
+	{Name: "B200", Arch: "Blackwell", BF16FLOPS: 2250e12, FP8FLOPS: 4500e12, FP4FLOPS: 9000e12, HBMBytes: 180e9, HBMBW: 7.7e12, Link: NVLink, LinkBW: 900e9,
 		Aliases: []string{"b200-sxm", "hgx-b200", "dgx-b200"}},
 	// Source: aiconfigurator systems/l40s.yaml (FP8 733 dense). No NVLink: PCIe Gen4 x16, 32 GB/s/dir.
-	{Name: "L40S", Arch: "Ada", BF16FLOPS: 362e12, FP8FLOPS: 733e12, HBMBytes: 48e9, HBMBW: 0.864e12, LinkBW: 32e9},
-	// Source: GenZ Systems/system_configs.py. Infinity Fabric 896 GB/s aggregate, taken as 448 GB/s/dir.
-	{Name: "MI300X", Arch: "CDNA3", BF16FLOPS: 1307.4e12, FP8FLOPS: 2614.9e12, HBMBytes: 192e9, HBMBW: 5.3e12, LinkBW: 448e9,
+	{Name: "L40S", Arch: "Ada", BF16FLOPS: 362e12, FP8FLOPS: 733e12, HBMBytes: 48e9, HBMBW: 0.864e12,
+		Link: PCIe, LinkBW: 32e9},
+	// Source: GenZ Systems/system_configs.py. Infinity Fabric: a full mesh of 7 xGMI links of
+	// 128 GB/s bidirectional (AMD quotes 896 GB/s aggregate), 64 GB/s/dir each, 448 GB/s/dir in all.
+	{Name: "MI300X", Arch: "CDNA3", BF16FLOPS: 1307.4e12, FP8FLOPS: 2614.9e12, HBMBytes: 192e9, HBMBW: 5.3e12,
+		Link: InfinityFabric, LinkBW: 448e9, LinkPeers: 7,
 		Aliases: []string{"mi300", "amd-mi300x", "instinct-mi300x"}},
 }
 

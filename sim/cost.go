@@ -26,9 +26,7 @@ type CostModel struct {
 	headRate    float64 // η_c · peak FLOP/s at the activations' precision (the LM head's)
 	attnRate    float64 // η_a · peak BF16 FLOP/s
 	memRate     float64 // η_m · HBM bytes/s
-	commBytes   float64 // all-reduce bytes per token: 2(TP−1)/TP · h · 2 B
-	commCalls   float64 // all-reduces per step: 2·L when TP > 1, else 0
-	commLat     float64 // latency of one all-reduce: 2(TP−1)·α, seconds
+	comm        allReduce
 	fixedPerStp float64 // c_step + c_layer·L, seconds
 }
 
@@ -52,11 +50,7 @@ func NewCostModel(hw Hardware, p CostParams) *CostModel {
 	c.headRate = p.EtaCompute * hw.GPU.FLOPS(act)
 	c.attnRate = p.EtaAttention * hw.GPU.BF16FLOPS
 	c.memRate = p.EtaMemory * hw.GPU.HBMBW
-	if hw.TP > 1 {
-		c.commCalls = 2 * c.layers
-		c.commBytes = 2 * (c.tp - 1) / c.tp * float64(m.Hidden) * 2
-		c.commLat = 2 * (c.tp - 1) * p.CommLatency.Seconds()
-	}
+	c.comm = newAllReduce(hw, p)
 	c.fixedPerStp = p.StepOverhead.Seconds() + p.LayerOverhead.Seconds()*c.layers
 	return c
 }
@@ -89,7 +83,7 @@ func (c *CostModel) StepTime(b Batch) time.Duration {
 	sec := c.linearTime(n, seqs) +
 		roof(c.attnFLOPs*preFLOPs/c.attnRate, c.kvBytes*preKV/c.memRate) +
 		roof(c.attnFLOPs*decKV/c.attnRate, c.kvBytes*decKV/c.memRate) +
-		c.commCalls*(c.commLat+c.commBytes*n/c.hw.GPU.LinkBW) +
+		c.comm.time(n) +
 		c.fixedPerStp + c.p.SeqOverhead.Seconds()*seqs
 	return time.Duration(sec * 1e9)
 }

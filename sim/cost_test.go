@@ -89,61 +89,41 @@ func TestStepTimeMonotone(t *testing.T) {
 	}
 }
 
-// TestTPReducesDecode: sharding the weights over more GPUs shortens a
-// memory-bound decode step, but by less than TP× (all-reduces cost); at
-// batch 1 the ring latency 2(TP−1)·α grows faster than the weight read
-// shrinks, so TP8 is no faster than TP4, as Splitwise measured for
-// Llama-2-70B on both A100 and H100.
-func TestTPReducesDecode(t *testing.T) {
+// TestAllReduce checks the collective model against its formulas: a
+// decode step's small message goes one-shot, costing α whatever the TP;
+// a prefill's large message goes two-shot, 2α + 2(TP−1)/TP·M/B; PCIe has
+// no one-shot; a mesh gives a pair of GPUs one link of seven; one GPU has
+// no all-reduce.
+func TestAllReduce(t *testing.T) {
 	t.Parallel()
-	step := func(tp int) time.Duration {
-		return NewCostModel(hwFor(t, "Llama-2-70B", "H100", tp, BF16, BF16), CostParams{}).StepTime(Batch{Decode: []int{1000}})
-	}
+	p := DefaultCostParams()
+	alpha := p.CommLatency.Seconds()
+	const h = 8192 // Llama-3.1-70B
+	msg := func(n float64) float64 { return n * h * actBytes }
 	tests := []struct {
-		from, to int
-		faster   bool
-		reason   string
-	}{
-		{1, 2, true, "halving a 138 GB weight read outweighs 160 all-reduces at TP2"},
-		{2, 4, true, "halving 69 GB still outweighs the 3× longer ring latency"},
-		{4, 8, false, "the 17 GB saved is less than the 2.3× longer ring latency"},
-	}
-	for _, tt := range tests {
-		prev, got := step(tt.from), step(tt.to)
-		if (got < prev) != tt.faster {
-			t.Errorf("TP%d %v vs TP%d %v: faster = %v, want %v (%s)", tt.to, got, tt.from, prev, got < prev, tt.faster, tt.reason)
-		}
-		if got < prev/2 {
-			t.Errorf("TP%d %v more than halves TP%d %v despite communication", tt.to, got, tt.from, prev)
-		}
-	}
-}
-
-// TestCommLatencyRing: the all-reduce latency is a ring of 2(TP−1) steps
-// of α each, 2·L all-reduces per step; with TP1 there is none. The step
-// with α minus the step with α ≈ 0 must be 2·L·2(TP−1)·α.
-func TestCommLatencyRing(t *testing.T) {
-	t.Parallel()
-	const alpha = 20 * time.Microsecond
-	tests := []struct {
+		gpu    string
 		tp     int
+		n      float64
+		want   float64 // seconds per all-reduce
 		reason string
 	}{
-		{1, "one GPU: no all-reduce"},
-		{2, "two ring steps per all-reduce"},
-		{8, "fourteen ring steps per all-reduce"},
+		{"H100", 1, 8192, 0, "one GPU: nothing to reduce"},
+		{"H100", 2, 1, alpha + msg(1)/(p.EtaLink*450e9), "TP2 decode: one-shot, one peer's 16 KB"},
+		{"H100", 8, 1, alpha + 7*msg(1)/(p.EtaLink*450e9), "TP8 decode: one-shot, seven peers' 16 KB, still ≈ α"},
+		{"H100", 8, 8192, 2*alpha + 2*7.0/8*msg(8192)/(p.EtaLink*450e9), "TP8 prefill of 8192 tokens: two-shot, bandwidth-bound"},
+		{"L40S", 4, 1, 2*alpha + 2*3.0/4*msg(1)/(p.EtaLink*32e9), "PCIe: two-shot even for a decode"},
+		{"MI300X", 2, 8192, alpha + msg(8192)/(p.EtaLink*448e9/7), "MI300X pair: one xGMI link of seven"},
+		{"MI300X", 8, 8192, 2*alpha + 2*7.0/8*msg(8192)/(p.EtaLink*448e9), "MI300X TP8: all seven links"},
 	}
-	b := Batch{Decode: []int{500, 500}}
 	for _, tt := range tests {
-		hw := hwFor(t, "Llama-3.1-70B", "H100", tt.tp, FP8, FP8)
-		p := DefaultCostParams()
-		p.CommLatency = alpha
-		with := NewCostModel(hw, p).StepTime(b)
-		p.CommLatency = 0
-		without := NewCostModel(hw, p).StepTime(b)
-		want := time.Duration(2*80*2*(max(tt.tp, 1)-1)) * alpha
-		if d := with - without - want; d < -time.Microsecond || d > time.Microsecond {
-			t.Errorf("TP%d: latency share %v, want %v (%s)", tt.tp, with-without, want, tt.reason)
+		hw := hwFor(t, "Llama-3.1-70B", tt.gpu, tt.tp, FP8, FP8)
+		ar := newAllReduce(hw, p)
+		got := ar.time(tt.n) / max(ar.callsPerStep, 1)
+		if math.Abs(got-tt.want) > 1e-12+1e-9*tt.want {
+			t.Errorf("%s: %.3f µs per all-reduce, want %.3f", tt.reason, got*1e6, tt.want*1e6)
+		}
+		if tt.tp > 1 && ar.callsPerStep != 160 {
+			t.Errorf("%s: %v all-reduces per step, want 2·80", tt.reason, ar.callsPerStep)
 		}
 	}
 }

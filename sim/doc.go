@@ -36,7 +36,7 @@
 //	                  KV_tok · Σ_chunks (c + t) / (η_m·BW) )
 //	T_attn,dec = max( 4·L·n_q·d/TP · Σ_dec (ctx+1) / (η_a·P_bf16),
 //	                  KV_tok · Σ_dec (ctx+1) / (η_m·BW) )
-//	T_comm     = 2·L · [2(TP−1)·α + 2(TP−1)/TP · n·h·2 B / link]   (TP > 1; s + B / B/s → s)
+//	T_comm     = 2·L · min( α + (TP−1)·M/B,  2α + 2(TP−1)/TP·M/B )   (TP > 1; M = n·h·2 B)
 //
 // where A = h·(2·n_q·d + 2·n_kv·d) attention-projection parameters per
 // layer, F = 3·h·I parameters per FFN (per expert), E experts of which k are
@@ -44,17 +44,21 @@
 // experts n tokens touch), h hidden size, V vocabulary, b_w bytes per
 // weight (b_a = 2 for the LM head, kept in BF16 or FP16), KV_tok =
 // 2·L·max(1, n_kv/TP)·d·b_kv bytes per token, P_w and P_a the dense tensor
-// FLOP/s at the weight and activation precisions, BW the HBM bandwidth and link the
-// per-direction interconnect bandwidth. A chunk of t tokens after c cached
-// ones attends to c+1 … c+t positions. The embedding gather is free; the LM
-// head runs once per sequence.
+// FLOP/s at the weight and activation precisions and BW the HBM bandwidth.
+// A chunk of t tokens after c cached ones attends to c+1 … c+t positions.
+// The embedding gather is free; the LM head runs once per sequence.
 //
-// T_comm is the textbook cost of a ring all-reduce (reduce-scatter then
-// all-gather): 2(TP−1) steps, each paying a latency α (seconds) and moving
-// 1/TP of the n·h BF16 activations over the link. Both the latency and
-// the bytes grow with TP−1; a fixed latency per all-reduce would make TP8
-// as cheap to synchronise as TP2, which the published TP4/TP8 measurements
-// contradict (docs/sim-validation.md).
+// T_comm is two all-reduces a layer of the step's activations, M bytes,
+// each the cheaper of a one-shot (one synchronisation round of latency α;
+// every GPU reads its TP−1 peers' whole messages) and a two-shot
+// (reduce-scatter then all-gather: two rounds, 2(TP−1)/TP of M each way),
+// as the custom all-reduces of vLLM and TensorRT-LLM and NCCL's tuner pick
+// by size. B = η_l·GPU.GroupBW(TP) is the link bandwidth the group uses:
+// NVLink through NVSwitches gives any pair the whole per-direction rate,
+// a full mesh (MI300X's Infinity Fabric) TP−1 of its seven links, and PCIe
+// has no one-shot. Decode messages are small, so their all-reduces cost ≈ α
+// whatever the TP and sharding the weights over more GPUs always shortens a
+// step; prefill messages are bandwidth-bound.
 //
 // GEMMTime applies the T_lin roofline to one linear layer (n×in by in×out,
 // counting activation bytes as well as weights), for comparing with

@@ -180,9 +180,10 @@ func validationMarkdown(rows []calRow, p CostParams) string {
 	cases, skips := classifyAll(rows)
 	var b strings.Builder
 	b.WriteString(docHeader)
-	fmt.Fprintf(&b, "\nParameters (DefaultCostParams): η_c %.2f, η_a %.2f, η_m %.2f, c_step %v, c_layer %v, c_seq %v, α %v per ring step.\n",
-		p.EtaCompute, p.EtaAttention, p.EtaMemory, p.StepOverhead, p.LayerOverhead, p.SeqOverhead, p.CommLatency)
+	fmt.Fprintf(&b, "\nParameters (DefaultCostParams): η_c %.2f, η_a %.2f, η_m %.2f, c_step %v, c_layer %v, c_seq %v, α %v per all-reduce round, η_l %.2f.\n",
+		p.EtaCompute, p.EtaAttention, p.EtaMemory, p.StepOverhead, p.LayerOverhead, p.SeqOverhead, p.CommLatency, p.EtaLink)
 	writeSummary(&b, cases, p)
+	writeTPScaling(&b, cases, p)
 	writeSkips(&b, skips, len(rows), len(cases))
 	writeRows(&b, cases, p)
 	return b.String()

@@ -54,7 +54,10 @@ type fitAxis struct {
 
 // fitAxes lists the fitted parameters and their grids. LayerOverhead is
 // not fitted: with CUDA graphs it is indistinguishable from StepOverhead
-// on these rows.
+// on these rows. Nor is EtaLink: the fit rows are TP1 and TP2, where the
+// link time of a prefill cannot be told from its compute (fitted, η_l
+// runs to the floor of any grid, 0.5 included, absorbing compute); it is
+// set from the reference's measured NCCL bus bandwidth instead.
 func fitAxes() []fitAxis {
 	lin := func(lo, hi, step float64) []float64 {
 		var g []float64
@@ -71,7 +74,7 @@ func fitAxes() []fitAxis {
 		{lin(0.60, 0.95, 0.01), func(p CostParams) float64 { return p.EtaMemory }, func(p *CostParams, v float64) { p.EtaMemory = v }},
 		{lin(0, 3000, 50), func(p CostParams) float64 { return us(p.StepOverhead) }, func(p *CostParams, v float64) { p.StepOverhead = toDur(v) }},
 		{lin(0, 100, 2), func(p CostParams) float64 { return us(p.SeqOverhead) }, func(p *CostParams, v float64) { p.SeqOverhead = toDur(v) }},
-		{lin(0, 40, 1), func(p CostParams) float64 { return us(p.CommLatency) }, func(p *CostParams, v float64) { p.CommLatency = toDur(v) }},
+		{lin(0, 80, 1), func(p CostParams) float64 { return us(p.CommLatency) }, func(p *CostParams, v float64) { p.CommLatency = toDur(v) }},
 	}
 }
 
