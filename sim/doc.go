@@ -8,6 +8,23 @@
 // step costs on given hardware. The engine asks a Coster, normally a
 // *CostModel, for the duration of every step.
 //
+// # Scheduling and preemption
+//
+// As in vLLM V1 (vllm/v1/core/sched/scheduler.py), a step first gives the
+// running sequences their tokens (a decode one, a prefill chunk what the
+// budget leaves), allocating only the blocks those tokens need, then
+// admits waiting ones while the budget, max-num-seqs and the free blocks
+// for their first chunk allow; there is no watermark and no reservation
+// for the tokens a request will generate, so a cache holding long
+// requests is overcommitted. When a running sequence needs a block and
+// none is free, the most recently admitted sequence not yet scheduled is
+// preempted by recompute and goes back to the head of the queue. With
+// prefix caching (vLLM's default) the full blocks it computed, prompt and
+// output, stay cached for it, least recently used first to go, and it
+// resumes from those still there, as vLLM resumes from its own hashed
+// blocks; without prefix caching it recomputes everything, and long
+// prompts can thrash, as vLLM V1 does (vllm-project/vllm#25538).
+//
 // # Catalogs
 //
 // LookupModel and LookupGPU find models (Llama-3.1-8B/70B, Llama-3.3-70B,

@@ -73,8 +73,11 @@ type Request struct {
 	// PromptLen is the number of prompt tokens, at least 1.
 	PromptLen int
 	// BlockHashes holds the chained hash of each full block of BlockSize
-	// prompt tokens: equal prefixes give equal hashes. Nil disables caching
-	// for this request; hashes past the last full prompt block are ignored.
+	// prompt tokens: equal prefixes give equal hashes, so requests share
+	// them through the prefix cache. Nil shares nothing; whatever the
+	// hashes, with prefix caching on a preempted request resumes from the
+	// full blocks it computed that are still cached, output included, as
+	// in vLLM. Hashes past the last full prompt block are ignored.
 	BlockHashes []uint64
 	// OutputLen is the number of tokens to generate, at least 1.
 	OutputLen int

@@ -5,21 +5,27 @@ import "fmt"
 // kvCache is a paged KV cache of numBlocks blocks of blockSize tokens each,
 // with a reference count per block and, when caching is on, a prefix cache
 // mapping the chained hash of a full prompt block to the block holding it.
+// A full block that no hash names may instead be kept for the one sequence
+// that computed it (owner), so that the sequence finds it again after a
+// preemption, as vLLM, which hashes every full block, lets a preempted
+// request resume from its own cached blocks.
 //
 // Blocks with refcount 0 are free and sit in one doubly linked list in
-// eviction order: blocks holding no hash first, then blocks that still hold a
-// cached hash, least recently freed first. Allocation pops the front, so a
-// cached block is evicted (its hash forgotten) only when no truly free block
-// remains, and then the least recently used one goes first. Keeping that
-// order needs no sorting: unhashed blocks are pushed at the front and hashed
-// blocks at the back, and a cache hit may unlink any block in O(1).
+// eviction order: blocks holding nothing first, then blocks still cached
+// (a hash or an owner), least recently freed first. Allocation pops the
+// front, so a cached block is evicted (its hash or owner forgotten) only
+// when no truly free block remains, and then the least recently used one
+// goes first. Keeping that order needs no sorting: uncached blocks are
+// pushed at the front and cached blocks at the back, and a cache hit may
+// unlink any block in O(1).
 type kvCache struct {
 	blockSize int
 	caching   bool
 	ref       []int32  // references by requests; 0 means free
 	hash      []uint64 // hash held by the block when hashed is true
 	hashed    []bool
-	prev      []int32 // free-list links; index len(ref) is the sentinel
+	owner     []uint64 // the sequence a block without hash is kept for; 0 for none
+	prev      []int32  // free-list links; index len(ref) is the sentinel
 	next      []int32
 	numFree   int
 	byHash    map[uint64]int32
@@ -36,6 +42,7 @@ func newKVCache(numBlocks, blockSize int, caching bool) *kvCache {
 		ref:       make([]int32, numBlocks),
 		hash:      make([]uint64, numBlocks),
 		hashed:    make([]bool, numBlocks),
+		owner:     make([]uint64, numBlocks),
 		prev:      make([]int32, numBlocks+1),
 		next:      make([]int32, numBlocks+1),
 		byHash:    make(map[uint64]int32),
@@ -133,6 +140,7 @@ func (c *kvCache) allocate(dst []int32, n int) []int32 {
 			}
 			c.hashed[b] = false
 		}
+		c.owner[b] = 0
 		c.ref[b] = 1
 		dst = append(dst, b)
 	}
@@ -149,12 +157,55 @@ func (c *kvCache) release(blocks []int32) {
 		if c.ref[b] > 0 {
 			continue
 		}
-		if c.hashed[b] {
+		if c.cached(b) {
 			c.pushBack(b)
 		} else {
 			c.pushFront(b)
 		}
 	}
+}
+
+// cached reports whether block b holds content the cache keeps: a hash
+// or an owner.
+func (c *kvCache) cached(b int32) bool { return c.hashed[b] || c.owner[b] != 0 }
+
+// keep marks the blocks of owner without a hash as kept for it (when
+// caching is on), so that a release sends them to the back of the free
+// list and ownedIdle finds them.
+func (c *kvCache) keep(blocks []int32, owner uint64) {
+	if !c.caching {
+		return
+	}
+	for _, b := range blocks {
+		if !c.hashed[b] {
+			c.owner[b] = owner
+		}
+	}
+}
+
+// ownedIdle counts the leading blocks of prev, from index from on, that
+// are free and still kept for owner: the blocks a preempted sequence
+// computed and can take back.
+func (c *kvCache) ownedIdle(prev []int32, from int, owner uint64) int {
+	n := 0
+	for _, b := range prev[min(from, len(prev)):] {
+		if c.ref[b] != 0 || c.owner[b] != owner || c.hashed[b] {
+			break
+		}
+		n++
+	}
+	return n
+}
+
+// take references the free blocks of bs, which ownedIdle found, and
+// appends them to dst.
+func (c *kvCache) take(dst []int32, bs []int32) []int32 {
+	for _, b := range bs {
+		c.unlink(b)
+		c.ref[b], c.owner[b] = 1, 0
+		dst = append(dst, b)
+	}
+	return dst
 }
 
 // register records that block b holds the full prompt block with hash h. A
@@ -175,8 +226,9 @@ func (c *kvCache) register(b int32, h uint64) {
 func (c *kvCache) used() int { return len(c.ref) - c.numFree }
 
 // check verifies the cache's invariants: refcounts are never negative, a
-// block is in the free list exactly when its refcount is 0, unhashed free
-// blocks precede hashed ones, and byHash and the blocks agree.
+// block is in the free list exactly when its refcount is 0, uncached free
+// blocks precede cached ones, no block has both a hash and an owner, and
+// byHash and the blocks agree.
 func (c *kvCache) check() error {
 	inFree := make([]bool, len(c.ref))
 	n, seenHashed := 0, false
@@ -186,10 +238,10 @@ func (c *kvCache) check() error {
 		}
 		inFree[b] = true
 		n++
-		if c.hashed[b] {
+		if c.cached(b) {
 			seenHashed = true
 		} else if seenHashed {
-			return fmt.Errorf("unhashed free block %d after a cached one", b)
+			return fmt.Errorf("uncached free block %d after a cached one", b)
 		}
 	}
 	if n != c.numFree {
@@ -201,6 +253,8 @@ func (c *kvCache) check() error {
 			return fmt.Errorf("block %d has refcount %d", b, r)
 		case (r == 0) != inFree[b]:
 			return fmt.Errorf("block %d has refcount %d but in free list is %t", b, r, inFree[b])
+		case c.hashed[b] && c.owner[b] != 0:
+			return fmt.Errorf("block %d has both a hash and an owner", b)
 		case c.hashed[b] && c.byHash[c.hash[b]] != int32(b):
 			return fmt.Errorf("block %d holds hash %x mapped to block %d", b, c.hash[b], c.byHash[c.hash[b]])
 		}

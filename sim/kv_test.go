@@ -93,3 +93,50 @@ func TestKVCacheUnhashedFirstAndDuplicates(t *testing.T) {
 		t.Error("cache off still registered a hash")
 	}
 }
+
+// TestKVCacheOwnedBlocks: blocks kept for their owner at a preemption go
+// to the back of the free list, behind uncached blocks; the owner takes
+// back its leading ones still free, up to the first one reused; taking a
+// block or reallocating it forgets its owner; with caching off nothing is
+// kept.
+func TestKVCacheOwnedBlocks(t *testing.T) {
+	t.Parallel()
+	c := newKVCache(6, 16, true)
+	seqA := c.allocate(nil, 3)
+	other := c.allocate(nil, 1)
+	c.keep(seqA, 7)
+	c.release(seqA)
+	c.release(other)
+	if err := c.check(); err != nil {
+		t.Fatal(err)
+	}
+	if n := c.ownedIdle(seqA, 0, 7); n != 3 {
+		t.Errorf("owner finds %d of its 3 blocks, want 3", n)
+	}
+	if n := c.ownedIdle(seqA, 0, 8); n != 0 {
+		t.Errorf("another owner finds %d blocks, want 0", n)
+	}
+	// Four blocks allocated are the two never used and the freed uncached
+	// one, then A's tail, its least recently freed block.
+	got := c.allocate(nil, 4)
+	if slices.Contains(got, seqA[0]) || slices.Contains(got, seqA[1]) || !slices.Contains(got, seqA[2]) {
+		t.Errorf("allocated %v, want A's tail %d evicted and its head %v kept", got, seqA[2], seqA[:2])
+	}
+	if n := c.ownedIdle(seqA, 0, 7); n != 2 {
+		t.Errorf("after its tail was reused the owner finds %d blocks, want 2", n)
+	}
+	back := c.take(nil, seqA[:2])
+	if c.owner[back[0]] != 0 || c.ref[back[0]] != 1 {
+		t.Errorf("a block taken back keeps owner %d, refcount %d", c.owner[back[0]], c.ref[back[0]])
+	}
+	if err := c.check(); err != nil {
+		t.Fatal(err)
+	}
+	off := newKVCache(2, 16, false)
+	y := off.allocate(nil, 1)
+	off.keep(y, 7)
+	off.release(y)
+	if n := off.ownedIdle(y, 0, 7); n != 0 {
+		t.Errorf("caching off: the owner finds %d blocks, want 0", n)
+	}
+}

@@ -58,13 +58,16 @@ func (e *Engine) scheduleRunning() (preempted bool) {
 
 // victim picks the sequence to preempt among the running ones not yet
 // scheduled this step (from index i on, the current one included): the
-// lowest priority, then the latest arrival. vLLM's FCFS policy takes the
-// last running request and its priority policy the worst overall; limiting
-// the choice to unscheduled sequences avoids undoing work already planned.
+// most recently admitted of those with the lowest priority. With equal
+// priorities that is the last of the running list, as vLLM V1's FCFS
+// policy pops it (a resumed request goes back to the end of the list, so
+// it is the next victim again); its priority policy takes the worst
+// overall, and limiting the choice to unscheduled sequences avoids undoing
+// work already planned.
 func (e *Engine) victim(i int) *seq {
-	v := e.running[i]
-	for _, s := range e.running[i+1:] {
-		if v.before(s) {
+	v := e.running[len(e.running)-1]
+	for j := len(e.running) - 2; j >= i; j-- {
+		if s := e.running[j]; s.req.Priority > v.req.Priority {
 			v = s
 		}
 	}
@@ -72,10 +75,15 @@ func (e *Engine) victim(i int) *seq {
 }
 
 // preempt returns a running sequence to the waiting queue by recompute: its
-// blocks are freed (full prompt blocks stay cached) and its whole sequence,
-// prompt and generated tokens, will be prefilled again on resumption.
+// blocks are freed and its whole sequence, prompt and generated tokens,
+// will be prefilled again on resumption, but for its full blocks still
+// cached then (with prefix caching on, they stay cached for it, evicted
+// least recently used first, as vLLM keeps every full block hashed).
 func (e *Engine) preempt(s *seq) {
 	e.removeRunning(s)
+	full := s.blocks[:s.computed/e.cfg.BlockSize]
+	e.kv.keep(full, s.owner())
+	s.prev = append(s.prev[:0], full...)
 	e.kv.release(s.blocks)
 	s.blocks = s.blocks[:0]
 	s.computed = 0
@@ -97,26 +105,34 @@ func (e *Engine) removeRunning(s *seq) {
 }
 
 // scheduleWaiting admits waiting sequences. A sequence's leading full
-// prompt blocks found in the prefix cache count as computed, so only the
-// rest is prefilled; at least one token is always left to compute, because
-// the step that computes the last token samples the next one.
+// prompt blocks found in the prefix cache count as computed, and so do,
+// for a preempted sequence, the full blocks after them it computed before
+// and finds still cached for it; only the rest is prefilled. At least one
+// token is always left to compute, because the step that computes the
+// last token samples the next one.
 func (e *Engine) scheduleWaiting(now time.Duration) {
 	bs := e.cfg.BlockSize
 	for e.waiting.Len() > 0 && len(e.running) < e.cfg.MaxNumSeqs && e.budget > 0 {
 		s := e.waiting.peek()
-		maxHit := min(s.req.PromptLen/bs, (s.total()-1)/bs)
-		hits, idle := e.kv.lookup(s.req.BlockHashes, maxHit)
+		maxHit := (s.total() - 1) / bs
+		shared, idle := e.kv.lookup(s.req.BlockHashes, min(s.req.PromptLen/bs, maxHit))
+		own := min(e.kv.ownedIdle(s.prev, shared, s.owner()), maxHit-shared)
+		hits := shared + own
 		hit := hits * bs
 		n := min(s.total()-hit, e.budget)
 		need := e.kv.blocksFor(hit+n) - hits
-		if !e.kv.canAllocate(need, idle) {
+		if !e.kv.canAllocate(need, idle+own) {
 			return
 		}
 		e.waiting.pop()
-		s.blocks = e.kv.acquire(s.blocks, s.req.BlockHashes[:hits])
+		s.blocks = e.kv.acquire(s.blocks, s.req.BlockHashes[:shared])
+		if own > 0 {
+			s.blocks = e.kv.take(s.blocks, s.prev[shared:hits])
+		}
 		s.blocks = e.kv.allocate(s.blocks, need)
+		s.prev = s.prev[:0]
 		s.computed = hit
-		if e.cfg.EnablePrefixCaching {
+		if e.cfg.EnablePrefixCaching && !s.admitted {
 			e.stats.PrefixCacheQueries += int64(s.total())
 			e.stats.PrefixCacheHits += int64(hit)
 		}

@@ -12,6 +12,7 @@ type seq struct {
 	computed  int
 	generated int
 	blocks    []int32 // KV blocks, ⌈computed/BlockSize⌉ of them between steps
+	prev      []int32 // after a preemption, the full blocks it held, perhaps still cached for it
 	admitted  bool    // scheduled at least once
 	cached    int     // prompt tokens hit in the prefix cache at first admission
 	heapIdx   int     // index in the waiting queue, noHeap when not waiting
@@ -22,6 +23,10 @@ type seq struct {
 const noHeap = -1
 
 func (s *seq) total() int { return s.req.PromptLen + s.generated }
+
+// owner names the sequence as the owner of the blocks the KV cache keeps
+// for it: its Add order plus one, never 0.
+func (s *seq) owner() uint64 { return s.order + 1 }
 
 // before orders waiting sequences: lower priority value first, then
 // earlier arrival, then earlier Add.

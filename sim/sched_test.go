@@ -230,7 +230,8 @@ func TestPreemption(t *testing.T) {
 				t.Errorf("stats %+v", st)
 			}
 			// The resumed prefill recomputes prompt and generated tokens; with
-			// caching its prompt blocks, kept cached, are hit.
+			// caching its blocks still cached are hit, but not counted: as
+			// vLLM's counters, the prefix-cache stats count first admissions.
 			var resumed Chunk
 			for _, b := range fc.batches[1:] {
 				if len(b.Prefill) > 0 {
@@ -240,7 +241,7 @@ func TestPreemption(t *testing.T) {
 			if resumed.Tokens+resumed.Context <= 8 {
 				t.Errorf("resumed chunk %+v does not cover generated tokens", resumed)
 			}
-			if tt.caching != (resumed.Context > 0) || tt.caching != (st.PrefixCacheHits > 0) {
+			if tt.caching != (resumed.Context > 0) || st.PrefixCacheHits != 0 {
 				t.Errorf("caching %t: resumed chunk %+v, %d hits", tt.caching, resumed, st.PrefixCacheHits)
 			}
 		})

@@ -36,11 +36,13 @@ func TestTPScaling(t *testing.T) {
 	}
 }
 
-// runEngine adds reqs to an engine of hw at vLLM's defaults, runs it
-// until idle and returns it and the virtual time it took.
-func runEngine(t *testing.T, hw Hardware, reqs []Request) (*Engine, time.Duration) {
+// runEngine adds reqs to an engine of hw configured by cfg, with vLLM's
+// defaults for its zero fields (prefix caching on, the KV cache that hw
+// holds), runs it until idle and returns it and the virtual time it took.
+func runEngine(t *testing.T, hw Hardware, cfg EngineConfig, reqs []Request) (*Engine, time.Duration) {
 	t.Helper()
-	e, err := NewEngine(EngineConfig{NumBlocks: hw.KVBlocks(0), EnablePrefixCaching: true}, NewCostModel(hw, CostParams{}))
+	cfg.NumBlocks, cfg.EnablePrefixCaching = hw.KVBlocks(0), true
+	e, err := NewEngine(cfg, NewCostModel(hw, CostParams{}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -84,6 +86,6 @@ func offlineTPS(t *testing.T, hw Hardware) float64 {
 	for i := range reqs {
 		reqs[i] = Request{ID: uint64(i), PromptLen: 1000, OutputLen: 1000}
 	}
-	e, took := runEngine(t, hw, reqs)
+	e, took := runEngine(t, hw, EngineConfig{}, reqs)
 	return float64(e.Stats().GenerationTokens) / took.Seconds()
 }
