@@ -16,13 +16,22 @@ const (
 )
 
 // EngineSettings are the built-in engine's scheduler and memory settings,
-// as `vllm serve` takes them; errors name each by vLLM's flag.
+// as `vllm serve` takes them; errors name each by vLLM's flag. Zero
+// numbers take the defaults of Engine.
 type EngineSettings struct {
-	MaxNumSeqs          int     // sequences running at once
-	MaxNumBatchedTokens int     // token budget per step
-	NoPrefixCaching     bool    // turn automatic prefix caching off
-	MemoryUtilization   float64 // fraction of HBM the engine may use
-	MaxModelLen         int     // context limit; 0 means the model's context
+	// Engine is the serving engine whose scheduling policy and defaults
+	// the built-in engine follows (sim.ParsePolicy): vllm (also "") or
+	// trtllm.
+	Engine              string
+	MaxNumSeqs          int // sequences running at once
+	MaxNumBatchedTokens int // token budget per step
+	NoPrefixCaching     bool
+	// MemoryUtilization is vLLM's gpu_memory_utilization, the fraction
+	// of HBM for weights, activations and KV cache; with Engine trtllm,
+	// TensorRT-LLM's kv_cache_free_gpu_memory_fraction, the fraction of
+	// what the weights and activations leave that the KV cache takes.
+	MemoryUtilization float64
+	MaxModelLen       int // context limit; 0 means the model's context
 	// Dtype is the weights' precision (sim.ParsePrecision): bf16 (also
 	// ""), fp16, fp8 or fp4.
 	Dtype string
@@ -37,9 +46,9 @@ func DefaultEngineSettings() EngineSettings {
 		MemoryUtilization: sim.DefaultMemoryUtilization}
 }
 
-// orDefaults fills the zero settings with vLLM's defaults.
+// orDefaults fills the zero settings with the defaults of e's engine.
 func (e EngineSettings) orDefaults() EngineSettings {
-	d := DefaultEngineSettings()
+	d := e.defaults()
 	if e.MaxNumSeqs == 0 {
 		e.MaxNumSeqs = d.MaxNumSeqs
 	}
@@ -75,6 +84,9 @@ func (e EngineSettings) Check() error {
 		errs = append(errs, fmt.Errorf("--max-model-len %d: want 1 or more tokens (or 0 for the model's context)", e.MaxModelLen))
 	}
 	_, _, err := e.precisions()
+	if _, perr := e.policy(); perr != nil {
+		err = errors.Join(err, perr)
+	}
 	return errors.Join(append(errs, err)...)
 }
 
@@ -130,6 +142,7 @@ func (e EngineSettings) Resolve(hw sim.Hardware) (sim.EngineConfig, error) {
 
 // resolve is Resolve, also returning hw in the settings' precisions.
 func (e EngineSettings) resolve(hw sim.Hardware) (sim.Hardware, sim.EngineConfig, error) {
+	e = e.orDefaults()
 	if err := e.Check(); err != nil {
 		return hw, sim.EngineConfig{}, err
 	}
@@ -137,9 +150,13 @@ func (e EngineSettings) resolve(hw sim.Hardware) (sim.Hardware, sim.EngineConfig
 	if err != nil {
 		return hw, sim.EngineConfig{}, err
 	}
-	blocks := hw.KVBlocks(e.MemoryUtilization)
+	policy, _ := e.policy() // Check read it
+	blocks, fitU := hw.KVBlocks(e.MemoryUtilization), e.MemoryUtilization
+	if policy == sim.NoEvict {
+		blocks, fitU = hw.KVBlocksOfFree(e.MemoryUtilization), 1
+	}
 	if blocks <= 0 {
-		err := hw.FitError(e.MemoryUtilization)
+		err := hw.FitError(fitU)
 		if e.MemoryUtilization != sim.DefaultMemoryUtilization {
 			err = fmt.Errorf("--gpu-memory-utilization %g: %w", e.MemoryUtilization, err)
 		}
@@ -159,6 +176,7 @@ func (e EngineSettings) resolve(hw sim.Hardware) (sim.Hardware, sim.EngineConfig
 			mml, kvTokens, e.MemoryUtilization)
 	}
 	return hw, sim.EngineConfig{
+		Policy:              policy,
 		MaxNumBatchedTokens: e.MaxNumBatchedTokens,
 		MaxNumSeqs:          e.MaxNumSeqs,
 		BlockSize:           sim.BlockTokens,
@@ -178,22 +196,27 @@ func (e EngineSettings) Server(hw sim.Hardware) (server.Config, error) {
 	return server.Config{Hardware: hw, Engine: ec, MemoryUtilization: e.MemoryUtilization, DisablePrefixCaching: e.NoPrefixCaching}, nil
 }
 
-// Query names the settings that differ from vLLM's defaults, as URL query
+// Query names the engine when it is not vLLM and the settings that differ
+// from its engine's defaults (zero settings take them), as URL query
 // parameters in a fixed order (e.g. "max-num-seqs=1&prefix-caching=off"),
 // or "" when there are none, so that a target's name says what engine
 // produced its records.
 func (e EngineSettings) Query() string {
 	var q []string
-	if e.MaxNumSeqs != sim.DefaultMaxNumSeqs {
+	e, d := e.orDefaults(), e.defaults()
+	if p, err := e.policy(); err == nil && p != sim.VLLM {
+		q = append(q, "engine="+p.String())
+	}
+	if e.MaxNumSeqs != d.MaxNumSeqs {
 		q = append(q, fmt.Sprintf("max-num-seqs=%d", e.MaxNumSeqs))
 	}
-	if e.MaxNumBatchedTokens != sim.DefaultMaxNumBatchedTokens {
+	if e.MaxNumBatchedTokens != d.MaxNumBatchedTokens {
 		q = append(q, fmt.Sprintf("max-num-batched-tokens=%d", e.MaxNumBatchedTokens))
 	}
 	if e.NoPrefixCaching {
 		q = append(q, "prefix-caching=off")
 	}
-	if e.MemoryUtilization != sim.DefaultMemoryUtilization {
+	if e.MemoryUtilization != d.MemoryUtilization {
 		q = append(q, fmt.Sprintf("gpu-memory-utilization=%g", e.MemoryUtilization))
 	}
 	if e.MaxModelLen != 0 {

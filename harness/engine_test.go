@@ -63,3 +63,52 @@ func TestEnginePrecision(t *testing.T) {
 		}
 	}
 }
+
+// TestEnginePolicy: --engine trtllm runs TensorRT-LLM's no-evict policy
+// with its defaults (2048 sequences, a KV cache of 0.9 of the memory the
+// weights and activations leave) unless flags say otherwise, and names
+// itself in the target; an unknown engine is refused.
+func TestEnginePolicy(t *testing.T) {
+	t.Parallel()
+	base := Engine{Model: "llama-3.1-8b", GPU: "h100", TP: 1}
+	hw, err := base.hardware("sim")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		name     string
+		settings EngineSettings
+		want     sim.EngineConfig // Policy, MaxNumSeqs, MaxNumBatchedTokens, NumBlocks
+		target   string
+		err      string
+	}{
+		{"vLLM by default", EngineSettings{},
+			sim.EngineConfig{Policy: sim.VLLM, MaxNumSeqs: 256, MaxNumBatchedTokens: 8192, NumBlocks: hw.KVBlocks(0.9)},
+			"sim://Llama-3.1-8B@H100-SXMx1", ""},
+		{"TensorRT-LLM's defaults", EngineSettings{Engine: "trtllm"},
+			sim.EngineConfig{Policy: sim.NoEvict, MaxNumSeqs: 2048, MaxNumBatchedTokens: 8192, NumBlocks: hw.KVBlocksOfFree(0.9)},
+			"sim://Llama-3.1-8B@H100-SXMx1?engine=trtllm", ""},
+		{"a setting given overrides the engine's", EngineSettings{Engine: "TensorRT-LLM", MaxNumSeqs: 64},
+			sim.EngineConfig{Policy: sim.NoEvict, MaxNumSeqs: 64, MaxNumBatchedTokens: 8192, NumBlocks: hw.KVBlocksOfFree(0.9)},
+			"sim://Llama-3.1-8B@H100-SXMx1?engine=trtllm&max-num-seqs=64", ""},
+		{"an unknown engine", EngineSettings{Engine: "tgi"}, sim.EngineConfig{}, "", `--engine: unknown engine "tgi" (want vllm or trtllm)`},
+	} {
+		eng := base
+		eng.Settings = tt.settings
+		v, err := NewVirtual(eng, 1, "round-robin")
+		if tt.err != "" {
+			if err == nil || !strings.Contains(err.Error(), tt.err) {
+				t.Errorf("%s: error %v, want %q", tt.name, err, tt.err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatalf("%s: %v", tt.name, err)
+		}
+		ec := v.Config.Engine
+		got := sim.EngineConfig{Policy: ec.Policy, MaxNumSeqs: ec.MaxNumSeqs, MaxNumBatchedTokens: ec.MaxNumBatchedTokens, NumBlocks: ec.NumBlocks}
+		if got != tt.want || v.Target != tt.target {
+			t.Errorf("%s: %+v, target %q; want %+v, %q", tt.name, got, v.Target, tt.want, tt.target)
+		}
+	}
+}

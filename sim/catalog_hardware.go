@@ -101,3 +101,15 @@ func (h Hardware) KVTokens(u float64) int { return h.KVBlocks(u) * BlockTokens }
 
 // MaxContext returns the longest sequence the model accepts.
 func (h Hardware) MaxContext() int { return h.Model.MaxContext }
+
+// KVBlocksOfFree returns how many 16-token KV blocks fit on each GPU as
+// TensorRT-LLM sizes its cache: the fraction f of the memory the weights
+// and activations leave, ⌊f·(HBM − weights − activations) / (16 · KV
+// bytes per token)⌋; 0 when the weights do not fit.
+func (h Hardware) KVBlocksOfFree(f float64) int {
+	free := h.GPU.HBMBytes - h.WeightBytes() - h.ActivationReserve()
+	if free <= 0 || f <= 0 {
+		return 0
+	}
+	return int(f * free / (BlockTokens * h.KVBytesPerToken()))
+}

@@ -36,6 +36,7 @@ type EngineConfig struct {
 	NumBlocks           int  // KV cache capacity in blocks
 	MaxModelLen         int  // context limit: prompt + output tokens at most
 	EnablePrefixCaching bool // reuse cached full prompt blocks across requests
+	Policy              Policy
 }
 
 // withDefaults returns cfg with zero fields set to their defaults, or an
@@ -62,6 +63,9 @@ func (cfg EngineConfig) withDefaults() (EngineConfig, error) {
 	}
 	if cfg.MaxModelLen == 0 {
 		cfg.MaxModelLen = cfg.NumBlocks * cfg.BlockSize
+	}
+	if cfg.Policy != VLLM && cfg.Policy != NoEvict {
+		errs = append(errs, fmt.Errorf("unknown policy %v", cfg.Policy))
 	}
 	return cfg, errors.Join(errs...)
 }

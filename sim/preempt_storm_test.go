@@ -21,19 +21,26 @@ func TestNoPreemptionStorm(t *testing.T) {
 	for i := range reqs {
 		reqs[i] = Request{ID: uint64(i), PromptLen: 20000, OutputLen: 2000}
 	}
-	run := func(maxSeqs int) (Stats, float64) {
-		e, took := runEngine(t, hw, EngineConfig{MaxNumSeqs: maxSeqs}, reqs)
+	run := func(maxSeqs int, p Policy) (Stats, float64) {
+		e, took := runEngine(t, hw, EngineConfig{MaxNumSeqs: maxSeqs, Policy: p}, reqs)
 		st := e.Stats()
 		if st.Finished != int64(len(reqs)) {
 			t.Fatalf("max-num-seqs %d: %d of %d finished", maxSeqs, st.Finished, len(reqs))
 		}
 		return st, float64(st.GenerationTokens) / took.Seconds()
 	}
-	st, tps := run(0)
-	capped, want := run(hw.KVTokens(0) / 22000)
-	t.Logf("defaults: %d preemptions, %.0f output tok/s; capped: %d, %.0f", st.Preemptions, tps, capped.Preemptions, want)
+	st, tps := run(0, VLLM)
+	capped, want := run(hw.KVTokens(0)/22000, VLLM)
+	noEvict, trt := run(0, NoEvict)
+	t.Logf("defaults: %d preemptions, %.0f output tok/s; capped: %d, %.0f; no-evict: %d, %.0f",
+		st.Preemptions, tps, capped.Preemptions, want, noEvict.Preemptions, trt)
 	if st.Preemptions >= int64(len(reqs)) || tps < 0.9*want {
 		t.Errorf("defaults: %d preemptions, %.0f tok/s; want fewer than %d and ≥ 90%% of the %.0f tok/s of max-num-seqs capped",
 			st.Preemptions, tps, len(reqs), want)
+	}
+	// TensorRT-LLM's policy reserves every request's whole footprint: it
+	// never preempts, and runs as many requests as max-num-seqs capped.
+	if noEvict.Preemptions != 0 || trt < 0.97*want {
+		t.Errorf("no-evict: %d preemptions, %.0f tok/s; want none and the %.0f tok/s of max-num-seqs capped", noEvict.Preemptions, trt, want)
 	}
 }

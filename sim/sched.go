@@ -110,8 +110,13 @@ func (e *Engine) removeRunning(s *seq) {
 // and finds still cached for it; only the rest is prefilled. At least one
 // token is always left to compute, because the step that computes the
 // last token samples the next one.
+//
+// Under NoEvict a sequence is admitted only when the free blocks, less
+// those reserved for the running sequences to finish, hold all the blocks
+// it will ever allocate, so that no running sequence is ever preempted.
 func (e *Engine) scheduleWaiting(now time.Duration) {
 	bs := e.cfg.BlockSize
+	reserved := e.reservedBlocks()
 	for e.waiting.Len() > 0 && len(e.running) < e.cfg.MaxNumSeqs && e.budget > 0 {
 		s := e.waiting.peek()
 		maxHit := (s.total() - 1) / bs
@@ -121,9 +126,14 @@ func (e *Engine) scheduleWaiting(now time.Duration) {
 		hit := hits * bs
 		n := min(s.total()-hit, e.budget)
 		need := e.kv.blocksFor(hit+n) - hits
-		if !e.kv.canAllocate(need, idle+own) {
+		later := 0 // blocks it will allocate after this step, under NoEvict
+		if e.cfg.Policy == NoEvict {
+			later = e.footprint(s) - hits - need
+		}
+		if !e.kv.canAllocate(need+reserved+later, idle+own) {
 			return
 		}
+		reserved += later
 		e.waiting.pop()
 		s.blocks = e.kv.acquire(s.blocks, s.req.BlockHashes[:shared])
 		if own > 0 {

@@ -247,3 +247,38 @@ func TestPreemption(t *testing.T) {
 		})
 	}
 }
+
+// TestNoEvictReserves: under NoEvict the second request waits until the
+// blocks the first will still allocate are left for it, so nothing is
+// preempted where VLLM preempts; both policies finish both requests.
+func TestNoEvictReserves(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		p           Policy
+		preemptions bool
+	}{{VLLM, true}, {NoEvict, false}} {
+		// 8 blocks of 4 tokens; each request grows to ⌈(8+16−1)/4⌉ = 6.
+		e, _ := newTestEngine(t, EngineConfig{BlockSize: 4, NumBlocks: 8, Policy: tt.p})
+		mustAdd(t, e, &Request{ID: 1, PromptLen: 8, OutputLen: 16})
+		mustAdd(t, e, &Request{ID: 2, Arrival: 1, PromptLen: 8, OutputLen: 16})
+		evs, _ := runUntilIdle(t, e, 0)
+		st := e.Stats()
+		if (st.Preemptions > 0) != tt.preemptions || st.Finished != 2 {
+			t.Errorf("%v: %d preemptions, %d finished; want preemptions %t and both finished", tt.p, st.Preemptions, st.Finished, tt.preemptions)
+		}
+		if tt.p == NoEvict {
+			var firstDone, secondIn time.Duration
+			for _, ev := range evs {
+				switch {
+				case ev.ID == 1 && ev.Kind == EventFinished:
+					firstDone = ev.Time
+				case ev.ID == 2 && ev.Kind == EventScheduled:
+					secondIn = ev.Time
+				}
+			}
+			if secondIn < firstDone {
+				t.Errorf("no-evict admitted request 2 at %v, before request 1 freed its blocks at %v", secondIn, firstDone)
+			}
+		}
+	}
+}

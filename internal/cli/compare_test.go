@@ -9,9 +9,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/spf13/pflag"
+
 	"surge/harness"
 	"surge/metrics/compare"
-	"surge/sim"
 )
 
 // runCompareCmd runs surge compare ARGS and returns the exit code, stdout
@@ -216,7 +217,11 @@ func TestCompareFailsALargeShift(t *testing.T) {
 // model).
 func TestEngineNameIsSimTarget(t *testing.T) {
 	t.Parallel()
-	e := engineFlags{harness.EngineSettings{MaxNumSeqs: 64, MaxNumBatchedTokens: sim.DefaultMaxNumBatchedTokens, MemoryUtilization: sim.DefaultMemoryUtilization, NoPrefixCaching: true}}
+	var e engineFlags
+	e.register(pflag.NewFlagSet("test", pflag.ContinueOnError), "")
+	if err := e.fs.Parse([]string{"--max-num-seqs", "64", "--no-prefix-caching"}); err != nil {
+		t.Fatal(err)
+	}
 	v, err := simFlags{hw: harness.Engine{Model: "llama-3.1-8b", GPU: "h100", TP: 1}, replicas: 1, router: "round-robin", engine: e}.virtual()
 	if err != nil {
 		t.Fatal(err)

@@ -9,15 +9,19 @@ import (
 
 // engineFlags are the built-in engine's scheduler, memory and precision
 // settings, spelled as `vllm serve` spells them so that its users
-// recognise them, bound onto a harness.EngineSettings. surge serve,
-// surge sim, surge run (without --target) and surge sweep share them.
-type engineFlags struct{ s harness.EngineSettings }
+// recognise them, bound onto a harness.EngineSettings; fs says which were
+// given. surge serve, surge sim, surge run (without --target) and surge
+// sweep share them.
+type engineFlags struct {
+	s  harness.EngineSettings
+	fs *pflag.FlagSet
+}
 
 // engineFlagNames returns the names of the flags register adds, the hidden
 // vLLM alias included.
 func engineFlagNames() []string {
 	return []string{"max-num-seqs", "max-num-batched-tokens", "no-prefix-caching",
-		"no-enable-prefix-caching", "gpu-memory-utilization", "max-model-len", "dtype", "kv-cache-dtype"}
+		"no-enable-prefix-caching", "gpu-memory-utilization", "max-model-len", "dtype", "kv-cache-dtype", "engine"}
 }
 
 // register adds the engine flags to fs with vLLM's defaults. note starts
@@ -25,6 +29,8 @@ func engineFlagNames() []string {
 // --no-enable-prefix-caching, vLLM's spelling, is a hidden alias of
 // --no-prefix-caching: both set the same field.
 func (e *engineFlags) register(fs *pflag.FlagSet, note string) {
+	e.fs = fs
+	fs.StringVar(&e.s.Engine, "engine", "vllm", note+"scheduling and defaults to follow: vllm, or trtllm (never preempts; 2048 seqs, KV cache 0.9 of the memory left)")
 	fs.IntVar(&e.s.MaxNumSeqs, "max-num-seqs", sim.DefaultMaxNumSeqs,
 		note+"most sequences the engine runs in one step (vLLM's --max-num-seqs)")
 	fs.IntVar(&e.s.MaxNumBatchedTokens, "max-num-batched-tokens", sim.DefaultMaxNumBatchedTokens,
@@ -46,5 +52,5 @@ func (e *engineFlags) register(fs *pflag.FlagSet, note string) {
 // refused.
 func (e engineFlags) check() error { return e.s.Check() }
 
-// settings are the flags as the harness takes them.
-func (e engineFlags) settings() harness.EngineSettings { return e.s }
+// settings are the flags as the harness takes them (harness.OnlyGiven).
+func (e engineFlags) settings() harness.EngineSettings { return e.s.OnlyGiven(e.fs) }

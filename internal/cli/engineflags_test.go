@@ -91,7 +91,11 @@ func TestEngineFlags(t *testing.T) {
 		if err := fs.Parse(tt.args); err != nil {
 			t.Fatalf("%s: parsing %q: %v", tt.reason, tt.args, err)
 		}
-		got, err := e.settings().Resolve(hw)
+		var got sim.EngineConfig
+		err := e.check() // the commands check the flags as given first
+		if err == nil {
+			got, err = e.settings().Resolve(hw)
+		}
 		if tt.errs == nil {
 			if err != nil || got != tt.want {
 				t.Errorf("%s: got %+v, %v; want %+v", tt.reason, got, err, tt.want)

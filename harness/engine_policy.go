@@ -1,0 +1,56 @@
+package harness
+
+import (
+	"fmt"
+
+	"surge/sim"
+)
+
+// TensorRT-LLM's defaults (LLM API and trtllm-serve): max_batch_size 2048,
+// max_num_tokens 8192, kv_cache_config.free_gpu_memory_fraction 0.9 of
+// the memory the weights and activations leave, and the
+// GUARANTEED_NO_EVICT capacity scheduler (TensorRT-LLM docs, "Useful
+// Runtime Options" and "How to Change KV Cache Behavior").
+const (
+	trtllmMaxBatchSize = 2048
+	trtllmMaxNumTokens = 8192
+	trtllmFreeFraction = 0.9
+)
+
+// policy reads Engine.
+func (e EngineSettings) policy() (sim.Policy, error) {
+	p, err := sim.ParsePolicy(e.Engine)
+	if err != nil {
+		return p, fmt.Errorf("--engine: %w", err)
+	}
+	return p, nil
+}
+
+// defaults returns the settings e's engine starts with when not told
+// otherwise (vLLM's, for an unknown engine, which Check refuses).
+func (e EngineSettings) defaults() EngineSettings {
+	if p, _ := e.policy(); p == sim.NoEvict {
+		return EngineSettings{MaxNumSeqs: trtllmMaxBatchSize, MaxNumBatchedTokens: trtllmMaxNumTokens,
+			MemoryUtilization: trtllmFreeFraction}
+	}
+	return DefaultEngineSettings()
+}
+
+// OnlyGiven returns e with the numbers flags did not give zeroed, so
+// that they take the defaults of e's engine rather than the vLLM defaults
+// the flags show. flags may be nil: e as it is.
+func (e EngineSettings) OnlyGiven(flags interface{ Changed(string) bool }) EngineSettings {
+	if flags == nil {
+		return e
+	}
+	if !flags.Changed("max-num-seqs") {
+		e.MaxNumSeqs = 0
+	}
+	if !flags.Changed("max-num-batched-tokens") {
+		e.MaxNumBatchedTokens = 0
+	}
+	if !flags.Changed("gpu-memory-utilization") {
+		e.MemoryUtilization = 0
+	}
+	return e
+}
