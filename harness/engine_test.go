@@ -31,7 +31,7 @@ func TestEnginePrecision(t *testing.T) {
 		{"FP8 on an A100", Engine{Model: "llama-3.1-8b", GPU: "a100", TP: 1, Settings: EngineSettings{Dtype: "fp8"}},
 			0, 0, "", []string{"--dtype fp8: fp8 weights need FP8 tensor cores", "A100-80GB (Ampere)"}},
 		{"FP4 on an H100", Engine{Model: "llama-3.1-8b", GPU: "h100", TP: 1, Settings: EngineSettings{Dtype: "fp4"}},
-			0, 0, "", []string{"--dtype fp4", "B200 has them"}},
+			0, 0, "", []string{"--dtype fp4", "B200, GB200 have them"}},
 		{"an unknown dtype", Engine{Model: "llama-3.1-8b", GPU: "h100", TP: 1, Settings: EngineSettings{Dtype: "int3", KVCacheDtype: "fp2"}},
 			0, 0, "", []string{`--dtype: unknown precision "int3"`, `--kv-cache-dtype: unknown precision "fp2"`}},
 	}

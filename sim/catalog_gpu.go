@@ -88,6 +88,11 @@ var gpus = []GPU{
 	// (NVIDIA HGX B200 datasheet: 144 PFLOP/s FP4 with sparsity for 8 GPUs). NVLink5 900 GB/s/dir.
 	{Name: "B200", Arch: "Blackwell", BF16FLOPS: 2250e12, FP8FLOPS: 4500e12, FP4FLOPS: 9000e12, HBMBytes: 180e9, HBMBW: 7.7e12, Link: NVLink, LinkBW: 900e9,
 		Aliases: []string{"b200-sxm", "hgx-b200", "dgx-b200"}},
+	// Source: aiconfigurator systems/gb200.yaml (the reference README's table): one Blackwell
+	// GPU of a GB200 superchip, 186 GB HBM3e at 8 TB/s; NVLink5 900 GB/s/dir through the
+	// NVLink switches of an NVL72 rack, which join all 72 GPUs.
+	{Name: "GB200", Arch: "Blackwell", BF16FLOPS: 2500e12, FP8FLOPS: 5000e12, FP4FLOPS: 10000e12, HBMBytes: 186e9, HBMBW: 8e12,
+		Link: NVLink, LinkBW: 900e9, Aliases: []string{"gb200-nvl72", "gb200-nvl"}},
 	// Source: aiconfigurator systems/l40s.yaml (FP8 733 dense). No NVLink: PCIe Gen4 x16, 32 GB/s/dir.
 	{Name: "L40S", Arch: "Ada", BF16FLOPS: 362e12, FP8FLOPS: 733e12, HBMBytes: 48e9, HBMBW: 0.864e12,
 		Link: PCIe, LinkBW: 32e9},

@@ -40,6 +40,12 @@ var models = []Model{
 	{Name: "Llama-3.1-70B", Layers: 80, Hidden: 8192, Heads: 64, KVHeads: 8, HeadDim: 128,
 		Intermediate: 28672, Vocab: 128256, Params: 70.6e9, ActiveParams: 70.6e9, MaxContext: 131072,
 		Aliases: []string{"llama-3.1-70b-instruct", "llama3.1-70b", "llama-3-70b", "llama-3-70b-instruct"}},
+	// Source: aiconfigurator model_configs (HF meta-llama/Llama-3.1-405B config.json), the
+	// shapes of /work/shared/reference/README.md: 126 layers, 16384 hidden, 128 query and
+	// 8 KV heads, FFN 53248; 405.9 B parameters computed there from them.
+	{Name: "Llama-3.1-405B", Layers: 126, Hidden: 16384, Heads: 128, KVHeads: 8, HeadDim: 128,
+		Intermediate: 53248, Vocab: 128256, Params: 405.9e9, ActiveParams: 405.9e9, MaxContext: 131072,
+		Aliases: []string{"llama-3.1-405b-instruct", "llama3.1-405b", "llama-3.1-405b-instruct-fp8"}},
 	// Source: same architecture as Llama-3.1-70B (HF meta-llama/Llama-3.3-70B-Instruct config.json).
 	{Name: "Llama-3.3-70B", Layers: 80, Hidden: 8192, Heads: 64, KVHeads: 8, HeadDim: 128,
 		Intermediate: 28672, Vocab: 128256, Params: 70.6e9, ActiveParams: 70.6e9, MaxContext: 131072,

@@ -22,6 +22,7 @@ func TestLookupModel(t *testing.T) {
 		{"meta-llama/Llama-2-70b-chat-hf", "Llama-2-70B", "HF id of the chat model"},
 		{"Llama-2-70B", "Llama-2-70B", "Splitwise's name; not confused with Llama-3.x 70B"},
 		{"Mixtral-8x7B-Instruct", "Mixtral-8x7B", "MLPerf's name for the instruct model"},
+		{"meta-llama/Llama-3.1-405B-Instruct-FP8", "Llama-3.1-405B", "HF id of the FP8 checkpoint"},
 	}
 	for _, tt := range tests {
 		m, err := LookupModel(tt.in)
@@ -46,6 +47,7 @@ func TestLookupGPU(t *testing.T) {
 		{"A100-80GB-SXM", "A100-80GB", "form factor suffix as in the calibration data"},
 		{"A100-80GB", "A100-80GB", "canonical name, as in Vidur's rows"},
 		{"mi300x", "MI300X", "AMD"},
+		{"GB200-NVL72", "GB200", "a GPU of an NVL72 rack"},
 	}
 	for _, tt := range tests {
 		g, err := LookupGPU(tt.in)

@@ -67,7 +67,9 @@ grids (incl. TP1/4/8 70B), NIM throughput and saturated concurrency, vLLM
 0.6.0 / SGLang / LMDeploy / TRT-LLM r24.07 sonnet rows, vLLM CI latency
 (incl. Mixtral), and all rows added after the fit: Splitwise static-batch
 steps and Vidur GEMMs (the only A100 rows) and the TensorRT-LLM v1.0
-Qwen3-235B-A22B (MoE, TP8) grid. Nothing was re-fitted for them.
+Qwen3-235B-A22B (MoE, TP8) and Llama-3.1-405B (FP8, TP8) grids. The
+parameters were re-fitted on the fit rows alone when the all-reduce model
+changed (sim/cost_comm.go); no held-out row took part.
 
 ## Targets and known misses
 
@@ -92,7 +94,9 @@ latency target in places, for reasons outside the GPU model:
   sim/tp_scaling_test.go). The absolute TP8 rows are over-predicted
   (median +18 %) because the decode-heavy shapes (128/2048, 500/2000,
   1000/2000) of the TensorRT-LLM grids are over-predicted at every TP,
-  TP2 included (+12…+29 %), which the ring latency used to hide at TP8.
+  TP2 included (+12…+29 %), which the ring latency used to hide at TP8;
+  the Llama-3.1-405B TP8 grid, added with the model, shows the same
+  pattern: median +9 % (−8 … +31 %), its decode-heavy shapes highest.
   The vLLM CI TP4 concurrency-8 e2e row went from +45 % to −7 %.
 - **Splitwise decode steps** come from a 2023 engine without CUDA graphs
   or custom all-reduce kernels. The measured batch-1 step minus the weight

@@ -82,7 +82,7 @@ func classify(r calRow) (rowCase, string) {
 		return rowCase{}, "open-loop rate rows need the full engine (queueing under Poisson arrivals)"
 	}
 	if _, err := LookupModel(catalogName(r.Model)); err != nil {
-		return rowCase{}, "model not in catalog (DeepSeek-V3, Llama-3.1-405B)"
+		return rowCase{}, "model not in catalog (DeepSeek-V3: MLA attention, shared experts)"
 	}
 	switch {
 	case r.Metric == "prefill_time_batch" || r.Metric == "decode_step_time":
@@ -133,8 +133,9 @@ func inFitSet(r calRow) bool {
 	case strings.Contains(r.Engine, "NIM"):
 		return metricKind[r.Metric] == "latency" && r.LoadValue != nil && *r.LoadValue <= 50
 	case strings.Contains(r.Engine, "TensorRT-LLM v1.0"):
-		// The 8B TP1 and 70B TP2 grid; Qwen3-235B-A22B, added later, is held out.
-		return strings.HasPrefix(r.Model, "Llama-3")
+		// The 8B TP1 and 70B TP2 grid; Qwen3-235B-A22B and Llama-3.1-405B
+		// (TP8), added later, are held out.
+		return strings.HasPrefix(r.Model, "Llama-3") && !strings.Contains(r.Model, "405B")
 	}
 	return false
 }
