@@ -93,6 +93,19 @@ var gpus = []GPU{
 	// NVLink switches of an NVL72 rack, which join all 72 GPUs.
 	{Name: "GB200", Arch: "Blackwell", BF16FLOPS: 2500e12, FP8FLOPS: 5000e12, FP4FLOPS: 10000e12, HBMBytes: 186e9, HBMBW: 8e12,
 		Link: NVLink, LinkBW: 900e9, Aliases: []string{"gb200-nvl72", "gb200-nvl"}},
+	// Source: NVIDIA GH200 Grace Hopper Superchip datasheet: the Hopper GPU of an H100 SXM
+	// (989 / 1,979 TFLOP/s dense BF16 / FP8) with 96 GB of HBM3 at 4 TB/s or 144 GB of HBM3e
+	// at 4.9 TB/s; NVLink4 450 GB/s/dir to other superchips (GH200 NVL2, NVL32).
+	{Name: "GH200-96GB", Arch: "Hopper", BF16FLOPS: 989e12, FP8FLOPS: 1979e12, HBMBytes: 96e9, HBMBW: 4e12,
+		Link: NVLink, LinkBW: 450e9, Aliases: []string{"gh200", "gh200-96g"}},
+	{Name: "GH200-144GB", Arch: "Hopper", BF16FLOPS: 989e12, FP8FLOPS: 1979e12, HBMBytes: 144e9, HBMBW: 4.9e12,
+		Link: NVLink, LinkBW: 450e9, Aliases: []string{"gh200-144g", "gh200-hbm3e"}},
+	// Source: NVIDIA Ada GPU Architecture whitepaper v2.01, RTX 4090: dense tensor rates with
+	// FP32 accumulation, as inference GEMMs use (GeForce runs it at half the FP16-accumulate
+	// rate): BF16 165.2, FP8 330.3 TFLOP/s; 24 GB GDDR6X at 1,008 GB/s. No NVLink: PCIe Gen4
+	// x16, 32 GB/s/dir. 24 GB taken as 24 GiB, as CUDA reports 24,564 MiB.
+	{Name: "RTX-4090", Arch: "Ada", BF16FLOPS: 165.2e12, FP8FLOPS: 330.3e12, HBMBytes: 24 << 30, HBMBW: 1008e9,
+		Link: PCIe, LinkBW: 32e9, Aliases: []string{"rtx4090", "4090", "geforce-rtx-4090"}},
 	// Source: aiconfigurator systems/l40s.yaml (FP8 733 dense). No NVLink: PCIe Gen4 x16, 32 GB/s/dir.
 	{Name: "L40S", Arch: "Ada", BF16FLOPS: 362e12, FP8FLOPS: 733e12, HBMBytes: 48e9, HBMBW: 0.864e12,
 		Link: PCIe, LinkBW: 32e9},

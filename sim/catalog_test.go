@@ -48,6 +48,8 @@ func TestLookupGPU(t *testing.T) {
 		{"A100-80GB", "A100-80GB", "canonical name, as in Vidur's rows"},
 		{"mi300x", "MI300X", "AMD"},
 		{"GB200-NVL72", "GB200", "a GPU of an NVL72 rack"},
+		{"GH200", "GH200-96GB", "the first GH200, with HBM3"},
+		{"RTX4090", "RTX-4090", "GeForce without dashes"},
 	}
 	for _, tt := range tests {
 		g, err := LookupGPU(tt.in)
@@ -86,6 +88,7 @@ func TestHardwareMemory(t *testing.T) {
 	h100, _ := LookupGPU("H100")
 	a100, _ := LookupGPU("A100")
 	b200, _ := LookupGPU("B200")
+	rtx, _ := LookupGPU("RTX-4090")
 	tests := []struct {
 		hw         Hardware
 		weightGB   float64
@@ -100,6 +103,8 @@ func TestHardwareMemory(t *testing.T) {
 		{Hardware{Model: l70, GPU: h100, TP: 2, Weights: FP8, KV: FP8}, 36.33, 81920, 27000, 33000,
 			"70B FP8 TP2: layers at 1 byte, embedding and LM head (2.1 B params) at 2; 4 KV heads per GPU at 1 byte; " +
 				"(77.3 − 36.3 − 2.6 GB)/(16·81920 B) ≈ 29k blocks"},
+		{Hardware{Model: l8, GPU: rtx}, 16.06, 131072, 2000, 2600,
+			"8B BF16 on an RTX 4090: (0.9·24 GiB − 16.1 − 2.3 GB)/(16·131072 B) ≈ 2.3k blocks, 36k tokens"},
 		{Hardware{Model: l70, GPU: b200, Weights: FP4, KV: FP8}, 42.76, 327680 / 2, 40000, 48000,
 			"70B NVFP4 on one B200: 68.4 B layer params at 4.5 bits, 2.1 B at 2 bytes; (162 − 42.8 − 3.1 GB)/(16·163840 B) ≈ 44k blocks"},
 		{Hardware{Model: l70, GPU: h100}, 141.2, 327680, 0, 0, "70B BF16 does not fit one H100: no blocks"},
