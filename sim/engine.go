@@ -213,7 +213,8 @@ func (e *Engine) Abort(id uint64) {
 		e.removeRunning(s)
 	}
 	e.kv.release(s.blocks)
-	s.blocks = s.blocks[:0]
+	e.kv.forget(s.prev, s.owner())
+	s.blocks, s.prev = s.blocks[:0], s.prev[:0]
 	delete(e.seqs, id)
 }
 

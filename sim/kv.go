@@ -197,6 +197,18 @@ func (c *kvCache) ownedIdle(prev []int32, from int, owner uint64) int {
 	return n
 }
 
+// forget drops the blocks of prev still kept for owner, which no one can
+// take back any more, to the front of the free list, to be reused first.
+func (c *kvCache) forget(prev []int32, owner uint64) {
+	for _, b := range prev {
+		if c.ref[b] == 0 && c.owner[b] == owner && !c.hashed[b] {
+			c.owner[b] = 0
+			c.unlink(b)
+			c.pushFront(b)
+		}
+	}
+}
+
 // take references the free blocks of bs, which ownedIdle found, and
 // appends them to dst.
 func (c *kvCache) take(dst []int32, bs []int32) []int32 {

@@ -125,6 +125,19 @@ func TestKVCacheOwnedBlocks(t *testing.T) {
 	if n := c.ownedIdle(seqA, 0, 7); n != 2 {
 		t.Errorf("after its tail was reused the owner finds %d blocks, want 2", n)
 	}
+	// Forgetting an owner's blocks (it was aborted while waiting) moves
+	// them to the front, to be reused before cached blocks.
+	c2 := newKVCache(3, 16, true)
+	x := c2.allocate(nil, 3)
+	c2.keep(x[:2], 9)
+	c2.release(x)
+	c2.forget(x[:2], 9)
+	if n := c2.ownedIdle(x, 0, 9); n != 0 || c2.cached(x[0]) || c2.cached(x[1]) {
+		t.Errorf("after forget the owner finds %d blocks", n)
+	}
+	if err := c2.check(); err != nil {
+		t.Fatal(err)
+	}
 	back := c.take(nil, seqA[:2])
 	if c.owner[back[0]] != 0 || c.ref[back[0]] != 1 {
 		t.Errorf("a block taken back keeps owner %d, refcount %d", c.owner[back[0]], c.ref[back[0]])
