@@ -68,6 +68,23 @@ func TestDetectGrid(t *testing.T) {
 	}
 }
 
+// TestDetectGridSparse counts the slots of a grid whose slots are few
+// and far between, 10¹¹ of them, without holding a count per slot: four
+// slots of two requests each, 1 µs apart and then 10⁵ s later, the
+// rest empty.
+func TestDetectGridSparse(t *testing.T) {
+	t.Parallel()
+	times := []float64{0, 0, 1e-6, 1e-6, 2e-6, 2e-6, 1e5, 1e5}
+	g := DetectGrid(times)
+	if !g.Detected || g.Slots < 9e10 || g.Slots > 1.1e11 {
+		t.Fatalf("detected %v, %d slots; want a grid of about 1e11", g.Detected, g.Slots)
+	}
+	// Σc² = 16 over n slots holding 8: dispersion (16/n − m²)/m ≈ 2.
+	if !within(g.Dispersion, 2, 1e-6) {
+		t.Errorf("dispersion %g, want 2", g.Dispersion)
+	}
+}
+
 func TestDetectOnOff(t *testing.T) {
 	t.Parallel()
 	on := []float64{0} // an arrival at 0 aligns the bins with the minutes

@@ -10,6 +10,8 @@ import (
 type Sample struct {
 	Times   []float64
 	In, Out []float64
+	// Episodes is the shape of the sessions: turns, waits and growth.
+	Episodes Episodes
 }
 
 // Comparison sets a sample regenerated from a fitted spec beside the

@@ -25,6 +25,16 @@ type Client struct {
 	Lengths  LengthFit
 	// Flat states the mean rate instead of the rate curve as stages.
 	Flat bool
+	// Concurrency, when positive, makes the client closed loop, this many
+	// sessions in flight, as the trace's was: it has no arrivals.
+	Concurrency int
+	// Sessions is the number of sessions the client had.
+	Sessions int
+	// Episodes is the fit of sessions of several turns, stated as agent
+	// episodes; nil when every session is one request.
+	Episodes *EpisodeFit
+
+	weight int // the client's weight in the spec; 0 for none
 }
 
 // MinCorrelation is the smallest |Spearman| correlation of input and
@@ -46,17 +56,28 @@ func Spec(name string, clients []Client) ([]byte, error) {
 		return nil, errors.New("writing a spec: no clients")
 	}
 	var b bytes.Buffer
-	span := 0.0
+	span, sessions, open, closed := 0.0, 0, false, false
 	for _, c := range clients {
 		span = math.Max(span, c.Arrivals.Span)
+		sessions += c.Sessions
+		open, closed = open || c.Concurrency == 0, closed || c.Concurrency > 0
 	}
 	fmt.Fprintf(&b, "# Fitted by surge fit from %d client(s); statistics in the comments.\n", len(clients))
 	b.WriteString("# KS D is the Kolmogorov-Smirnov distance to the data; grades: good <= max(1.358/sqrt(n), 0.03), fair <= 0.10, else poor.\n")
 	b.WriteString("version: 1\n")
 	fmt.Fprintf(&b, "name: %s\n", strconv.Quote(name))
-	fmt.Fprintf(&b, "duration: %ds\n", int(math.Ceil(math.Max(span, 1))))
+	if open {
+		fmt.Fprintf(&b, "duration: %ds\n", int(math.Ceil(math.Max(span, 1))))
+	}
+	if closed {
+		// The sessions of the trace, split by weight as they were.
+		fmt.Fprintf(&b, "requests: %d\n", max(sessions, 1))
+	}
 	b.WriteString("clients:\n")
 	for i, c := range clients {
+		if closed {
+			c.weight = max(c.Sessions, 1)
+		}
 		if err := writeClient(&b, c); err != nil {
 			return nil, fmt.Errorf("writing client %d (%s): %w", i, c.Name, err)
 		}
@@ -73,6 +94,12 @@ func writeClient(b *bytes.Buffer, c Client) error {
 		model = "default"
 	}
 	fmt.Fprintf(b, "    model: %s\n", strconv.Quote(model))
+	if c.weight > 0 {
+		fmt.Fprintf(b, "    weight: %d  # its sessions in the trace\n", c.weight)
+	}
+	if c.Concurrency > 0 {
+		return writeClosed(b, c)
+	}
 	writeArrivalComments(b, a)
 	p := a.Process()
 	if c.Flat || len(a.Curve) == 0 {
@@ -95,12 +122,17 @@ func writeClient(b *bytes.Buffer, c Client) error {
 			fmt.Fprintf(b, "        - {at: %ss, rate: %s/s}\n", num(s.At), num(s.Rate))
 		}
 	}
-	l := c.Lengths
+	return writeLengths(b, c.Lengths)
+}
+
+// writeLengths writes a client's input and output laws and their
+// dependence.
+func writeLengths(b *bytes.Buffer, l LengthFit) error {
 	for _, side := range []struct {
 		key string
 		len Length
 	}{{"input", l.Input}, {"output", l.Output}} {
-		if err := writeLength(b, side.key, side.len); err != nil {
+		if err := writeLength(b, "    ", side.key, side.len, 1); err != nil {
 			return err
 		}
 	}
@@ -127,25 +159,30 @@ func writeArrivalComments(b *bytes.Buffer, a ArrivalFit) {
 	}
 }
 
-// writeLength writes one length key with its comments.
-func writeLength(b *bytes.Buffer, key string, l Length) error {
-	fmt.Fprintf(b, "    # %s: n=%d, mean %s, range [%g, %g]; %s\n", key, l.Best.N+l.Best.Dropped, num(l.Mean), l.Min, l.Max, fitsComment(l.Choice))
+// writeLength writes one key, indented, of the law of l with its
+// comments: the chosen law clamped to the observed range (at least
+// floor), or the empirical quantile table.
+func writeLength(b *bytes.Buffer, indent, key string, l Length, floor float64) error {
+	fmt.Fprintf(b, "%s# %s: n=%d, mean %s, range [%g, %g]; %s\n", indent, key, l.Best.N+l.Best.Dropped, num(l.Mean), l.Min, l.Max, fitsComment(l.Choice))
 	d := l.Use
 	if d != l.Empirical {
 		var err error
-		if d, err = dist.Clamp(d, math.Max(1, l.Min), math.Max(1, l.Max)); err != nil {
+		if d, err = dist.Clamp(d, math.Max(floor, l.Min), math.Max(floor, l.Max)); err != nil {
 			return fmt.Errorf("clamping %s: %w", key, err)
 		}
 	} else {
-		fmt.Fprintf(b, "    # %s: the best single law is poor, so the empirical quantile table is used\n", key)
+		fmt.Fprintf(b, "%s# %s: the best single law is not good, so the empirical quantile table is used\n", indent, key)
 	}
-	fmt.Fprintf(b, "    %s: %s\n", key, strconv.Quote(d.String()))
+	fmt.Fprintf(b, "%s%s: %s\n", indent, key, strconv.Quote(d.String()))
 	return nil
 }
 
 // fitsComment summarises a Choice: the best law with its grade, then the
 // KS distance of every rival.
 func fitsComment(c Choice) string {
+	if len(c.Fits) == 0 {
+		return "too few distinct values to fit a law"
+	}
 	var s strings.Builder
 	label := ""
 	if c.Best.Family == FamilyGammaMoments {

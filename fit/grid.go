@@ -99,18 +99,34 @@ func gridPeriod(distinct []float64) (period, onGrid float64) {
 	return sumD / sumM, float64(on) / float64(len(d))
 }
 
-// slotCounts assigns each time to the slot round((t − t₀)/period) and
-// returns the number of slots, the mean count and the index of dispersion.
+// slotCounts assigns each sorted time to the slot round((t − t₀)/period)
+// and returns the number of slots, the mean count and the index of
+// dispersion. It sums the squared counts of the slots that hold a time,
+// run by run, so its memory does not grow with the number of slots.
 func slotCounts(times []float64, period float64) (slots int, mean, dispersion float64) {
 	t0 := times[0]
-	slots = int(math.Round((times[len(times)-1]-t0)/period)) + 1
-	counts := make([]float64, slots)
-	for _, t := range times {
-		i := min(int(math.Round((t-t0)/period)), slots-1)
-		counts[i]++
+	last := math.Round((times[len(times)-1] - t0) / period)
+	if !(last < 1<<53) {
+		return 0, 0, 0
 	}
-	mean, dispersion = meanVar(counts)
-	return slots, mean, dispersion
+	slots = int(last) + 1
+	var sumSq float64
+	run, at := 0.0, 0.0
+	for i, t := range times {
+		k := math.Round((t - t0) / period)
+		if i > 0 && k != at {
+			sumSq += run * run
+			run = 0
+		}
+		run, at = run+1, k
+	}
+	sumSq += run * run
+	n := float64(slots)
+	mean = float64(len(times)) / n
+	if mean == 0 {
+		return slots, 0, 0
+	}
+	return slots, mean, (sumSq/n - mean*mean) / mean
 }
 
 // meanVar returns the mean of xs and the index of dispersion variance/mean

@@ -37,17 +37,18 @@ type Length struct {
 }
 
 // Lengths fits input and output lengths of the same requests (equal
-// lengths) and measures their dependence.
+// lengths) and measures their dependence. A side with fewer than two
+// distinct positive lengths gets the table of its values (see fitAny).
 func Lengths(in, out []float64) (LengthFit, error) {
 	if len(in) != len(out) {
 		return LengthFit{}, fmt.Errorf("fitting lengths: %d inputs but %d outputs", len(in), len(out))
 	}
 	var l LengthFit
 	var err error
-	if l.Input, err = FitLength(in); err != nil {
+	if l.Input, err = fitAny(in); err != nil {
 		return LengthFit{}, fmt.Errorf("fitting input lengths: %w", err)
 	}
-	if l.Output, err = FitLength(out); err != nil {
+	if l.Output, err = fitAny(out); err != nil {
 		return LengthFit{}, fmt.Errorf("fitting output lengths: %w", err)
 	}
 	l.Spearman, l.Pearson = Spearman(in, out), Pearson(in, out)

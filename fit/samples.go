@@ -7,14 +7,15 @@ import (
 	"surge/trace"
 )
 
-// Add adds session s to the sample: its start and every request's
-// lengths.
+// Add adds session s to the sample: its start, every request's lengths
+// and, for a session of several turns, its shape (Episodes).
 func (fs *Sample) Add(s *trace.Session) {
 	fs.Times = append(fs.Times, float64(s.AtUS)/1e6)
 	for _, t := range s.Turns {
 		fs.In = append(fs.In, float64(t.InputTokens))
 		fs.Out = append(fs.Out, float64(t.OutputTokens))
 	}
+	fs.Episodes.add(s)
 }
 
 // Traffic is a trace's sessions as a sample per client.
@@ -25,6 +26,30 @@ type Traffic struct {
 	// first session.
 	Samples map[string]*Sample
 	Models  map[string]string
+	// Concurrency is the sessions in flight of each closed-loop client,
+	// as the trace's header names them; an open-loop client has none.
+	Concurrency map[string]int
+}
+
+// Header records the closed-loop clients of a trace's header h, so that
+// Traffic is an importers.Sink.
+func (tr *Traffic) Header(h trace.Header) error {
+	for _, c := range h.Clients {
+		if c.Concurrency > 0 {
+			if tr.Concurrency == nil {
+				tr.Concurrency = map[string]int{}
+			}
+			tr.Concurrency[c.Name] = c.Concurrency
+		}
+	}
+	return nil
+}
+
+// Write adds session s, as Add does, so that Traffic is an
+// importers.Sink.
+func (tr *Traffic) Write(s *trace.Session) error {
+	tr.Add(s)
+	return nil
 }
 
 // Add adds session s to its client's sample.
@@ -63,20 +88,30 @@ func (tr *Traffic) Read(src Source) error {
 }
 
 // Clients fits each client of tr, in order: its arrivals and lengths, and
-// with flat its mean rate instead of its rate curve.
+// with flat its mean rate instead of its rate curve. A closed-loop client
+// (Traffic.Concurrency) has no arrivals to fit; its sessions of several
+// turns are fitted as agent episodes (FitEpisodes).
 func Clients(tr *Traffic, flat bool) ([]Client, error) {
 	var clients []Client
 	for _, name := range tr.Order {
 		s := tr.Samples[name]
-		arr, err := Arrivals(s.Times, ArrivalOptions{})
-		if err != nil {
+		c := Client{Name: name, Model: tr.Models[name], Flat: flat, Concurrency: tr.Concurrency[name], Sessions: len(s.Times)}
+		var err error
+		if c.Concurrency == 0 {
+			if c.Arrivals, err = Arrivals(s.Times, ArrivalOptions{}); err != nil {
+				return nil, fmt.Errorf("client %q: %w", name, err)
+			}
+		} else if s.Episodes.Multi > 0 {
+			e, err := FitEpisodes(s.Episodes)
+			if err != nil {
+				return nil, fmt.Errorf("client %q: %w", name, err)
+			}
+			c.Episodes = &e
+		}
+		if c.Lengths, err = Lengths(s.In, s.Out); err != nil {
 			return nil, fmt.Errorf("client %q: %w", name, err)
 		}
-		lens, err := Lengths(s.In, s.Out)
-		if err != nil {
-			return nil, fmt.Errorf("client %q: %w", name, err)
-		}
-		clients = append(clients, Client{Name: name, Model: tr.Models[name], Arrivals: arr, Lengths: lens, Flat: flat})
+		clients = append(clients, c)
 	}
 	return clients, nil
 }

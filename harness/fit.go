@@ -2,7 +2,7 @@ package harness
 
 import (
 	"bufio"
-	"fmt"
+	"context"
 	"io/fs"
 
 	"surge/fit"
@@ -11,35 +11,30 @@ import (
 )
 
 // FitTraffic reads the sessions of the named files in fsys by client, as
-// surge fit fits them: one surge trace, or files surge import reads as
-// requests, in format ("" or "auto": detected).
-func FitTraffic(fsys fs.FS, names []string, format importers.Format) (*fit.Traffic, error) {
+// surge fit fits them: one surge trace (when opts name no format), or
+// files surge import reads, imported with opts (completed by ImportSetup,
+// tokenizer counting ShareGPT's tokens) as surge import would,
+// conversations included. A closed-loop client keeps its concurrency.
+func FitTraffic(ctx context.Context, fsys fs.FS, names []string, opts importers.ImportOptions, tokenizer string) (*fit.Traffic, error) {
 	tr := &fit.Traffic{}
-	if len(names) == 1 && (format == "" || format == "auto") {
+	if len(names) == 1 && opts.Format == "" {
 		if w, ok, err := readIfTrace(fsys, names[0]); ok || err != nil {
 			if err != nil {
 				return nil, err
 			}
+			tr.Header(w.Header)
 			for _, s := range w.Sessions {
 				tr.Add(s)
 			}
 			return tr, nil
 		}
 	}
-	var opts importers.ImportOptions
-	if format != "auto" {
-		opts.Format = format
-	}
-	if err := opts.Check(names); err != nil {
-		return nil, ConfigError{err}
-	}
-	src, err := importers.OpenRequests(fsys, names, opts)
+	opts, err := ImportSetup(fsys, names, opts, tokenizer)
 	if err != nil {
 		return nil, err
 	}
-	defer src.Close()
-	if err := tr.Read(src); err != nil {
-		return nil, fmt.Errorf("fit: %w", err)
+	if _, err := importers.ImportTo(ctx, tr, fsys, names, opts); err != nil {
+		return nil, err
 	}
 	return tr, nil
 }

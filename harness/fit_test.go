@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"testing/fstest"
+
+	"surge/trace/importers"
 )
 
 // TestFitTraffic: a surge trace is read as it is, a public trace through
@@ -19,24 +21,24 @@ func TestFitTraffic(t *testing.T) {
 	fsys["t.jsonl"] = &fstest.MapFile{Data: traceOf(t, w)}
 	fsys["azure.csv"] = &fstest.MapFile{Data: []byte("TIMESTAMP,ContextTokens,GeneratedTokens\n" +
 		"2023-11-16 18:15:46.6805900,374,44\n2023-11-16 18:15:50.9951690,396,109\n2023-11-16 18:15:51.6981090,879,143\n")}
-	tr, err := FitTraffic(fsys, []string{"t.jsonl"}, "auto")
+	tr, err := FitTraffic(context.Background(), fsys, []string{"t.jsonl"}, importers.ImportOptions{}, "")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(tr.Order) != 1 || tr.Order[0] != "open" {
 		t.Errorf("trace: clients %v, want [open]", tr.Order)
 	}
-	az, err := FitTraffic(fsys, []string{"azure.csv"}, "")
+	az, err := FitTraffic(context.Background(), fsys, []string{"azure.csv"}, importers.ImportOptions{}, "")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(az.Order) != 1 {
 		t.Errorf("azure: clients %v, want one", az.Order)
 	}
-	if _, err := FitTraffic(fsys, []string{"azure.csv"}, "weka"); err == nil {
+	if _, err := FitTraffic(context.Background(), fsys, []string{"azure.csv"}, importers.ImportOptions{Format: importers.FormatWEKA}, ""); err == nil {
 		t.Error("a weka import of a CSV: no error")
 	}
-	if _, err := FitTraffic(fsys, []string{"none.csv"}, ""); err == nil || !strings.Contains(err.Error(), "none.csv") {
+	if _, err := FitTraffic(context.Background(), fsys, []string{"none.csv"}, importers.ImportOptions{}, ""); err == nil || !strings.Contains(err.Error(), "none.csv") {
 		t.Errorf("a missing file: %v, want an error naming it", err)
 	}
 }

@@ -11,14 +11,12 @@ import (
 	"surge/fit"
 	"surge/harness"
 	"surge/internal/hostfs"
-	"surge/trace/importers"
 )
 
 type fitFlags struct {
-	format string
-	out    string
-	flat   bool
-	check  bool
+	imp   importFlags
+	flat  bool
+	check bool
 }
 
 func newFit() *cobra.Command {
@@ -26,21 +24,23 @@ func newFit() *cobra.Command {
 	c := &cobra.Command{
 		Use:   "fit FILE... [-o spec.yaml]",
 		Short: "Fit a workload spec to a trace: arrivals, rate curve and lengths",
-		Long: `fit reads a trace (a surge trace, or any file surge import reads) and
-writes a spec that generates the same traffic statistically, one client per
-client of the trace: the inter-arrival law by maximum likelihood
-(exponential, gamma, Weibull, lognormal), chosen by Kolmogorov–Smirnov
-distance and graded (a poor fit says so), the rate curve over time as
-stages (or the mean rate, with --flat), timestamp grids and on/off
-traffic, and input and output lengths (a fitted law clamped to the
-observed range, or the empirical quantiles when no law fits). The spec is
-commented with the fit statistics; a summary goes to stderr.`,
+		Long: `fit reads a trace (a surge trace, or any file surge import reads, with
+every import option) and writes a spec that generates the same traffic
+statistically, one client per client of the trace: the inter-arrival law
+by maximum likelihood (exponential, gamma, Weibull, lognormal), chosen by
+Kolmogorov–Smirnov distance and graded (a poor fit says so), the rate
+curve over time as stages (or the mean rate, with --flat), timestamp
+grids and on/off traffic, and input and output lengths (a fitted law
+clamped to the observed range, or the empirical quantiles when no law
+fits). The spec is commented with the fit statistics; a summary goes to
+stderr. See docs/fit.md.`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(c *cobra.Command, args []string) error { return runFit(c, args, f) },
 	}
 	fs := c.Flags()
-	fs.StringVar(&f.format, "format", "auto", "format of the files: auto detects them (and surge traces)")
-	fs.StringVarP(&f.out, "output", "o", "-", "spec file to write (- for stdout)")
+	fs.StringVar(&f.imp.format, "format", "auto", "format of the files: auto detects them (and surge traces)")
+	fs.StringVarP(&f.imp.out, "output", "o", "-", "spec file to write (- for stdout)")
+	f.imp.bind(fs)
 	fs.BoolVar(&f.flat, "flat", false, "state each client's mean rate instead of its rate curve")
 	fs.BoolVar(&f.check, "check", false, "generate a trace from the fitted spec and print it beside the original (to stderr)")
 	return c
@@ -51,7 +51,14 @@ func runFit(c *cobra.Command, files []string, f fitFlags) error {
 	for i, f := range files {
 		names[i] = filepath.ToSlash(f)
 	}
-	tr, err := harness.FitTraffic(hostfs.FS{}, names, importers.Format(f.format))
+	opts, err := f.imp.options()
+	if err == nil {
+		err = opts.CheckSet(names)
+	}
+	if err != nil {
+		return usageError{err}
+	}
+	tr, err := harness.FitTraffic(c.Context(), hostfs.FS{}, names, opts, filepath.ToSlash(f.imp.tokenizer))
 	if err != nil {
 		return cliError(err)
 	}
@@ -71,9 +78,9 @@ func runFit(c *cobra.Command, files []string, f fitFlags) error {
 			return fmt.Errorf("fit --check: %w", err)
 		}
 	}
-	if f.out == "-" {
+	if f.imp.out == "-" {
 		_, err = c.OutOrStdout().Write(spec)
 		return err
 	}
-	return os.WriteFile(f.out, spec, 0o644)
+	return os.WriteFile(f.imp.out, spec, 0o644)
 }

@@ -61,14 +61,17 @@ func sampleOf(t *testing.T, path string) fit.Sample {
 	return fs
 }
 
-// TestFitConversations refuses a trace of conversations, which has no
-// requests at offsets to fit, with an error rather than a crash.
+// TestFitConversations fits a trace of conversations, which has no
+// requests at offsets, as a closed-loop client with the concurrency its
+// import gives.
 func TestFitConversations(t *testing.T) {
 	t.Parallel()
 	weka := filepath.Join(t.TempDir(), "weka.json")
 	os.WriteFile(weka, []byte(`{"id":"a","block_size":64,"hash_id_scope":"local","requests":[{"t":0,"type":"n","model":"m","in":100,"out":5,"hash_ids":[1],"think_time":0,"api_time":1}]}`), 0o644)
-	code, _, e := run(t, "fit", weka)
-	if want := "weka is not a trace of requests at offsets"; code != exitFailure || !strings.Contains(e, want) {
-		t.Errorf("exit %d, %q; want exit %d and %q", code, e, exitFailure, want)
+	code, out, e := run(t, "fit", weka, "--concurrency", "3")
+	for _, want := range []string{"requests: 1\n", "concurrency: 3\n", `input: "empirical(`} {
+		if code != exitOK || !strings.Contains(out, want) {
+			t.Errorf("exit %d, %q; want exit %d and a spec with %q:\n%s", code, e, exitOK, want, out)
+		}
 	}
 }

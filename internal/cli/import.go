@@ -2,10 +2,12 @@ package cli
 
 import (
 	"fmt"
+	"path/filepath"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
-	"surge/content"
+	"surge/harness"
 	"surge/internal/hostfs"
 	"surge/trace/importers"
 )
@@ -46,6 +48,13 @@ sends as it is. See docs/import.md.`,
 	fs := c.Flags()
 	fs.StringVar(&f.format, "format", "auto", "format of the files: auto, azure, vidur, mooncake, weka, weka-csv, sharegpt, burstgpt, servegen, csv or jsonl")
 	fs.StringVarP(&f.out, "output", "o", "-", "trace file to write (- for stdout)")
+	f.bind(fs)
+	return c
+}
+
+// bind binds the import's options, all but --format and --output, to fs:
+// surge import's flags, which surge fit takes too.
+func (f *importFlags) bind(fs *pflag.FlagSet) {
 	fs.Float64Var(&f.opts.Speed, "speed", 1, "replay this many times faster: offsets (or think times) divided by it")
 	fs.IntVar(&f.opts.Concurrency, "concurrency", 4, "weka: sessions in flight when replayed")
 	fs.StringVar(&f.opts.Client, "client", "", "client name (default: weka, or each file's base name); with several files, NAME-1, NAME-2, …")
@@ -54,6 +63,7 @@ sends as it is. See docs/import.md.`,
 	fs.Float64Var(&f.opts.Rate, "rate", 0, "rescale offsets to this mean rate per second, keeping the burst shape; sharegpt: conversations per second")
 	fs.IntVar(&f.opts.Reshape.MaxContext, "max-context", 0, "cap each request's input plus output to N tokens, keeping the output")
 	fs.Float64Var(&f.opts.Reshape.Sample, "sample", 1, "keep this fraction of sessions, chosen by a hash of each one's index")
+	fs.IntVar(&f.opts.Reshape.Limit, "limit", 0, "keep at most this many sessions, the first in start order (0: all)")
 	fs.BoolVar(&f.opts.SkipBad, "skip-bad", false, "skip malformed or out-of-order rows, counting them, instead of stopping")
 	fs.StringVar(&f.tokenizer, "tokenizer", "o200k_base", "sharegpt: the tokenizer counting the text's tokens (o200k_base, cl100k_base, or a tokenizer.json or model folder)")
 	fs.StringVar(&f.arrivals, "arrivals", "poisson", "sharegpt with --rate: poisson or even starts")
@@ -62,29 +72,12 @@ sends as it is. See docs/import.md.`,
 	fs.DurationVar(&f.opts.Think, "think", 0, "sharegpt: wait between a reply and the next turn")
 	fs.StringVar(&f.columns, "columns", "", "csv, jsonl: the fields to read, at=F,input=F,output=F[,client=F][,session=F]")
 	fs.StringVar(&f.opts.TimeUnit, "time-unit", "s", "csv, jsonl: the unit of the at field: s, ms, us, or iso for ISO 8601 date-times")
-	return c
 }
 
 func runImport(c *cobra.Command, files []string, f importFlags) error {
-	opts, err := f.options()
+	opts, err := f.setup(files)
 	if err != nil {
-		return usageError{err}
-	}
-	if err := opts.CheckSet(files); err != nil {
-		return usageError{err}
-	}
-	if opts.Format == "" {
-		if opts.Format, err = importers.DetectFiles(hostfs.FS{}, files, opts.Columns != importers.Columns{}); err != nil {
-			return err
-		}
-		if err := opts.CheckSet(files); err != nil { // the detected format's own options
-			return usageError{err}
-		}
-	}
-	if opts.Format == importers.FormatShareGPT {
-		if err := f.countTokens(&opts); err != nil {
-			return usageError{err}
-		}
+		return err
 	}
 	out, commit, err := hostfs.Create(f.out, c.OutOrStdout())
 	if err != nil {
@@ -99,6 +92,19 @@ func runImport(c *cobra.Command, files []string, f importFlags) error {
 	}
 	st.WriteText(c.ErrOrStderr(), files, opts) // a note on stderr: failing to write it does not fail the import
 	return nil
+}
+
+// setup returns the import's options for files, checked and completed
+// (harness.ImportSetup).
+func (f importFlags) setup(files []string) (importers.ImportOptions, error) {
+	opts, err := f.options()
+	if err != nil {
+		return opts, usageError{err}
+	}
+	if err := opts.CheckSet(files); err != nil {
+		return opts, usageError{err}
+	}
+	return harness.ImportSetup(hostfs.FS{}, files, opts, filepath.ToSlash(f.tokenizer))
 }
 
 // options returns the import's options, with the flags written as text
@@ -124,15 +130,4 @@ func (f importFlags) options() (importers.ImportOptions, error) {
 		return opts, fmt.Errorf("--lengths %w", err)
 	}
 	return opts, nil
-}
-
-// countTokens loads --tokenizer into opts, to count ShareGPT's tokens.
-func (f importFlags) countTokens(opts *importers.ImportOptions) error {
-	tok, err := openTokenizer(f.tokenizer)
-	if err != nil {
-		return fmt.Errorf("--tokenizer: %w", err)
-	}
-	opts.Count = func(s string) int { return len(tok.Encode(s)) }
-	opts.Tokenizer, opts.TokenizerHash = tok.Name(), content.Fingerprint(tok)
-	return nil
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -103,6 +104,8 @@ func detectJSON(head []byte) (Format, error) {
 		return FormatWEKA, nil
 	case containsAll(keys, []string{"conversations"}):
 		return FormatShareGPT, nil
+	case len(keys) > 0 && !slices.ContainsFunc(keys, func(k string) bool { _, err := strconv.ParseFloat(k, 64); return err != nil }):
+		return "", fmt.Errorf("a JSON object keyed by times %q: a ServeGen client's length laws (chunk-N-dataset.json), which hold no requests; import the client's chunk-N-trace.csv, which reads them", truncate([]byte(strings.Join(keys, ","))))
 	}
 	return "", fmt.Errorf("a JSON object with keys %q: not Mooncake (timestamp, input_length, output_length), WEKA (block_size, requests) or ShareGPT (conversations); name the format with --format", keys)
 }

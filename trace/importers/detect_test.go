@@ -34,6 +34,7 @@ func TestDetect(t *testing.T) {
 		{"an array of numbers", "[1, 2]", "", "does not start with an object"},
 		{"ServeGen windows have no header", "0,0.0,,,,\n", FormatServeGen, ""},
 		{"ServeGen, a Gamma window", "0,5.26,0.92,Gamma,1.17,0.16\r\n", FormatServeGen, ""},
+		{"a ServeGen dataset of length laws", `{"0": {"input_tokens": "{1: 1.0}"}, "21600": {`, "", "a ServeGen client's length laws (chunk-N-dataset.json)"},
 		{"six numbers are not a ServeGen window", "1,2,3,4,5,6\n", "", `first line "1,2,3,4,5,6" is not a header surge knows`},
 	}
 	for _, tt := range tests {

@@ -89,6 +89,28 @@ type FileStats struct {
 // conversations with their text. Nothing is written before the files'
 // headers have been read. An import that keeps no session is an error.
 func Import(ctx context.Context, w io.Writer, fsys fs.FS, names []string, opts ImportOptions) (Stats, error) {
+	ts := &traceSink{w: w}
+	st, err := ImportTo(ctx, ts, fsys, names, opts)
+	if err != nil {
+		return st, err
+	}
+	if st.Hash, err = ts.tw.Close(); err != nil {
+		return Stats{}, fmt.Errorf("import: %w", err)
+	}
+	return st, nil
+}
+
+// Sink receives an import: the header of its trace, then each session
+// in start order.
+type Sink interface {
+	Header(trace.Header) error
+	Write(*trace.Session) error
+}
+
+// ImportTo is Import handing the trace to sink instead of writing it:
+// the header once the files' headers have been read, then each session
+// as it is read. Stats.Hash is left empty.
+func ImportTo(ctx context.Context, sink Sink, fsys fs.FS, names []string, opts ImportOptions) (Stats, error) {
 	format, err := opts.format(fsys, names)
 	if err != nil {
 		return Stats{}, err
@@ -99,12 +121,28 @@ func Import(ctx context.Context, w io.Writer, fsys fs.FS, names []string, opts I
 	}
 	switch format {
 	case FormatShareGPT:
-		return importShareGPT(ctx, w, fsys, names, opts)
+		return importShareGPT(ctx, sink, fsys, names, opts)
 	case FormatWEKA, FormatWEKACSV:
-		return importConversations(ctx, w, fsys, names, opts)
+		return importConversations(ctx, sink, fsys, names, opts)
 	}
-	return importRequests(ctx, w, fsys, names, opts)
+	return importRequests(ctx, sink, fsys, names, opts)
 }
+
+// traceSink writes an import as a surge trace.
+type traceSink struct {
+	w  io.Writer
+	tw *trace.Writer
+}
+
+// Header writes the trace's header.
+func (t *traceSink) Header(h trace.Header) error {
+	tw, err := trace.NewWriter(t.w, h)
+	t.tw = tw
+	return err
+}
+
+// Write writes a session.
+func (t *traceSink) Write(s *trace.Session) error { return t.tw.Write(s) }
 
 // format returns o.Format, or the files' format detected.
 func (o ImportOptions) format(fsys fs.FS, names []string) (Format, error) {
@@ -131,7 +169,7 @@ func (o ImportOptions) fallbackLengths() (in, out int) {
 }
 
 // importRequests writes a trace of the files' requests as it reads them.
-func importRequests(ctx context.Context, w io.Writer, fsys fs.FS, names []string, opts ImportOptions) (Stats, error) {
+func importRequests(ctx context.Context, w Sink, fsys fs.FS, names []string, opts ImportOptions) (Stats, error) {
 	shape := opts.Reshape
 	shape.Scale = 1 / opts.speed()
 	if opts.Rate > 0 {
@@ -159,7 +197,7 @@ func importRequests(ctx context.Context, w io.Writer, fsys fs.FS, names []string
 		h.Clients = append(h.Clients, trace.ClientInfo{Name: name, Model: opts.Model})
 	}
 	rs := NewReshaped(rq, shape)
-	st, err := write(ctx, w, h, drainInto(rs))
+	st, err := write(ctx, w, h, shape.keepsAll(), drainInto(rs))
 	if err != nil {
 		return st, err
 	}
@@ -218,7 +256,7 @@ func listClients(fsys fs.FS, names []string, opts ImportOptions) ([]string, erro
 // importConversations writes a trace of WEKA conversations, a
 // closed-loop session each: a JSON file each, or all of them in one
 // flattened CSV.
-func importConversations(ctx context.Context, w io.Writer, fsys fs.FS, names []string, opts ImportOptions) (Stats, error) {
+func importConversations(ctx context.Context, w Sink, fsys fs.FS, names []string, opts ImportOptions) (Stats, error) {
 	client := opts.Client
 	if client == "" {
 		client = "weka"
@@ -229,8 +267,11 @@ func importConversations(ctx context.Context, w io.Writer, fsys fs.FS, names []s
 	h := trace.Header{Name: "import:" + string(opts.Format),
 		Clients: []trace.ClientInfo{{Name: client, Model: opts.Model, Concurrency: max(opts.Concurrency, 1)}}}
 	wopts := WEKAOptions{Speed: opts.Speed}
-	st, err := write(ctx, w, h, func(write func(*trace.Session) error) error {
+	st, err := write(ctx, w, h, shape.keepsAll(), func(write func(*trace.Session) error) error {
 		keep := func(s *trace.Session) error {
+			if rs.Full() {
+				return errLimit
+			}
 			if !rs.Apply(s) {
 				return nil
 			}
@@ -240,21 +281,36 @@ func importConversations(ctx context.Context, w io.Writer, fsys fs.FS, names []s
 			return write(s)
 		}
 		if opts.Format == FormatWEKACSV {
-			return readWEKACSV(fsys, names[0], client, wopts, keep)
+			return limited(readWEKACSV(fsys, names[0], client, wopts, keep))
 		}
 		for i, name := range names {
+			if rs.Full() {
+				return nil
+			}
 			s, err := readWEKA(fsys, name, client, wopts, i)
 			if err != nil {
 				return err
 			}
 			if err := keep(s); err != nil {
-				return err
+				return limited(err)
 			}
 		}
 		return nil
 	})
 	st.Format, st.Capped = opts.Format, rs.Capped()
 	return st, err
+}
+
+// errLimit stops a reading of conversations once Reshape.Limit of them
+// were kept.
+var errLimit = errors.New("import: limit reached")
+
+// limited returns err, nil for errLimit.
+func limited(err error) error {
+	if errors.Is(err, errLimit) {
+		return nil
+	}
+	return err
 }
 
 // readWEKACSV reads the flattened WEKA requests CSV, handing each
@@ -288,7 +344,7 @@ func readWEKA(fsys fs.FS, name, client string, opts WEKAOptions, i int) (*trace.
 // importShareGPT writes a trace of the ShareGPT conversations of one
 // file, with their text: open loop at opts.Rate, or closed loop without
 // one.
-func importShareGPT(ctx context.Context, w io.Writer, fsys fs.FS, names []string, opts ImportOptions) (Stats, error) {
+func importShareGPT(ctx context.Context, w Sink, fsys fs.FS, names []string, opts ImportOptions) (Stats, error) {
 	file, err := fsys.Open(names[0])
 	if err != nil {
 		return Stats{}, fmt.Errorf("import: %w", err)
@@ -317,7 +373,7 @@ func importShareGPT(ctx context.Context, w io.Writer, fsys fs.FS, names []string
 	}
 	h := trace.Header{Name: "import:sharegpt", Tokenizer: opts.Tokenizer, TokenizerHash: opts.TokenizerHash,
 		Text: true, Clients: []trace.ClientInfo{info}}
-	st, err := write(ctx, w, h, drainInto(NewReshaped(sg, shape)))
+	st, err := write(ctx, w, h, shape.keepsAll(), drainInto(NewReshaped(sg, shape)))
 	if err != nil {
 		return st, err
 	}
@@ -327,20 +383,22 @@ func importShareGPT(ctx context.Context, w io.Writer, fsys fs.FS, names []string
 	return st, nil
 }
 
-// write writes a trace of h and the sessions fill hands to write, as it
-// hands them, to w, stopping when ctx is done.
-func write(ctx context.Context, w io.Writer, h trace.Header, fill func(write func(*trace.Session) error) error) (Stats, error) {
-	tw, err := trace.NewWriter(w, h)
-	if err != nil {
+// write hands sink the header h and the sessions fill hands to write, as
+// it hands them, stopping when ctx is done. kept says the import keeps
+// every session (no window or sample), for the error of an empty one.
+func write(ctx context.Context, sink Sink, h trace.Header, kept bool, fill func(write func(*trace.Session) error) error) (Stats, error) {
+	if err := sink.Header(h); err != nil {
 		return Stats{}, fmt.Errorf("import: %w", err)
 	}
 	var span time.Duration
-	err = fill(func(s *trace.Session) error {
+	n := 0
+	err := fill(func(s *trace.Session) error {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
 		span = s.At()
-		return tw.Write(s)
+		n++
+		return sink.Write(s)
 	})
 	var re *RowError
 	switch {
@@ -348,14 +406,12 @@ func write(ctx context.Context, w io.Writer, h trace.Header, fill func(write fun
 		return Stats{}, fmt.Errorf("import: %w (--skip-bad skips such rows)", err)
 	case err != nil:
 		return Stats{}, fmt.Errorf("import: %w", err)
-	case tw.Sessions() == 0:
+	case n == 0 && kept:
+		return Stats{}, errors.New("import: no sessions to write: the files hold no requests")
+	case n == 0:
 		return Stats{}, errors.New("import: no sessions to write: the window or sample kept none")
 	}
-	hash, err := tw.Close()
-	if err != nil {
-		return Stats{}, fmt.Errorf("import: %w", err)
-	}
-	return Stats{Sessions: tw.Sessions(), Span: span.Round(time.Millisecond), Hash: hash}, nil
+	return Stats{Sessions: n, Span: span.Round(time.Millisecond)}, nil
 }
 
 // drainInto hands every session of src to write.

@@ -31,6 +31,10 @@ type Reshape struct {
 	// MaxContext caps each turn's input plus output tokens (0: no cap),
 	// as capTurn says.
 	MaxContext int
+	// Limit keeps at most this many sessions, the first kept in start
+	// order (0: no limit), and stops reading the source after them: a
+	// quick look at the start of a long trace.
+	Limit int
 }
 
 // Validate reports every setting out of range, the window, sample and
@@ -53,7 +57,15 @@ func (r Reshape) validate(set bool) error {
 	if r.MaxContext < 0 || r.MaxContext == 1 {
 		errs = append(errs, optionError("max-context", "--max-context %d: want at least 2 tokens, one of input and one of output", r.MaxContext))
 	}
+	if r.Limit < 0 {
+		errs = append(errs, optionError("limit", "--limit %d: want a number of sessions ≥ 1 (0: all)", r.Limit))
+	}
 	return errors.Join(errs...)
+}
+
+// keepsAll reports whether r keeps every session: no window or sample.
+func (r Reshape) keepsAll() bool {
+	return r.From == 0 && r.To == 0 && (r.Sample == 0 || r.Sample == 1)
 }
 
 // Reshaped is a Source of the sessions of another, reshaped: filtered,
@@ -64,6 +76,7 @@ type Reshaped struct {
 	r      Reshape
 	index  map[string]int // next index of each client
 	capped int
+	kept   int
 }
 
 // NewReshaped returns the sessions of src reshaped by r, which must be
@@ -80,9 +93,12 @@ func NewReshaped(src Source, r Reshape) *Reshaped {
 
 // Next returns the next kept session, or io.EOF after the last; it stops
 // reading its source at the first session past the window's end, since
-// sources come in start order.
+// sources come in start order, and once Limit sessions were kept.
 func (rs *Reshaped) Next() (*trace.Session, error) {
 	for {
+		if rs.Full() {
+			return nil, io.EOF
+		}
 		s, err := rs.src.Next()
 		if err != nil {
 			return nil, err
@@ -101,9 +117,10 @@ func (rs *Reshaped) Next() (*trace.Session, error) {
 // may then be nil). Sessions must come in start order.
 func (rs *Reshaped) Apply(s *trace.Session) bool {
 	at := s.At()
-	if at < rs.r.From || (rs.r.To > 0 && at >= rs.r.To) || !sampled(s, rs.r.Sample) {
+	if rs.Full() || at < rs.r.From || (rs.r.To > 0 && at >= rs.r.To) || !sampled(s, rs.r.Sample) {
 		return false
 	}
+	rs.kept++
 	s.AtUS = int64(math.Round(float64(s.AtUS-rs.r.From.Microseconds()) * rs.r.Scale))
 	s.Index = rs.index[s.Client]
 	rs.index[s.Client]++
@@ -112,6 +129,9 @@ func (rs *Reshaped) Apply(s *trace.Session) bool {
 	}
 	return true
 }
+
+// Full reports whether Limit sessions were kept, so that no more will be.
+func (rs *Reshaped) Full() bool { return rs.r.Limit > 0 && rs.kept >= rs.r.Limit }
 
 // Capped returns how many of the sessions returned had a turn capped.
 func (rs *Reshaped) Capped() int { return rs.capped }

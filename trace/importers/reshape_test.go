@@ -66,6 +66,8 @@ func TestReshapeTime(t *testing.T) {
 		{"open window end", Reshape{From: 4 * time.Second}, []float64{0, 1}, 6},
 		{"speed 2 halves every gap", Reshape{Scale: 0.5}, []float64{0, 0.5, 1, 1.5, 2, 2.5}, 6},
 		{"scale after the window", Reshape{From: 2 * time.Second, Scale: 2}, []float64{0, 2, 4, 6}, 6},
+		{"a limit stops reading", Reshape{Limit: 2}, []float64{0, 1}, 2},
+		{"a limit counts kept sessions", Reshape{From: 3 * time.Second, Limit: 2}, []float64{0, 1}, 5},
 	}
 	for _, tt := range tests {
 		src := at("c", 0, 1, 2, 3, 4, 5)
@@ -211,7 +213,7 @@ func TestReshapeValidate(t *testing.T) {
 	}{
 		{"zero value", Reshape{}, nil},
 		{"empty window", Reshape{From: time.Second, To: time.Second}, []string{"window 1s to 1s"}},
-		{"all wrong", Reshape{From: -1, Scale: math.NaN(), Sample: 1.5, MaxContext: 1}, []string{"window", "scale NaN", "sample 1.5", "--max-context 1"}},
+		{"all wrong", Reshape{From: -1, Scale: math.NaN(), Sample: 1.5, MaxContext: 1, Limit: -1}, []string{"window", "scale NaN", "sample 1.5", "--max-context 1", "--limit -1"}},
 	}
 	for _, tt := range tests {
 		err := tt.r.Validate()

@@ -1,0 +1,40 @@
+package fit
+
+import (
+	"bytes"
+	"fmt"
+)
+
+// writeClosed writes the rest of a closed-loop client: its concurrency,
+// and its lengths, or for sessions of several turns an agent episode of
+// the fitted task, steps, tool latency and tool result.
+func writeClosed(b *bytes.Buffer, c Client) error {
+	fmt.Fprintf(b, "    # closed loop: %d sessions, %d in flight, as the trace's header says\n", c.Sessions, c.Concurrency)
+	fmt.Fprintf(b, "    concurrency: %d\n", c.Concurrency)
+	e := c.Episodes
+	if e == nil {
+		return writeLengths(b, c.Lengths)
+	}
+	fmt.Fprintf(b, "    # sessions of several turns, stated as agent episodes: the first prompt is the task (input),\n")
+	fmt.Fprintf(b, "    # each later prompt adds the answer before it and a tool result (tool_result) after a wait (tool_latency)\n")
+	if err := writeLength(b, "    ", "input", e.Task, 1); err != nil {
+		return err
+	}
+	if err := writeLength(b, "    ", "output", c.Lengths.Output, 1); err != nil {
+		return err
+	}
+	b.WriteString("    session:\n      kind: agent\n      history: pinned\n      tools: 1\n")
+	if e.Shrinks > 0 {
+		fmt.Fprintf(b, "      # %d of %d later prompts are shorter than the one before plus its answer (resets, compaction, sub-agents): left out of tool_result\n", e.Shrinks, e.Later)
+	}
+	for _, k := range []struct {
+		key   string
+		l     Length
+		floor float64
+	}{{"steps", e.Steps, 1}, {"tool_latency", e.Wait, 0.001}, {"tool_result", e.Growth, 1}} {
+		if err := writeLength(b, "      ", k.key, k.l, k.floor); err != nil {
+			return err
+		}
+	}
+	return nil
+}
