@@ -43,15 +43,23 @@ func BurstinessFromCV(cv float64) float64 {
 //	          CV² = Γ(1 + 2/k)/Γ(1 + 1/k)² − 1 and λ = 1/Γ(1 + 1/k)
 type law struct {
 	kind  Process
-	shape float64 // gamma or Weibull shape k
-	scale float64 // gamma θ or Weibull λ
+	shape float64 // gamma or Weibull shape k; lognormal σ
+	scale float64 // gamma θ or Weibull λ; lognormal μ
 	inv   float64 // 1/k for Weibull
 	gam   gammaSampler
+	h2    hyperexp // onoff
 }
 
-// newLaw returns the unit-mean gap law of process p with the given CV.
-func newLaw(p Process, cv float64) law {
-	switch p {
+// newLaw returns the unit-mean gap law of c's process (its CV, or for
+// onoff its burst and idle share).
+func newLaw(c Config) law {
+	cv := c.CV
+	switch c.Process {
+	case LogNormal:
+		s2 := math.Log1p(cv * cv)
+		return law{kind: LogNormal, shape: math.Sqrt(s2), scale: -s2 / 2}
+	case OnOff:
+		return law{kind: OnOff, h2: newHyperexp(c.Burst, c.Idle)}
 	case Constant:
 		return law{kind: Constant}
 	case Gamma:
@@ -76,6 +84,10 @@ func (l *law) gap(r *rand.Rand) float64 {
 		return l.scale * l.gam.sample(r)
 	case Weibull:
 		return l.scale * math.Pow(r.ExpFloat64(), l.inv)
+	case LogNormal:
+		return math.Exp(l.scale + l.shape*r.NormFloat64())
+	case OnOff:
+		return l.h2.gap(r)
 	}
 	return r.ExpFloat64()
 }
@@ -89,6 +101,9 @@ func (l *law) gap(r *rand.Rand) float64 {
 //	poisson   Y ~ Exp(1) (memorylessness)
 //	gamma     L ~ Gamma(k + 1, θ)
 //	weibull   L = λ·V^(1/k), V ~ Gamma(1 + 1/k, 1) (weighting E by E^(1/k))
+//	lognormal L ~ LogNormal(μ + σ², σ)
+//	onoff     Y ~ Exp(λᵢ) for phase i drawn with probability ∝ pᵢ/λᵢ
+//	          (each phase is memoryless, so Y needs no U)
 //
 // E[Y] = E[G²]/(2E[G]) = (1 + CV²)/2.
 func (l *law) first(r *rand.Rand) float64 {
@@ -101,6 +116,10 @@ func (l *law) first(r *rand.Rand) float64 {
 	case Weibull:
 		g := newGammaSampler(1 + l.inv)
 		return l.scale * math.Pow(g.sample(r), l.inv) * r.Float64()
+	case LogNormal:
+		return math.Exp(l.scale+l.shape*l.shape+l.shape*r.NormFloat64()) * r.Float64()
+	case OnOff:
+		return l.h2.first(r)
 	}
 	return r.ExpFloat64()
 }

@@ -72,9 +72,11 @@ func TestLawMoments(t *testing.T) {
 		{Gamma, 2, 0.015, 0.04, "shape 1/4, the boosted small-shape path"},
 		{Weibull, 0.5, 0.005, 0.01, "shape above 1"},
 		{Weibull, 2, 0.015, 0.08, "shape about 0.54, a heavy tail"},
+		{LogNormal, 0.5, 0.005, 0.02, "σ² = ln 1.25"},
+		{LogNormal, 2, 0.015, 0.15, "σ² = ln 5, a heavy tail"},
 	}
 	for _, tt := range tests {
-		l := newLaw(tt.p, tt.cv)
+		l := newLaw(Config{Process: tt.p, CV: tt.cv})
 		r := rand.New(rand.NewPCG(7, 11))
 		mean, cv := moments(400000, func() float64 { return l.gap(r) })
 		bad := math.Abs(mean-1) > tt.tolMean
@@ -104,15 +106,80 @@ func TestFirstIsEquilibrium(t *testing.T) {
 		{Gamma, 0.5, 0.01, "mean 5/8"},
 		{Gamma, 4, 0.02, "mean 17/2"},
 		{Weibull, 2, 0.03, "mean 5/2"},
+		{LogNormal, 1.5, 0.03, "mean 13/8"},
 	}
 	for _, tt := range tests {
-		l := newLaw(tt.p, tt.cv)
+		l := newLaw(Config{Process: tt.p, CV: tt.cv})
 		r := rand.New(rand.NewPCG(3, 5))
 		mean, _ := moments(200000, func() float64 { return l.first(r) })
 		if want := (1 + tt.cv*tt.cv) / 2; math.Abs(mean/want-1) > tt.tol {
 			t.Errorf("%s cv %v: first epoch mean %v; want %v (%s)", tt.p, tt.cv, mean, want, tt.reason)
 		}
 	}
+}
+
+// TestOnOff draws the gaps of on/off streams two ways: from the
+// hyperexponential law, and by simulating the bursts and idle periods
+// themselves (exponential lengths, Poisson arrivals while on). The mean
+// (1), the CV (OnOffCV) and the share of gaps longer than 3 mean gaps
+// must agree, and the first epoch's mean must be (1 + CV²)/2.
+func TestOnOff(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct{ burst, idle float64 }{{40, 0.3}, {2, 0.9}, {100, 0.2}} {
+		c := Config{Process: OnOff, Burst: tt.burst, Idle: tt.idle}
+		l := newLaw(c)
+		r := rand.New(rand.NewPCG(5, 9))
+		const n = 400000
+		mean, cv := moments(n, func() float64 { return l.gap(r) })
+		want := OnOffCV(tt.burst, tt.idle)
+		simMean, simCV, simLong := simulateOnOff(r, tt.burst, tt.idle, n)
+		long := 0
+		for range n {
+			if l.gap(r) > 3 {
+				long++
+			}
+		}
+		if math.Abs(mean-1) > 0.02 || math.Abs(cv/want-1) > 0.05 || math.Abs(simMean-1) > 0.03 || math.Abs(simCV/want-1) > 0.06 ||
+			math.Abs(float64(long)/n-simLong) > 0.005 {
+			t.Errorf("burst %g idle %g: law mean %.4f cv %.4f, simulated mean %.4f cv %.4f, OnOffCV %.4f; gaps > 3: %.4f vs %.4f",
+				tt.burst, tt.idle, mean, cv, simMean, simCV, want, float64(long)/n, simLong)
+		}
+		first, _ := moments(n, func() float64 { return l.first(r) })
+		if w := (1 + want*want) / 2; math.Abs(first/w-1) > 0.04 {
+			t.Errorf("burst %g idle %g: first epoch mean %.4f, want %.4f", tt.burst, tt.idle, first, w)
+		}
+	}
+}
+
+// simulateOnOff runs an interrupted Poisson process at unit mean rate,
+// bursts of mean A/λ and idle periods of mean A·f with λ = 1/(1 − f),
+// and returns the mean and CV of n gaps and the share longer than 3.
+func simulateOnOff(r *rand.Rand, burst, idle float64, n int) (mean, cv, long float64) {
+	lam := 1 / (1 - idle)
+	on, off := burst/lam, burst*idle
+	var gaps []float64
+	t, last, end := 0.0, -1.0, r.ExpFloat64()*on
+	for len(gaps) < n {
+		next := t + r.ExpFloat64()/lam
+		if next > end { // the burst ends first: idle, then a new burst
+			t = end + r.ExpFloat64()*off
+			end = t + r.ExpFloat64()*on
+			continue
+		}
+		t = next
+		if last >= 0 {
+			gaps = append(gaps, t-last)
+		}
+		last = t
+	}
+	i := 0
+	mean, cv = moments(n, func() float64 { i++; return gaps[i-1] })
+	for _, g := range gaps {
+		if g > 3 {
+			long++
+		}
+	}
+	return mean, cv, long / float64(n)
 }
 
 func TestGammaSampler(t *testing.T) {

@@ -38,7 +38,7 @@ func (c Config) Stream(r *rand.Rand) *Stream {
 	if err := c.Validate(); err != nil {
 		return &Stream{done: true, err: err}
 	}
-	return &Stream{r: r, law: newLaw(c.Process, c.CV), in: c.intensity(), grid: c.Grid}
+	return &Stream{r: r, law: newLaw(c), in: c.intensity(), grid: c.Grid}
 }
 
 // Next returns the next arrival offset, rounded to the nearest microsecond.

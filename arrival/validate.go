@@ -1,6 +1,7 @@
 package arrival
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"math"
@@ -10,12 +11,14 @@ import (
 // each field as the spec writes it (arrival.cv, arrival.stages[2].at). The
 // rules:
 //
-//   - process is "", constant, poisson, gamma or weibull;
+//   - process is "", constant, poisson, gamma, weibull, lognormal or onoff;
 //   - rate is positive and finite unless stages or a ramp give the rate, in
 //     which case it must be 0 (stages and ramp replace it; they also exclude
 //     each other);
-//   - cv is required in [0.001, 100] for gamma and weibull, may be 0 or 1 for
-//     poisson, and must be 0 for constant;
+//   - cv is required in [0.001, 100] for gamma, weibull and lognormal, may
+//     be 0 or 1 for poisson, and must be 0 for constant and onoff;
+//   - burst (> 0, at most 10⁶) and idle (in [10⁻⁶, 1 − 10⁻⁶]) are
+//     required for onoff and must be 0 for the others;
 //   - stages have offsets ≥ 0 in non-decreasing order (equal offsets make a
 //     step) and finite rates ≥ 0, not all 0;
 //   - a ramp has finite rates ≥ 0, not both 0, over a positive duration;
@@ -36,9 +39,12 @@ func (c Config) Validate() error {
 	return errors.Join(errs...)
 }
 
-// validateProcess checks the process name and its cv.
+// validateProcess checks the process name and its cv, burst and idle.
 func (c Config) validateProcess() []error {
 	cv := c.CV
+	if c.Process != OnOff && (c.Burst != 0 || c.Idle != 0) {
+		return []error{fmt.Errorf("arrival.burst, arrival.idle: apply to onoff only, not %s", cmp.Or(c.Process, Poisson))}
+	}
 	switch c.Process {
 	case "", Poisson:
 		if cv != 0 && cv != 1 {
@@ -48,14 +54,39 @@ func (c Config) validateProcess() []error {
 		if cv != 0 {
 			return []error{fmt.Errorf("arrival.cv: constant gaps have cv 0, got %g", cv)}
 		}
-	case Gamma, Weibull:
+	case Gamma, Weibull, LogNormal:
 		if !(cv >= minCV && cv <= maxCV) {
 			return []error{fmt.Errorf("arrival.cv: %s needs a cv between %g and %g, got %g", c.Process, minCV, maxCV, cv)}
 		}
+	case OnOff:
+		return c.validateOnOff()
 	default:
-		return []error{fmt.Errorf("arrival.process: unknown process %q (want constant, poisson, gamma or weibull)", c.Process)}
+		return []error{fmt.Errorf("arrival.process: unknown process %q (want constant, poisson, gamma, weibull, lognormal or onoff)", c.Process)}
 	}
 	return nil
+}
+
+// The bounds of onoff's burst and idle share: within them the gap law's
+// two rates stay apart by less than 10¹², well inside float64's precision.
+const (
+	MaxBurst = 1e6
+	MinIdle  = 1e-6
+	MaxIdle  = 1 - 1e-6
+)
+
+// validateOnOff checks onoff's burst and idle share.
+func (c Config) validateOnOff() []error {
+	var errs []error
+	if c.CV != 0 {
+		errs = append(errs, fmt.Errorf("arrival.cv: onoff gaps have the cv of their burst and idle, got %g", c.CV))
+	}
+	if !(c.Burst > 0 && c.Burst <= MaxBurst) {
+		errs = append(errs, fmt.Errorf("arrival.burst: want a mean number of arrivals per burst in (0, %g], got %g", float64(MaxBurst), c.Burst))
+	}
+	if !(c.Idle >= MinIdle && c.Idle <= MaxIdle) {
+		errs = append(errs, fmt.Errorf("arrival.idle: want the share of time idle between %g and %g, got %g", MinIdle, MaxIdle, c.Idle))
+	}
+	return errs
 }
 
 // validateRate checks the base rate against stages and ramp.

@@ -7,11 +7,12 @@ import (
 )
 
 // arrivalKeys are the keys of a client's arrival block.
-var arrivalKeys = []string{"process", "cv", "burstiness", "stages", "ramp", "diurnal", "spikes", "grid"}
+var arrivalKeys = []string{"process", "cv", "burstiness", "burst", "idle", "stages", "ramp", "diurnal", "spikes", "grid"}
 
 // processes are the arrival process names.
 var processes = []string{
 	string(arrival.Constant), string(arrival.Poisson), string(arrival.Gamma), string(arrival.Weibull),
+	string(arrival.LogNormal), string(arrival.OnOff),
 }
 
 // The CV bounds of gamma and weibull gaps, as package arrival checks them:
@@ -34,6 +35,7 @@ func (d *decoder) arrival(n ast.Node, path string) (arrival.Config, *object) {
 	// process are skipped rather than judged against the default.
 	if field(o, "process", d.process, &c.Process) || !o.has("process") {
 		d.gaps(o, &c)
+		d.onOff(o, &c)
 	}
 	if n, p, ok := o.get("stages"); ok {
 		c.Curve.Stages = d.stages(n, p)
@@ -62,9 +64,28 @@ func (d *decoder) process(n ast.Node, path string) (arrival.Process, bool) {
 	return arrival.Process(s), ok
 }
 
+// onOff reads onoff's burst and idle share.
+func (d *decoder) onOff(o *object, c *arrival.Config) {
+	on := c.Process == arrival.OnOff
+	for _, k := range []string{"burst", "idle"} {
+		if o.has(k) && !on {
+			d.check(o, k, true, "%s applies to onoff only (add process: onoff)", k)
+		}
+	}
+	if !on {
+		return
+	}
+	if requireField(d, o, "burst", "the mean number of arrivals per burst, like burst: 40", d.number, &c.Burst) {
+		d.check(o, "burst", !(c.Burst > 0 && c.Burst <= arrival.MaxBurst), "burst must be in (0, %g], got %g", float64(arrival.MaxBurst), c.Burst)
+	}
+	if requireField(d, o, "idle", "the share of time without arrivals, like idle: 30%", d.share, &c.Idle) {
+		d.check(o, "idle", c.Idle < arrival.MinIdle || c.Idle > arrival.MaxIdle, "idle must be strictly between 0 and 100%%, got %g", c.Idle)
+	}
+}
+
 // gaps reads cv or burstiness and checks them against the process.
 func (d *decoder) gaps(o *object, c *arrival.Config) {
-	renewal := c.Process == arrival.Gamma || c.Process == arrival.Weibull
+	renewal := c.Process == arrival.Gamma || c.Process == arrival.Weibull || c.Process == arrival.LogNormal
 	if o.has("cv") && o.has("burstiness") {
 		d.errorf(o.at("burstiness"), join(o.path, "burstiness"), "conflicts with cv: burstiness b is 1/cv²; give one")
 	}
@@ -73,9 +94,9 @@ func (d *decoder) gaps(o *object, c *arrival.Config) {
 		case c.CV <= 0:
 			d.check(o, "cv", true, "cv must be > 0, got %g", c.CV)
 		case !renewal && o.has("process"):
-			d.check(o, "cv", true, "cv applies to gamma and weibull only (%s gaps have a fixed cv)", c.Process)
+			d.check(o, "cv", true, "cv applies to gamma, weibull and lognormal only (%s gaps have a fixed cv)", c.Process)
 		case !renewal:
-			d.check(o, "cv", true, "cv applies to gamma and weibull only (add process: gamma)")
+			d.check(o, "cv", true, "cv applies to gamma, weibull and lognormal only (add process: gamma)")
 		default:
 			d.check(o, "cv", c.CV < minCV || c.CV > maxCV, "cv must be between %g and %g, got %g", minCV, maxCV, c.CV)
 		}

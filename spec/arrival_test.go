@@ -51,6 +51,25 @@ func TestArrivalDecode(t *testing.T) {
 	}
 }
 
+// TestArrivalOnOff reads an on/off process and a lognormal one.
+func TestArrivalOnOff(t *testing.T) {
+	t.Parallel()
+	s, err := Parse("t.yaml", []byte(withArrival("2/s", "      process: onoff\n      burst: 40\n      idle: 30%\n")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a := s.Clients[0].Arrival; a.Process != arrival.OnOff || a.Burst != 40 || a.Idle != 0.3 || a.Validate() != nil {
+		t.Errorf("arrival %+v (%v); want onoff, burst 40, idle 0.3", a, a.Validate())
+	}
+	s, err = Parse("t.yaml", []byte(withArrival("2/s", "      process: lognormal\n      cv: 3\n")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a := s.Clients[0].Arrival; a.Process != arrival.LogNormal || a.CV != 3 {
+		t.Errorf("arrival %+v; want lognormal, cv 3", a)
+	}
+}
+
 func TestArrivalErrors(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
@@ -66,7 +85,7 @@ func TestArrivalErrors(t *testing.T) {
 		{"cv and burstiness", "1/s", "      process: gamma\n      cv: 2\n      burstiness: 0.25\n",
 			[]want{{"12:7: clients[0].arrival.burstiness", "conflicts with cv"}}},
 		{"cv on poisson", "1/s", "      process: poisson\n      cv: 2\n",
-			[]want{{"11:11: clients[0].arrival.cv", "cv applies to gamma and weibull only (poisson gaps have a fixed cv)"}}},
+			[]want{{"11:11: clients[0].arrival.cv", "cv applies to gamma, weibull and lognormal only (poisson gaps have a fixed cv)"}}},
 		{"cv with the default process", "1/s", "      cv: 2\n",
 			[]want{{"10:11: clients[0].arrival.cv", "add process: gamma"}}},
 		{"cv out of range", "1/s", "      process: weibull\n      cv: 1k\n",
@@ -75,6 +94,12 @@ func TestArrivalErrors(t *testing.T) {
 			[]want{{"11:19: clients[0].arrival.burstiness", "burstiness is the shape of gamma gaps (add process: gamma)"}}},
 		{"negative burstiness", "1/s", "      process: gamma\n      burstiness: -1\n",
 			[]want{{"11:19: clients[0].arrival.burstiness", "burstiness must be > 0, got -1"}}},
+		{"onoff without its idle share", "1/s", "      process: onoff\n      burst: 0\n",
+			[]want{{"10:7: clients[0].arrival", "missing key idle"}, {"11:14: clients[0].arrival.burst", "burst must be in (0, 1e+06], got 0"}}},
+		{"idle on gamma", "1/s", "      process: gamma\n      cv: 2\n      idle: 50%\n",
+			[]want{{"12:13: clients[0].arrival.idle", "idle applies to onoff only (add process: onoff)"}}},
+		{"onoff idle all the time", "1/s", "      process: onoff\n      burst: 4\n      idle: 100%\n",
+			[]want{{"12:13: clients[0].arrival.idle", "idle must be strictly between 0 and 100%, got 1"}}},
 		{"gamma without cv", "1/s", "      process: gamma\n",
 			[]want{{"10:7: clients[0].arrival.process", "gamma gaps need cv"}}},
 		{"stages out of order and all zero", "", "      stages: [{at: 1m, rate: 0}, {at: 0s, rate: 0/s}]\n",

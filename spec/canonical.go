@@ -186,8 +186,11 @@ func formatMaxTokens(n int) string {
 func writeArrival(b *bytes.Buffer, a arrival.Config) {
 	b.WriteString("    arrival:\n")
 	fmt.Fprintf(b, "      process: %s\n", cmp.Or(a.Process, arrival.Poisson))
-	if a.Process == arrival.Gamma || a.Process == arrival.Weibull {
+	switch a.Process {
+	case arrival.Gamma, arrival.Weibull, arrival.LogNormal:
 		fmt.Fprintf(b, "      cv: %s\n", num(a.CV))
+	case arrival.OnOff:
+		fmt.Fprintf(b, "      burst: %s\n      idle: %s\n", num(a.Burst), num(a.Idle))
 	}
 	cv := a.Curve
 	if len(cv.Stages) > 0 {
