@@ -7,16 +7,17 @@ type Process string
 
 // The arrival processes.
 const (
-	Constant Process = "constant" // evenly spaced arrivals (CV 0)
-	Poisson  Process = "poisson"  // exponential gaps (CV 1)
+	Constant  Process = "constant"  // evenly spaced arrivals (CV 0)
+	Poisson   Process = "poisson"   // exponential gaps (CV 1)
 	Gamma     Process = "gamma"     // gamma gaps with the given CV
 	Weibull   Process = "weibull"   // Weibull gaps with the given CV
 	LogNormal Process = "lognormal" // lognormal gaps with the given CV
 	// OnOff alternates bursts and idle periods, each of exponential
-	// length: Poisson arrivals during a burst, none while idle (an
-	// interrupted Poisson process). Its gaps are a mixture of two
-	// exponential laws (hyperexponential), so it is a renewal process of
-	// CV above 1 whose gaps are never tied.
+	// length: arrivals during a burst, Poisson or lognormal gaps of the
+	// given CV, none while idle. With Poisson bursts it is an interrupted
+	// Poisson process, whose gaps are hyperexponential; its gaps are never
+	// tied, and its bursts' lengths make counts over a few bursts vary as
+	// on/off traffic's do.
 	OnOff Process = "onoff"
 )
 
@@ -24,20 +25,27 @@ const (
 // given CV whose rate follows Rate, or the curve's absolute rates, over time.
 //
 // CV is required (0.001 ≤ CV ≤ 100) for gamma, weibull and lognormal; for
-// poisson it may be left 0 or set to 1; for constant and onoff it must be
-// left 0. vLLM's burstiness b is the gamma shape, so CV =
+// poisson it may be left 0 or set to 1; for constant it must be left 0;
+// for onoff it is the CV of the gaps within a burst, lognormal, 0 or 1
+// for Poisson. vLLM's burstiness b is the gamma shape, so CV =
 // CVFromBurstiness(b) = 1/√b. Burst and Idle are required for onoff and
 // must be 0 otherwise.
 type Config struct {
 	Process Process // inter-arrival law; "" means Poisson
 	Rate    float64 // mean arrivals per second; must be 0 with Stages or Ramp
-	CV      float64 // coefficient of variation of gaps (gamma, weibull, lognormal)
+	CV      float64 // coefficient of variation of gaps (gamma, weibull, lognormal; onoff within bursts)
 	// Burst is onoff's mean number of arrivals per burst (> 0), and Idle
 	// the share of time its stream is idle (0 < Idle < 1). At mean rate R
 	// a burst lasts Burst·(1 − Idle)/R seconds on average, an idle period
 	// Burst·Idle/R, and arrivals come at R/(1 − Idle) during a burst.
 	Burst, Idle float64
-	Curve   Curve   // time-varying rate; the zero Curve is flat
+	// Count, when positive, makes the stream send exactly Count arrivals
+	// over its curve, which must end at rate 0 (finite mass): the
+	// process's gaps are drawn and rescaled to span the curve's whole
+	// mass, so the curve says where arrivals fall and Count how many,
+	// without the count's own variance (see Stream).
+	Count int
+	Curve Curve // time-varying rate; the zero Curve is flat
 	// Grid, when positive, rounds every offset up to a multiple of Grid:
 	// arrivals recorded on a coarse clock, such as a trace whose requests
 	// sit on 3-second slots. It keeps the rate and the count per slot and

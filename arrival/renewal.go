@@ -47,7 +47,7 @@ type law struct {
 	scale float64 // gamma θ or Weibull λ; lognormal μ
 	inv   float64 // 1/k for Weibull
 	gam   gammaSampler
-	h2    hyperexp // onoff
+	env   envelope // onoff
 }
 
 // newLaw returns the unit-mean gap law of c's process (its CV, or for
@@ -59,7 +59,7 @@ func newLaw(c Config) law {
 		s2 := math.Log1p(cv * cv)
 		return law{kind: LogNormal, shape: math.Sqrt(s2), scale: -s2 / 2}
 	case OnOff:
-		return law{kind: OnOff, h2: newHyperexp(c.Burst, c.Idle)}
+		return law{kind: OnOff, env: newEnvelope(c.Burst, c.Idle, cv)}
 	case Constant:
 		return law{kind: Constant}
 	case Gamma:
@@ -87,7 +87,7 @@ func (l *law) gap(r *rand.Rand) float64 {
 	case LogNormal:
 		return math.Exp(l.scale + l.shape*r.NormFloat64())
 	case OnOff:
-		return l.h2.gap(r)
+		return l.env.gap(r)
 	}
 	return r.ExpFloat64()
 }
@@ -102,10 +102,11 @@ func (l *law) gap(r *rand.Rand) float64 {
 //	gamma     L ~ Gamma(k + 1, θ)
 //	weibull   L = λ·V^(1/k), V ~ Gamma(1 + 1/k, 1) (weighting E by E^(1/k))
 //	lognormal L ~ LogNormal(μ + σ², σ)
-//	onoff     Y ~ Exp(λᵢ) for phase i drawn with probability ∝ pᵢ/λᵢ
-//	          (each phase is memoryless, so Y needs no U)
+//	onoff     idle with probability f, then as below; else within a burst
+//	          whose rest is exponential and whose gaps start from their
+//	          equilibrium law (see envelope)
 //
-// E[Y] = E[G²]/(2E[G]) = (1 + CV²)/2.
+// For the renewal laws E[Y] = E[G²]/(2E[G]) = (1 + CV²)/2.
 func (l *law) first(r *rand.Rand) float64 {
 	switch l.kind {
 	case Constant:
@@ -119,7 +120,7 @@ func (l *law) first(r *rand.Rand) float64 {
 	case LogNormal:
 		return math.Exp(l.scale+l.shape*l.shape+l.shape*r.NormFloat64()) * r.Float64()
 	case OnOff:
-		return l.h2.first(r)
+		return l.env.first(r)
 	}
 	return r.ExpFloat64()
 }

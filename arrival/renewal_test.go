@@ -151,6 +151,20 @@ func TestOnOff(t *testing.T) {
 	}
 }
 
+// TestOnOffBursty draws an on/off stream with lognormal gaps of CV 3
+// within its bursts: its mean gap is 1 (unit rate), and the share of time
+// inside gaps longer than the longest burst gaps is about its idle share.
+func TestOnOffBursty(t *testing.T) {
+	t.Parallel()
+	l := newLaw(Config{Process: OnOff, Burst: 30, Idle: 0.4, CV: 3})
+	r := rand.New(rand.NewPCG(8, 1))
+	const n = 400000
+	mean, cv := moments(n, func() float64 { return l.gap(r) })
+	if math.Abs(mean-1) > 0.03 || cv < 3 {
+		t.Errorf("mean gap %.4f, cv %.3g; want 1 and above the bursts' 3", mean, cv)
+	}
+}
+
 // simulateOnOff runs an interrupted Poisson process at unit mean rate,
 // bursts of mean A/λ and idle periods of mean A·f with λ = 1/(1 − f),
 // and returns the mean and CV of n gaps and the share longer than 3.

@@ -28,6 +28,7 @@ type Stream struct {
 	piece int     // piece of the last arrival: the search hint
 	begun bool    // whether the first (equilibrium) epoch was drawn
 	done  bool
+	taus  []float64 // with Config.Count: the remaining epochs, in order
 	err   error
 	grid  time.Duration // rounds offsets up to a multiple; 0 for none
 }
@@ -38,7 +39,32 @@ func (c Config) Stream(r *rand.Rand) *Stream {
 	if err := c.Validate(); err != nil {
 		return &Stream{done: true, err: err}
 	}
-	return &Stream{r: r, law: newLaw(c), in: c.intensity(), grid: c.Grid}
+	s := &Stream{r: r, law: newLaw(c), in: c.intensity(), grid: c.Grid}
+	if c.Count > 0 {
+		s.taus = s.counted(c.Count)
+	}
+	return s
+}
+
+// counted draws the epochs of a stream of exactly n arrivals over the
+// curve's mass M: n + 1 spacings of the unit-rate process, the first from
+// its equilibrium law, then gaps, scaled to sum to M, the arrivals at the
+// first n partial sums. For Poisson gaps these are the order statistics
+// of n uniform points, exactly the Poisson process given its count; for
+// other laws the gaps keep their shape and CV within a factor
+// M/Σ ≈ 1 ± CV/√n.
+func (s *Stream) counted(n int) []float64 {
+	taus := make([]float64, n)
+	sum := s.law.first(s.r)
+	for i := range taus {
+		taus[i] = sum
+		sum += s.law.gap(s.r)
+	}
+	scale := s.in.total / sum
+	for i := range taus {
+		taus[i] *= scale
+	}
+	return taus
 }
 
 // Next returns the next arrival offset, rounded to the nearest microsecond.
@@ -52,9 +78,16 @@ func (s *Stream) Next() (time.Duration, bool) {
 	if s.done {
 		return 0, false
 	}
-	if s.begun {
+	switch {
+	case s.taus != nil:
+		if len(s.taus) == 0 {
+			s.done = true
+			return 0, false
+		}
+		s.tau, s.taus = s.taus[0], s.taus[1:]
+	case s.begun:
 		s.tau += s.law.gap(s.r)
-	} else {
+	default:
 		s.tau, s.begun = s.law.first(s.r), true
 	}
 	t, i, ok := s.in.invert(s.tau, s.piece)

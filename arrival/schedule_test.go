@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 )
@@ -272,4 +273,57 @@ func BenchmarkSchedule(b *testing.B) {
 			b.ReportMetric(float64(n*b.N)/b.Elapsed().Seconds(), "arrivals/s")
 		})
 	}
+}
+
+// TestCount sends exactly Count arrivals over a curve that ends, 1,000
+// over [0, 100 s) at 10/s and none after: every seed gives 1,000, where
+// the uncounted stream's count varies by about CV·√1000. Poisson arrivals
+// given their count are uniform, so the first half holds 500 ± 4·√250;
+// gamma gaps keep their CV.
+func TestCount(t *testing.T) {
+	t.Parallel()
+	stages := Curve{Stages: []Stage{{0, 10}, {100 * time.Second, 10}, {100 * time.Second, 0}}}
+	for _, tt := range []struct {
+		p  Process
+		cv float64
+	}{{Poisson, 0}, {Gamma, 3}, {OnOff, 0}} {
+		c := Config{Process: tt.p, CV: tt.cv, Curve: stages, Count: 1000}
+		if tt.p == OnOff {
+			c.Burst, c.Idle = 20, 0.5
+		}
+		var counts []int
+		for seed := range uint64(5) {
+			at, err := c.Schedule(rand.New(rand.NewPCG(seed, 3)), 0, time.Hour)
+			if err != nil {
+				t.Fatal(err)
+			}
+			counts = append(counts, len(at))
+			half := 0
+			for _, a := range at {
+				if a < 50*time.Second {
+					half++
+				}
+			}
+			if tt.p == Poisson && (half < 500-4*16 || half > 500+4*16) {
+				t.Errorf("poisson seed %d: %d of 1000 in the first half", seed, half)
+			}
+			if tt.p == Gamma {
+				if _, cv := gapMoments(at); math.Abs(cv/3-1) > 0.25 {
+					t.Errorf("gamma seed %d: gap cv %.3g, want about 3", seed, cv)
+				}
+			}
+		}
+		if slices.ContainsFunc(counts, func(n int) bool { return n != 1000 }) {
+			t.Errorf("%s: counts %v, want 1000 each", tt.p, counts)
+		}
+	}
+	if err := (Config{Rate: 1, Count: 10}).Validate(); err == nil || !strings.Contains(err.Error(), "needs a rate curve that ends at rate 0") {
+		t.Errorf("a count without an end: %v", err)
+	}
+}
+
+// gapMoments returns the mean and CV of the gaps of sorted offsets.
+func gapMoments(at []time.Duration) (mean, cv float64) {
+	i := 0
+	return moments(len(at)-1, func() float64 { i++; return (at[i] - at[i-1]).Seconds() })
 }

@@ -16,7 +16,8 @@ import (
 //     which case it must be 0 (stages and ramp replace it; they also exclude
 //     each other);
 //   - cv is required in [0.001, 100] for gamma, weibull and lognormal, may
-//     be 0 or 1 for poisson, and must be 0 for constant and onoff;
+//     be 0 or 1 for poisson, must be 0 for constant, and for onoff may be
+//     0 (Poisson bursts) or in [0.001, 100];
 //   - burst (> 0, at most 10⁶) and idle (in [10⁻⁶, 1 − 10⁻⁶]) are
 //     required for onoff and must be 0 for the others;
 //   - stages have offsets ≥ 0 in non-decreasing order (equal offsets make a
@@ -35,6 +36,9 @@ func (c Config) Validate() error {
 	errs = append(errs, validateSpikes(c.Curve.Spikes)...)
 	if c.Grid < 0 {
 		errs = append(errs, fmt.Errorf("grid %v is negative", c.Grid))
+	}
+	if c.Count != 0 {
+		errs = append(errs, c.validateCount()...)
 	}
 	return errors.Join(errs...)
 }
@@ -77,8 +81,8 @@ const (
 // validateOnOff checks onoff's burst and idle share.
 func (c Config) validateOnOff() []error {
 	var errs []error
-	if c.CV != 0 {
-		errs = append(errs, fmt.Errorf("arrival.cv: onoff gaps have the cv of their burst and idle, got %g", c.CV))
+	if c.CV != 0 && !(c.CV >= minCV && c.CV <= maxCV) {
+		errs = append(errs, fmt.Errorf("arrival.cv: onoff's gaps within a burst need a cv between %g and %g, got %g", minCV, maxCV, c.CV))
 	}
 	if !(c.Burst > 0 && c.Burst <= MaxBurst) {
 		errs = append(errs, fmt.Errorf("arrival.burst: want a mean number of arrivals per burst in (0, %g], got %g", float64(MaxBurst), c.Burst))
@@ -87,6 +91,23 @@ func (c Config) validateOnOff() []error {
 		errs = append(errs, fmt.Errorf("arrival.idle: want the share of time idle between %g and %g, got %g", MinIdle, MaxIdle, c.Idle))
 	}
 	return errs
+}
+
+// MaxCount bounds Config.Count: the stream holds its arrivals' epochs,
+// 8 bytes each, before the first is sent.
+const MaxCount = 100_000_000
+
+// validateCount checks an exact count against the curve's mass.
+func (c Config) validateCount() []error {
+	switch m := c.Mass(); {
+	case c.Count < 0 || c.Count > MaxCount:
+		return []error{fmt.Errorf("arrival.count: want 1 to %d arrivals, got %d", MaxCount, c.Count)}
+	case math.IsInf(m, 1):
+		return []error{errors.New("arrival.count: needs a rate curve that ends at rate 0 (stages or a ramp), whose arrivals the count spreads")}
+	case !(m > 0):
+		return []error{errors.New("arrival.count: the rate curve has no mass to spread the count over")}
+	}
+	return nil
 }
 
 // validateRate checks the base rate against stages and ramp.

@@ -3,7 +3,14 @@ package fit
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
+	"strings"
 	"testing"
+	"time"
+
+	"gonum.org/v1/gonum/stat/distuv"
+
+	"surge/arrival"
 )
 
 // poissonTimes returns n arrival times of a Poisson process of the given
@@ -117,48 +124,72 @@ func TestDetectOnOff(t *testing.T) {
 	}
 }
 
-func TestRateCurve(t *testing.T) {
-	t.Parallel()
-	// 1/s for 10 minutes, then 3/s for 10 minutes, evenly spaced.
-	var ts []float64
-	for i := range 600 {
-		ts = append(ts, float64(i))
+// gammaTimes returns n arrival times of a gamma renewal process of the
+// given rate and CV, from start.
+func gammaTimes(n int, rate, cv, start float64, seed uint64) []float64 {
+	r := rand.New(rand.NewPCG(seed, 4))
+	k := 1 / (cv * cv)
+	g := distuv.Gamma{Alpha: k, Beta: k * rate, Src: r}
+	ts := make([]float64, n)
+	t := start
+	for i := range ts {
+		t += g.Rand()
+		ts[i] = t
 	}
-	for i := range 1800 {
-		ts = append(ts, 600+float64(i)/3)
-	}
-	tests := []struct {
-		reason    string
-		smooth    int
-		maxStages int
-		stages    int
-		first     Stage
-		last      Stage
-	}{
-		{"unsmoothed minutes: the step shows exactly", 1, 0, 19, Stage{30, 1}, Stage{1110, 3}},
-		{"smoothed over 5 minutes: the ends average what exists", 5, 0, 19, Stage{30, 1}, Stage{1110, 3}},
-		{"capped at 5 stages: 4-minute bins", 1, 5, 4, Stage{120, 1}, Stage{840, 3}},
-	}
-	for _, tt := range tests {
-		c := RateCurve(ts, 60, tt.smooth, tt.maxStages)
-		if len(c) != tt.stages {
-			t.Errorf("%s: %d stages, want %d", tt.reason, len(c), tt.stages)
-			continue
-		}
-		if !nearStage(c[0], tt.first) || !nearStage(c[len(c)-1], tt.last) {
-			t.Errorf("%s: first %v last %v, want %v and %v", tt.reason, c[0], c[len(c)-1], tt.first, tt.last)
-		}
-	}
-	// Smoothing spreads the step over the window: the bin just after it
-	// averages two slow and three fast minutes.
-	c := RateCurve(ts, 60, 5, 0)
-	if got, want := c[10].Rate, (1+1+3+3+3)/5.0; math.Abs(got-want) > 0.02 {
-		t.Errorf("smoothed rate after the step = %g, want %g", got, want)
-	}
+	return ts
 }
 
-func nearStage(a, b Stage) bool {
-	return math.Abs(a.At-b.At) < 1e-9 && math.Abs(a.Rate-b.Rate) < 0.02
+// TestSelectCurve keeps a rate curve only where the counts change beyond
+// their noise: a step from 1/s to 3/s at 600 s is found at a width that
+// divides it, with the step's rates; steady Poisson and steady bursty
+// (gamma CV 3) arrivals stay flat, the latter because its counts'
+// dispersion (about 9) scales the likelihood ratio down. The curve's mass
+// is the count, and it is 0 outside the active span.
+func TestSelectCurve(t *testing.T) {
+	t.Parallel()
+	step := append(poissonTimes(600, 1, 5), nil...)
+	step = slices.DeleteFunc(step, func(x float64) bool { return x >= 600 })
+	for _, x := range poissonTimes(1800, 3, 6) {
+		if x < 600 {
+			step = append(step, 600+x)
+		}
+	}
+	late := gammaTimes(4000, 2, 1, 39600, 7)
+	tests := []struct {
+		reason string
+		times  []float64
+		flat   bool
+	}{
+		{"a step from 1/s to 3/s", step, false},
+		{"steady Poisson at 4/s", poissonTimes(4000, 4, 9), true},
+		{"steady gamma arrivals of CV 3", gammaTimes(8000, 4, 3, 0, 8), true},
+		{"steady Poisson starting late on the clock", late, true},
+	}
+	for _, tt := range tests {
+		c, err := SelectCurve(tt.times, 240)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c.Flat() != tt.flat || c.Tried == 0 {
+			t.Errorf("%s: flat %v (width %g, LR %.1f, dispersion %.3g, score %.1f of %d widths), want flat %v",
+				tt.reason, c.Flat(), c.Width, c.LR, c.Dispersion, c.Score, c.Tried, tt.flat)
+		}
+		if m := c.Cumulative(math.Inf(1)); !within(m, float64(len(tt.times)), 1e-9) {
+			t.Errorf("%s: mass %g, want the count %d", tt.reason, m, len(tt.times))
+		}
+		if c.RateAt(tt.times[0]-1) != 0 || c.RateAt(tt.times[len(tt.times)-1]+1) != 0 {
+			t.Errorf("%s: a rate outside the active span", tt.reason)
+		}
+	}
+	c, _ := SelectCurve(step, 240)
+	if math.Mod(600, c.Width) != 0 || !within(c.RateAt(300), 1, 0.2) || !within(c.RateAt(900), 3, 0.1) {
+		t.Errorf("the step: width %g, rates %g and %g; want a divisor of 600, 1 and 3", c.Width, c.RateAt(300), c.RateAt(900))
+	}
+	// Mapped through the curve, the arrivals become a unit-rate process.
+	u := c.Unit(step)
+	if !within((u[len(u)-1]-u[0])/float64(len(u)-1), 1, 0.01) {
+		t.Errorf("unit-rate gaps average %g, want 1", (u[len(u)-1]-u[0])/float64(len(u)-1))
+	}
 }
 
 func TestArrivalsPoisson(t *testing.T) {
@@ -197,6 +228,9 @@ func TestArrivalsErrors(t *testing.T) {
 
 func TestProcess(t *testing.T) {
 	t.Parallel()
+	gamma := Law{Fit: Fit{Family: FamilyGamma, Params: map[string]float64{"shape": 0.25}}, BIC: 10}
+	weibull := Law{Fit: Fit{Family: FamilyWeibull, Params: map[string]float64{"shape": 1}}, BIC: 12}
+	onoff := Law{Fit: Fit{Family: FamilyOnOff, Params: map[string]float64{"burst": 98, "idle": 0.743, "cv": 1.69}}}
 	tests := []struct {
 		reason string
 		a      ArrivalFit
@@ -205,16 +239,19 @@ func TestProcess(t *testing.T) {
 	}{
 		{"grid with Poisson counts", ArrivalFit{Grid: Grid{Detected: true, Period: 3, Dispersion: 1.1}}, "poisson", 0},
 		{"grid with bursty counts: cv from dispersion", ArrivalFit{Grid: Grid{Detected: true, Period: 3, Dispersion: 4}}, "gamma", 2},
-		{"poor fit: gamma with the gaps' cv, clamped to the spec's range", ArrivalFit{CV: 130, Gaps: Choice{Grade: Poor}}, "gamma", 100},
-		{"best gamma shape 0.25: cv 2", ArrivalFit{Gaps: Choice{Fits: []Fit{{Family: FamilyGamma, Params: map[string]float64{"shape": 0.25}}}}}, "gamma", 2},
-		{"best lognormal is not stateable: next Weibull of shape 1 has cv 1", ArrivalFit{Gaps: Choice{Fits: []Fit{
-			{Family: FamilyLogNormal}, {Family: FamilyWeibull, Params: map[string]float64{"shape": 1}}}}}, "weibull", 1},
+		{"best gamma shape 0.25: cv 2", ArrivalFit{Laws: []Law{gamma, weibull}}, "gamma", 2},
+		{"a refused gamma: the next law, Weibull of shape 1, cv 1", ArrivalFit{Laws: []Law{{Fit: gamma.Fit, Refused: "ties"}, weibull}}, "weibull", 1},
+		{"on/off: the cv within its bursts", ArrivalFit{Laws: []Law{onoff}}, "onoff", 1.69},
+		{"every law refused: Poisson", ArrivalFit{Laws: []Law{{Fit: gamma.Fit, Refused: "ties"}}}, "poisson", 0},
 	}
 	for _, tt := range tests {
 		p := tt.a.Process()
 		if p.Name != tt.name || math.Abs(p.CV-tt.cv) > 1e-9 {
 			t.Errorf("%s: got %s cv %g, want %s cv %g", tt.reason, p.Name, p.CV, tt.name, tt.cv)
 		}
+	}
+	if p := (ArrivalFit{Laws: []Law{onoff}}).Process(); p.Burst != 98 || p.Idle != 0.743 {
+		t.Errorf("on/off: burst %g idle %g, want 98 and 0.743", p.Burst, p.Idle)
 	}
 }
 
@@ -228,6 +265,56 @@ func TestWeibullCV(t *testing.T) {
 	for _, tt := range tests {
 		if got := WeibullCV(tt.k); math.Abs(got-tt.want) > 1e-9 {
 			t.Errorf("WeibullCV(%g) = %g, want %g", tt.k, got, tt.want)
+		}
+	}
+}
+
+// scheduled returns the arrival times in seconds of an arrival process,
+// one hour of it at 2/s, rounded to the microsecond as traces are.
+func scheduled(t *testing.T, c arrival.Config, seed uint64) []float64 {
+	t.Helper()
+	c.Rate = 2
+	at, err := c.Schedule(rand.New(rand.NewPCG(seed, 5)), 0, time.Hour)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := make([]float64, len(at))
+	for i, a := range at {
+		ts[i] = a.Seconds()
+	}
+	return ts
+}
+
+// TestChooseLaw picks the law a stream was drawn from by BIC: Poisson
+// for Poisson arrivals, on/off for bursts and idle periods (with about
+// their burst size and idle share), and refuses a gamma law that would
+// tie the microsecond arrivals of lognormal gaps of CV 13.
+func TestChooseLaw(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		reason  string
+		c       arrival.Config
+		want    Family
+		refused Family
+	}{
+		{"Poisson", arrival.Config{}, FamilyExponential, ""},
+		{"on/off: bursts of 50, idle 60% of the time", arrival.Config{Process: arrival.OnOff, Burst: 50, Idle: 0.6}, FamilyOnOff, ""},
+		{"lognormal gaps of cv 13", arrival.Config{Process: arrival.LogNormal, CV: 13}, FamilyLogNormal, FamilyGamma},
+	}
+	for _, tt := range tests {
+		ts := scheduled(t, tt.c, 3)
+		a, err := Arrivals(ts, ArrivalOptions{Flat: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if a.Laws[0].Family != tt.want || a.Laws[0].Refused != "" {
+			t.Errorf("%s: best %s (%s), want %s: %s", tt.reason, a.Laws[0].Family, a.Laws[0].Refused, tt.want, lawsComment(a.Laws))
+		}
+		if tt.refused != "" && !slices.ContainsFunc(a.Laws, func(l Law) bool { return l.Family == tt.refused && strings.Contains(l.Refused, "would tie") }) {
+			t.Errorf("%s: %s not refused for its ties: %s", tt.reason, tt.refused, lawsComment(a.Laws))
+		}
+		if p := a.Process(); tt.want == FamilyOnOff && (!within(p.Burst, 50, 0.35) || math.Abs(p.Idle-0.6) > 0.1) {
+			t.Errorf("%s: burst %g idle %g, want about 50 and 0.6", tt.reason, p.Burst, p.Idle)
 		}
 	}
 }

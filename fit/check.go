@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"math"
+	"strings"
 	"text/tabwriter"
 
 	"surge/content"
@@ -12,30 +14,84 @@ import (
 	"surge/workload"
 )
 
+// The bounds Check holds a regenerated trace to: its total count within
+// TotalBound of the original's, and the count of every client with at
+// least BoundFrom sessions within ClientBound of its own.
+const (
+	TotalBound  = 0.02
+	ClientBound = 0.10
+	BoundFrom   = 500
+)
+
+// CheckReport is what Check found: each client's comparison, in the
+// original's order, and the clients and totals off by more than their
+// bounds.
+type CheckReport struct {
+	Names       []string
+	Comparisons []Comparison
+	// Total is the sessions of the original and of the regenerated trace.
+	Total [2]int
+	// Off lists what is beyond its bound, one line each.
+	Off []string
+}
+
+// Err returns an error naming what is off, or nil.
+func (r CheckReport) Err() error {
+	if len(r.Off) == 0 {
+		return nil
+	}
+	return fmt.Errorf("the fitted spec is off: %s", strings.Join(r.Off, "; "))
+}
+
 // Check generates a trace (lengths only) from a fitted spec, the YAML
 // that Spec wrote for the clients of orig in order, and writes to w a
-// table of each client's figures beside the original's: rate, gap CV,
-// per-minute peak over mean, length quantiles and KS distances, and the
-// input–output rank correlation.
-func Check(ctx context.Context, w io.Writer, specYAML []byte, orig *Traffic) error {
+// table of each client's figures beside the original's: sessions, rate,
+// gap CV, per-minute peak over mean and CV, zero gaps and the index of
+// dispersion of counts per second, length quantiles and KS distances,
+// and the input–output rank correlation. It reports the clients whose
+// count is off by more than ClientBound (those of at least BoundFrom
+// sessions) and a total off by more than TotalBound.
+func Check(ctx context.Context, w io.Writer, specYAML []byte, orig *Traffic) (CheckReport, error) {
+	var r CheckReport
 	s, err := spec.Parse("fitted spec", specYAML)
 	if err != nil {
-		return fmt.Errorf("the fitted spec does not parse: %w", err)
+		return r, fmt.Errorf("the fitted spec does not parse: %w", err)
 	}
 	regen, err := regenerate(ctx, s)
 	if err != nil {
-		return err
+		return r, err
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "client\t\trate/s\tgap CV\tpeak/mean\tinput p10\tp50\tp90\tp99\tKS\toutput p10\tp50\tp90\tp99\tKS\tSpearman\t")
+	fmt.Fprintln(tw, "client\t\tsessions\trate/s\tgap CV\tzero gaps\tdisp 1s\tmin CV\tpeak/mean\tinput p10\tp50\tp90\tp99\tKS\toutput p10\tp50\tp90\tp99\tKS\tSpearman\t")
 	for i, name := range orig.Order {
 		got := regen[s.Clients[i].Name]
 		if got == nil {
 			got = &Sample{}
 		}
-		writeCheckRows(tw, name, Compare(*orig.Samples[name], *got))
+		cmp := Compare(*orig.Samples[name], *got)
+		writeCheckRows(tw, name, cmp)
+		r.Names, r.Comparisons = append(r.Names, name), append(r.Comparisons, cmp)
+		r.Total[0], r.Total[1] = r.Total[0]+cmp.Sessions[0], r.Total[1]+cmp.Sessions[1]
+		if n := cmp.Sessions; n[0] >= BoundFrom && off(n, ClientBound) {
+			r.Off = append(r.Off, fmt.Sprintf("client %s: %d sessions, the trace %d (bound ±%.0f%%)", name, n[1], n[0], 100*ClientBound))
+		}
 	}
-	return tw.Flush()
+	if off(r.Total, TotalBound) {
+		r.Off = append(r.Off, fmt.Sprintf("in all %d sessions, the trace %d (bound ±%.0f%%)", r.Total[1], r.Total[0], 100*TotalBound))
+	}
+	if err := tw.Flush(); err != nil {
+		return r, err
+	}
+	for _, o := range r.Off {
+		fmt.Fprintf(w, "off: %s\n", o)
+	}
+	return r, nil
+}
+
+// off reports whether the regenerated count n[1] is off the original's
+// n[0] by more than the relative bound.
+func off(n [2]int, bound float64) bool {
+	return math.Abs(float64(n[1]-n[0])) > bound*float64(n[0])
 }
 
 // regenerate generates the sessions of s, without text, as a sample per
@@ -76,7 +132,8 @@ func writeCheckRows(w io.Writer, name string, cmp Comparison) {
 			}
 			return fmt.Sprintf("%.3f", d)
 		}
-		fmt.Fprintf(w, "%s\t%s\t%.4g\t%.3f\t%.3f\t%s%s\t%s%s\t%.3f\t\n", name, label, cmp.Rate[k], cmp.CV[k], cmp.PeakToMean[k],
+		fmt.Fprintf(w, "%s\t%s\t%d\t%.4g\t%.3f\t%.3f\t%.3g\t%.3f\t%.3f\t%s%s\t%s%s\t%.3f\t\n", name, label, cmp.Sessions[k], cmp.Rate[k], cmp.CV[k],
+			cmp.ZeroShare[k], cmp.Dispersion[k], cmp.MinuteCV[k], cmp.PeakToMean[k],
 			cells(cmp.In[k]), ks(cmp.KSIn), cells(cmp.Out[k]), ks(cmp.KSOut), cmp.Spearman[k])
 	}
 }

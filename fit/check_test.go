@@ -61,7 +61,8 @@ func TestCheck(t *testing.T) {
 		t.Fatal(err)
 	}
 	var out bytes.Buffer
-	if err := Check(context.Background(), &out, spec, tr); err != nil {
+	r, err := Check(context.Background(), &out, spec, tr)
+	if err != nil {
 		t.Fatal(err)
 	}
 	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
@@ -71,21 +72,53 @@ func TestCheck(t *testing.T) {
 	var rates []float64
 	for i, want := range []string{"chat original", "chat fitted", "code original", "code fitted"} {
 		f := strings.Fields(lines[i+1])
-		if len(f) < 3 || f[0]+" "+f[1] != want {
+		if len(f) < 4 || f[0]+" "+f[1] != want {
 			t.Fatalf("row %d: %q, want it to start %q", i+1, lines[i+1], want)
 		}
-		r, err := strconv.ParseFloat(f[2], 64)
+		r, err := strconv.ParseFloat(f[3], 64)
 		if err != nil {
-			t.Fatalf("row %d: rate %q: %v", i+1, f[2], err)
+			t.Fatalf("row %d: rate %q: %v", i+1, f[3], err)
 		}
 		rates = append(rates, r)
+	}
+	// The spec states each client's count: the regenerated trace has it.
+	if r.Err() != nil || r.Total != [2]int{800, 800} {
+		t.Errorf("totals %v, off %v; want 800 each and nothing off", r.Total, r.Off)
 	}
 	for i := 0; i < len(rates); i += 2 {
 		if math.Abs(rates[i+1]-rates[i]) > 0.1*rates[i] {
 			t.Errorf("rates %v: want each fitted rate within 10%% of the original", rates)
 		}
 	}
-	if err := Check(context.Background(), &out, []byte("clients: ["), tr); err == nil || !strings.Contains(err.Error(), "the fitted spec does not parse") {
+	if _, err := Check(context.Background(), &out, []byte("clients: ["), tr); err == nil || !strings.Contains(err.Error(), "the fitted spec does not parse") {
 		t.Errorf("a broken spec: %v", err)
+	}
+}
+
+// TestCheckFlags reports a client whose regenerated count is off its
+// bound, and the total: here a spec that states half of chat's count.
+func TestCheckFlags(t *testing.T) {
+	t.Parallel()
+	tr := poissonTraffic(600, 2, "chat", "code")
+	clients, err := Clients(tr, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	y, err := Spec("check", clients)
+	if err != nil {
+		t.Fatal(err)
+	}
+	half := strings.Replace(string(y), "count: 600 ", "count: 300 ", 1)
+	var out bytes.Buffer
+	r, err := Check(context.Background(), &out, []byte(half), tr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Off) != 2 || !strings.Contains(r.Off[0], "client chat: 300 sessions, the trace 600") ||
+		!strings.Contains(r.Off[1], "in all 900 sessions, the trace 1200") || r.Err() == nil {
+		t.Errorf("off %q; want chat and the total flagged", r.Off)
+	}
+	if !strings.Contains(out.String(), "off: client chat") {
+		t.Errorf("table without the flag:\n%s", out.String())
 	}
 }

@@ -17,9 +17,15 @@ type Sample struct {
 // Comparison sets a sample regenerated from a fitted spec beside the
 // original: each pair is (original, regenerated).
 type Comparison struct {
+	Sessions   [2]int     // the sessions (arrivals) of each
 	Rate       [2]float64 // mean arrivals per second, (n − 1)/span
 	CV         [2]float64 // coefficient of variation of the gaps
 	PeakToMean [2]float64 // the busiest whole minute's arrivals over the mean minute's
+	// ZeroShare is the share of gaps that are zero (tied arrivals);
+	// Dispersion the index of dispersion (variance/mean) of the counts in
+	// whole seconds; MinuteCV the CV of the counts in whole minutes, all
+	// from the first arrival.
+	ZeroShare, Dispersion, MinuteCV [2]float64
 	// In and Out are the length quantiles at ComparisonP.
 	In, Out [2][]float64
 	// KSIn and KSOut are the two-sample Kolmogorov–Smirnov distances
@@ -37,8 +43,16 @@ func Compare(orig, regen Sample) Comparison {
 	var c Comparison
 	for i, s := range []Sample{orig, regen} {
 		ts := slices.Sorted(slices.Values(s.Times))
+		c.Sessions[i] = len(ts)
 		c.Rate[i], c.CV[i] = rateCV(ts)
 		c.PeakToMean[i] = peakToMean(ts)
+		c.ZeroShare[i] = zeroShare(ts)
+		if len(ts) > 1 && ts[len(ts)-1] > ts[0] {
+			_, c.Dispersion[i] = meanVar(binCounts(ts, 1))
+			if m, d := meanVar(binCounts(ts, 60)); m > 0 {
+				c.MinuteCV[i] = math.Sqrt(d / m)
+			}
+		}
 		c.In[i], c.Out[i] = quantiles(s.In), quantiles(s.Out)
 		c.Spearman[i] = Spearman(s.In, s.Out)
 	}
@@ -47,9 +61,24 @@ func Compare(orig, regen Sample) Comparison {
 	return c
 }
 
-// rateCV returns the mean rate and gap CV of sorted times.
+// zeroShare returns the share of the gaps of sorted times that are 0.
+func zeroShare(ts []float64) float64 {
+	if len(ts) < 2 {
+		return 0
+	}
+	z := 0
+	for i := 1; i < len(ts); i++ {
+		if ts[i] == ts[i-1] {
+			z++
+		}
+	}
+	return float64(z) / float64(len(ts)-1)
+}
+
+// rateCV returns the mean rate and gap CV of sorted times; 0 and 0 for
+// fewer than three or times that span nothing (closed-loop sessions).
 func rateCV(ts []float64) (rate, cv float64) {
-	if len(ts) < 3 {
+	if len(ts) < 3 || ts[len(ts)-1] <= ts[0] {
 		return 0, 0
 	}
 	span := ts[len(ts)-1] - ts[0]

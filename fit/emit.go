@@ -23,8 +23,6 @@ type Client struct {
 	// Arrivals and Lengths are the fits.
 	Arrivals ArrivalFit
 	Lengths  LengthFit
-	// Flat states the mean rate instead of the rate curve as stages.
-	Flat bool
 	// Concurrency, when positive, makes the client closed loop, this many
 	// sessions in flight, as the trace's was: it has no arrivals.
 	Concurrency int
@@ -44,13 +42,18 @@ const MinCorrelation = 0.05
 
 // Spec writes a version-1 YAML spec named name with one client per Client,
 // commented with the fit statistics: sample sizes, KS distances and grades
-// of the chosen and rival laws, gap CV, grid and on/off findings, and the
-// input–output correlation, which it states (correlation) from
-// MinCorrelation up. Its duration is the longest client span, rounded up to a
-// whole second. Each client states its rate curve as arrival stages (or its
-// mean rate, with Flat), the process chosen by ArrivalFit.Process, and input
-// and output as the chosen law clamped to the observed range (at least 1
-// token), or as the empirical quantile table when the best law is poor.
+// of the chosen and rival laws, BIC of the arrival laws, the rate curve's
+// selection, gap CV, grid and on/off findings, and the input–output
+// correlation, which it states (correlation) from MinCorrelation up. Its
+// duration runs on the trace's clock to the last arrival of any client,
+// rounded up to a whole second. Each open-loop client states its rate on
+// that clock as arrival stages, zero outside its active span, with the
+// trace's count of arrivals (arrival.count), the process chosen by
+// ArrivalFit.Process, and input and output as the chosen law clamped to
+// the observed range (at least 1 token), or as the empirical quantile
+// table when the best law is not good. A closed-loop client states its
+// concurrency, and a spec with one states the trace's sessions as
+// requests, each client weighted by its sessions.
 func Spec(name string, clients []Client) ([]byte, error) {
 	if len(clients) == 0 {
 		return nil, errors.New("writing a spec: no clients")
@@ -58,7 +61,9 @@ func Spec(name string, clients []Client) ([]byte, error) {
 	var b bytes.Buffer
 	span, sessions, open, closed := 0.0, 0, false, false
 	for _, c := range clients {
-		span = math.Max(span, c.Arrivals.Span)
+		if c.Concurrency == 0 {
+			span = math.Max(span, c.Arrivals.Curve.Last)
+		}
 		sessions += c.Sessions
 		open, closed = open || c.Concurrency == 0, closed || c.Concurrency > 0
 	}
@@ -67,6 +72,8 @@ func Spec(name string, clients []Client) ([]byte, error) {
 	b.WriteString("version: 1\n")
 	fmt.Fprintf(&b, "name: %s\n", strconv.Quote(name))
 	if open {
+		// The trace's clock to its last arrival: each client's rate is
+		// stated on it, zero outside its active span.
 		fmt.Fprintf(&b, "duration: %ds\n", int(math.Ceil(math.Max(span, 1))))
 	}
 	if closed {
@@ -101,27 +108,7 @@ func writeClient(b *bytes.Buffer, c Client) error {
 		return writeClosed(b, c)
 	}
 	writeArrivalComments(b, a)
-	p := a.Process()
-	if c.Flat || len(a.Curve) == 0 {
-		fmt.Fprintf(b, "    rate: %s/s\n", num(a.Rate))
-	}
-	fmt.Fprintf(b, "    arrival:  # %s\n", p.Why)
-	fmt.Fprintf(b, "      process: %s\n", p.Name)
-	if p.Name != "poisson" {
-		fmt.Fprintf(b, "      cv: %s\n", num(p.CV))
-	}
-	if g := a.Grid; g.Detected && g.Period > 0 {
-		// Arrivals on the trace's clock: whole slots, the count per slot
-		// drawn by the process above.
-		fmt.Fprintf(b, "      grid: %sms\n", num(math.Round(g.Period*1000)))
-	}
-	if !c.Flat && len(a.Curve) > 0 {
-		fmt.Fprintf(b, "      # rate curve: %d stages, one per bin, smoothed (mean rate %s/s)\n", len(a.Curve), num(a.Rate))
-		b.WriteString("      stages:\n")
-		for _, s := range a.Curve {
-			fmt.Fprintf(b, "        - {at: %ss, rate: %s/s}\n", num(s.At), num(s.Rate))
-		}
-	}
+	writeArrival(b, a)
 	return writeLengths(b, c.Lengths)
 }
 
@@ -142,21 +129,6 @@ func writeLengths(b *bytes.Buffer, l LengthFit) error {
 		fmt.Fprintf(b, "    correlation: %.3f\n", l.Spearman)
 	}
 	return nil
-}
-
-// writeArrivalComments writes the arrival statistics as comments.
-func writeArrivalComments(b *bytes.Buffer, a ArrivalFit) {
-	fmt.Fprintf(b, "    # arrivals: n=%d over %.0f s, mean rate %s/s, gap cv %.3g, %d tied timestamps\n",
-		a.N, a.Span, num(a.Rate), a.CV, a.Ties)
-	fmt.Fprintf(b, "    # gaps (positive, s): %s\n", fitsComment(a.Gaps))
-	if g := a.Grid; g.Detected {
-		fmt.Fprintf(b, "    # grid: timestamps on a %.4g s grid (%.0f%% zero gaps), %.3g requests per slot, dispersion %.3g; the gap fit above describes the grid, so the arrivals are stated on the grid\n",
-			g.Period, 100*g.ZeroShare, g.PerSlot, g.Dispersion)
-	}
-	if o := a.OnOff; o.Detected {
-		fmt.Fprintf(b, "    # on/off: %d of %d bins of %.0f s are empty (%.2g expected for Poisson), longest gap %.0f s; the smoothed curve blurs the idle periods\n",
-			o.Empty, o.Bins, o.Bin, o.Expected, o.MaxGap)
-	}
 }
 
 // writeLength writes one key, indented, of the law of l with its

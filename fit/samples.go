@@ -87,18 +87,25 @@ func (tr *Traffic) Read(src Source) error {
 	}
 }
 
+// totalBins bounds the rate-curve bins of all the clients of a spec, so
+// that its stages stay well within spec.MaxBytes (about 70 bytes a bin).
+const totalBins = 12000
+
 // Clients fits each client of tr, in order: its arrivals and lengths, and
 // with flat its mean rate instead of its rate curve. A closed-loop client
 // (Traffic.Concurrency) has no arrivals to fit; its sessions of several
 // turns are fitted as agent episodes (FitEpisodes).
 func Clients(tr *Traffic, flat bool) ([]Client, error) {
 	var clients []Client
+	// The stages of all clients stay within a spec's size: at most
+	// totalBins bins in all, 24 to 240 a client.
+	opt := ArrivalOptions{Flat: flat, MaxBins: min(max(totalBins/max(len(tr.Order), 1), 24), 240)}
 	for _, name := range tr.Order {
 		s := tr.Samples[name]
-		c := Client{Name: name, Model: tr.Models[name], Flat: flat, Concurrency: tr.Concurrency[name], Sessions: len(s.Times)}
+		c := Client{Name: name, Model: tr.Models[name], Concurrency: tr.Concurrency[name], Sessions: len(s.Times)}
 		var err error
 		if c.Concurrency == 0 {
-			if c.Arrivals, err = Arrivals(s.Times, ArrivalOptions{}); err != nil {
+			if c.Arrivals, err = Arrivals(s.Times, opt); err != nil {
 				return nil, fmt.Errorf("client %q: %w", name, err)
 			}
 		} else if s.Episodes.Multi > 0 {

@@ -1,13 +1,15 @@
 package spec
 
 import (
+	"math"
+
 	"github.com/goccy/go-yaml/ast"
 
 	"surge/arrival"
 )
 
 // arrivalKeys are the keys of a client's arrival block.
-var arrivalKeys = []string{"process", "cv", "burstiness", "burst", "idle", "stages", "ramp", "diurnal", "spikes", "grid"}
+var arrivalKeys = []string{"process", "cv", "burstiness", "burst", "idle", "stages", "ramp", "diurnal", "spikes", "grid", "count"}
 
 // processes are the arrival process names.
 var processes = []string{
@@ -55,6 +57,17 @@ func (d *decoder) arrival(n ast.Node, path string) (arrival.Config, *object) {
 	if field(o, "grid", d.duration, &c.Grid) {
 		d.check(o, "grid", c.Grid <= 0, "grid must be > 0")
 	}
+	if field(o, "count", d.count, &c.Count) {
+		curve := o.has("stages") || o.has("ramp")
+		switch {
+		case c.Count < 1 || c.Count > arrival.MaxCount:
+			d.check(o, "count", true, "count must be 1 to %d, got %d", arrival.MaxCount, c.Count)
+		case !curve:
+			d.check(o, "count", true, "count spreads its arrivals over a rate curve that ends at rate 0: add stages or a ramp")
+		case math.IsInf(c.Mass(), 1):
+			d.check(o, "count", true, "count needs the rate curve to end at rate 0 (a last stage, or a ramp to 0)")
+		}
+	}
 	return c, o
 }
 
@@ -86,6 +99,7 @@ func (d *decoder) onOff(o *object, c *arrival.Config) {
 // gaps reads cv or burstiness and checks them against the process.
 func (d *decoder) gaps(o *object, c *arrival.Config) {
 	renewal := c.Process == arrival.Gamma || c.Process == arrival.Weibull || c.Process == arrival.LogNormal
+	takesCV := renewal || c.Process == arrival.OnOff
 	if o.has("cv") && o.has("burstiness") {
 		d.errorf(o.at("burstiness"), join(o.path, "burstiness"), "conflicts with cv: burstiness b is 1/cv²; give one")
 	}
@@ -93,10 +107,10 @@ func (d *decoder) gaps(o *object, c *arrival.Config) {
 		switch {
 		case c.CV <= 0:
 			d.check(o, "cv", true, "cv must be > 0, got %g", c.CV)
-		case !renewal && o.has("process"):
-			d.check(o, "cv", true, "cv applies to gamma, weibull and lognormal only (%s gaps have a fixed cv)", c.Process)
-		case !renewal:
-			d.check(o, "cv", true, "cv applies to gamma, weibull and lognormal only (add process: gamma)")
+		case !takesCV && o.has("process"):
+			d.check(o, "cv", true, "cv applies to gamma, weibull, lognormal and onoff only (%s gaps have a fixed cv)", c.Process)
+		case !takesCV:
+			d.check(o, "cv", true, "cv applies to gamma, weibull, lognormal and onoff only (add process: gamma)")
 		default:
 			d.check(o, "cv", c.CV < minCV || c.CV > maxCV, "cv must be between %g and %g, got %g", minCV, maxCV, c.CV)
 		}

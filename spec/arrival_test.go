@@ -54,12 +54,12 @@ func TestArrivalDecode(t *testing.T) {
 // TestArrivalOnOff reads an on/off process and a lognormal one.
 func TestArrivalOnOff(t *testing.T) {
 	t.Parallel()
-	s, err := Parse("t.yaml", []byte(withArrival("2/s", "      process: onoff\n      burst: 40\n      idle: 30%\n")))
+	s, err := Parse("t.yaml", []byte(withArrival("2/s", "      process: onoff\n      burst: 40\n      idle: 30%\n      cv: 3\n")))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if a := s.Clients[0].Arrival; a.Process != arrival.OnOff || a.Burst != 40 || a.Idle != 0.3 || a.Validate() != nil {
-		t.Errorf("arrival %+v (%v); want onoff, burst 40, idle 0.3", a, a.Validate())
+	if a := s.Clients[0].Arrival; a.Process != arrival.OnOff || a.Burst != 40 || a.Idle != 0.3 || a.CV != 3 || a.Validate() != nil {
+		t.Errorf("arrival %+v (%v); want onoff, burst 40, idle 0.3, cv 3", a, a.Validate())
 	}
 	s, err = Parse("t.yaml", []byte(withArrival("2/s", "      process: lognormal\n      cv: 3\n")))
 	if err != nil {
@@ -67,6 +67,18 @@ func TestArrivalOnOff(t *testing.T) {
 	}
 	if a := s.Clients[0].Arrival; a.Process != arrival.LogNormal || a.CV != 3 {
 		t.Errorf("arrival %+v; want lognormal, cv 3", a)
+	}
+}
+
+// TestArrivalCount reads an exact count over stages that end.
+func TestArrivalCount(t *testing.T) {
+	t.Parallel()
+	s, err := Parse("t.yaml", []byte(withArrival("", "      stages: [{at: 0s, rate: 2/s}, {at: 1m, rate: 2/s}, {at: 1m, rate: 0}]\n      count: 1k\n")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a := s.Clients[0].Arrival; a.Count != 1000 || a.Validate() != nil {
+		t.Errorf("arrival %+v (%v); want count 1000", a, a.Validate())
 	}
 }
 
@@ -85,7 +97,7 @@ func TestArrivalErrors(t *testing.T) {
 		{"cv and burstiness", "1/s", "      process: gamma\n      cv: 2\n      burstiness: 0.25\n",
 			[]want{{"12:7: clients[0].arrival.burstiness", "conflicts with cv"}}},
 		{"cv on poisson", "1/s", "      process: poisson\n      cv: 2\n",
-			[]want{{"11:11: clients[0].arrival.cv", "cv applies to gamma, weibull and lognormal only (poisson gaps have a fixed cv)"}}},
+			[]want{{"11:11: clients[0].arrival.cv", "cv applies to gamma, weibull, lognormal and onoff only (poisson gaps have a fixed cv)"}}},
 		{"cv with the default process", "1/s", "      cv: 2\n",
 			[]want{{"10:11: clients[0].arrival.cv", "add process: gamma"}}},
 		{"cv out of range", "1/s", "      process: weibull\n      cv: 1k\n",
@@ -100,6 +112,10 @@ func TestArrivalErrors(t *testing.T) {
 			[]want{{"12:13: clients[0].arrival.idle", "idle applies to onoff only (add process: onoff)"}}},
 		{"onoff idle all the time", "1/s", "      process: onoff\n      burst: 4\n      idle: 100%\n",
 			[]want{{"12:13: clients[0].arrival.idle", "idle must be strictly between 0 and 100%, got 1"}}},
+		{"a count without a curve", "1/s", "      count: 100\n",
+			[]want{{"10:14: clients[0].arrival.count", "count spreads its arrivals over a rate curve that ends at rate 0"}}},
+		{"a count over a curve that never ends", "", "      stages: [{at: 0s, rate: 1/s}]\n      count: 100\n",
+			[]want{{"11:14: clients[0].arrival.count", "count needs the rate curve to end at rate 0"}}},
 		{"gamma without cv", "1/s", "      process: gamma\n",
 			[]want{{"10:7: clients[0].arrival.process", "gamma gaps need cv"}}},
 		{"stages out of order and all zero", "", "      stages: [{at: 1m, rate: 0}, {at: 0s, rate: 0/s}]\n",

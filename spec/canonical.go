@@ -191,6 +191,9 @@ func writeArrival(b *bytes.Buffer, a arrival.Config) {
 		fmt.Fprintf(b, "      cv: %s\n", num(a.CV))
 	case arrival.OnOff:
 		fmt.Fprintf(b, "      burst: %s\n      idle: %s\n", num(a.Burst), num(a.Idle))
+		if a.CV != 0 {
+			fmt.Fprintf(b, "      cv: %s\n", num(a.CV))
+		}
 	}
 	cv := a.Curve
 	if len(cv.Stages) > 0 {
@@ -208,6 +211,9 @@ func writeArrival(b *bytes.Buffer, a arrival.Config) {
 	}
 	if a.Grid > 0 {
 		fmt.Fprintf(b, "      grid: %s\n", FormatDuration(a.Grid))
+	}
+	if a.Count > 0 {
+		fmt.Fprintf(b, "      count: %d\n", a.Count)
 	}
 	if len(cv.Spikes) > 0 {
 		b.WriteString("      spikes:\n")

@@ -78,6 +78,8 @@ func (d *decoder) client(n ast.Node, path string) (Client, *clientSource) {
 	}
 	if n, p, ok := o.get("faults"); ok {
 		c.Faults = d.faults(n, p)
+		d.check(o, "faults", c.Faults != nil && len(c.Faults.Bursts) > 0 && c.Arrival.Count > 0,
+			"a burst adds arrivals, which arrival.count fixes: drop one of them")
 	}
 	// Conversations and system prompts are chat messages.
 	conversation := c.Session.Kind == KindChat || c.Session.Kind == KindAgent

@@ -14,9 +14,10 @@ import (
 )
 
 type fitFlags struct {
-	imp   importFlags
-	flat  bool
-	check bool
+	imp    importFlags
+	flat   bool
+	check  bool
+	strict bool
 }
 
 func newFit() *cobra.Command {
@@ -42,7 +43,8 @@ stderr. See docs/fit.md.`,
 	fs.StringVarP(&f.imp.out, "output", "o", "-", "spec file to write (- for stdout)")
 	f.imp.bind(fs)
 	fs.BoolVar(&f.flat, "flat", false, "state each client's mean rate instead of its rate curve")
-	fs.BoolVar(&f.check, "check", false, "generate a trace from the fitted spec and print it beside the original (to stderr)")
+	fs.BoolVar(&f.check, "check", false, "generate a trace from the fitted spec and print it beside the original (to stderr), flagging counts off their bounds")
+	fs.BoolVar(&f.strict, "strict", false, "with --check: fail (exit 1) when a count is off its bound")
 	return c
 }
 
@@ -73,14 +75,20 @@ func runFit(c *cobra.Command, files []string, f fitFlags) error {
 	if err != nil {
 		return fmt.Errorf("fit: %w", err)
 	}
-	if f.check {
-		if err := fit.Check(c.Context(), c.ErrOrStderr(), spec, tr); err != nil {
-			return fmt.Errorf("fit --check: %w", err)
-		}
-	}
 	if f.imp.out == "-" {
 		_, err = c.OutOrStdout().Write(spec)
+	} else {
+		err = os.WriteFile(f.imp.out, spec, 0o644)
+	}
+	if err != nil || !f.check {
 		return err
 	}
-	return os.WriteFile(f.imp.out, spec, 0o644)
+	r, err := fit.Check(c.Context(), c.ErrOrStderr(), spec, tr)
+	if err == nil && f.strict {
+		err = r.Err()
+	}
+	if err != nil {
+		return fmt.Errorf("fit --check: %w", err)
+	}
+	return nil
 }

@@ -1,0 +1,116 @@
+package fit
+
+import (
+	"fmt"
+	"math"
+	"slices"
+
+	"gonum.org/v1/gonum/stat/distuv"
+)
+
+// FamilyOnOff is the on/off process (arrival.OnOff): bursts of gaps
+// within them and idle periods between them.
+const FamilyOnOff Family = "onoff"
+
+// onOffQuantiles are the quantiles of the gaps FitOnOff tries as the
+// threshold between gaps within a burst and gaps that hold an idle period.
+var onOffQuantiles = []float64{0.5, 0.6, 0.7, 0.8, 0.85, 0.9, 0.93, 0.95, 0.97, 0.98, 0.99, 0.995}
+
+// FitOnOff fits an on/off process to the gaps of a unit-rate process. It
+// splits the gaps at a threshold θ: those at most θ are gaps within a
+// burst, lognormal (cut at θ), and each longer one holds an idle period,
+// θ plus an exponential excess, a share q of the gaps. Its likelihood
+//
+//	ℓ(θ) = Σ_{g ≤ θ} [ln(1 − q) + ln f(g) − ln F(θ)] + Σ_{g > θ} [ln q − ln m − (g − θ)/m]
+//
+// (f, F the lognormal's density and CDF, m the mean excess) is maximised
+// over θ among quantiles of the gaps (onOffQuantiles), and is the one it
+// is compared with the renewal laws by (5 parameters). The process it
+// states has a burst per idle gap plus one, so A = (n + 1)/(k + 1)
+// arrivals a burst for k idle gaps of n; it is idle for the idle gaps
+// less a gap within a burst each, a share f of the time; and its gaps
+// within a burst have the CV of those at most θ (their moments: the
+// lognormal cut at θ has a far lighter tail than the whole one). Params
+// are burst, idle, cv and theta, and the law's q, mu, sigma and excess.
+func FitOnOff(samples []float64) (Fit, error) {
+	xs, dropped := positive(samples)
+	if len(xs) < 10 {
+		return Fit{}, fmt.Errorf("fitting onoff: %w", errTooFew)
+	}
+	best := Fit{LogLik: math.Inf(-1)}
+	for _, p := range onOffQuantiles {
+		theta := Quantile(xs, p)
+		f, ok := onOffAt(xs, theta)
+		if ok && f.LogLik > best.LogLik {
+			best = f
+		}
+	}
+	if math.IsInf(best.LogLik, -1) {
+		return Fit{}, fmt.Errorf("fitting onoff: no threshold splits the %d gaps into bursts and idle periods", len(xs))
+	}
+	best.N, best.Dropped = len(xs), dropped
+	return best, nil
+}
+
+// onOffAt fits the on/off law with threshold theta to the sorted positive
+// gaps xs; ok is false when either side has fewer than two gaps.
+func onOffAt(xs []float64, theta float64) (Fit, bool) {
+	k := len(xs) - sortSearch(xs, theta) // gaps above theta
+	within := xs[:len(xs)-k]
+	if k < 2 || len(within) < 2 {
+		return Fit{}, false
+	}
+	ln, err := LogNormal(within)
+	if err != nil {
+		return Fit{}, false
+	}
+	w := distuv.LogNormal{Mu: ln.Params["mu"], Sigma: ln.Params["sigma"]}
+	n := float64(len(xs))
+	q := float64(k) / n
+	var excess, wsum, wsq float64
+	for _, x := range xs[len(within):] {
+		excess += x - theta
+	}
+	for _, x := range within {
+		wsum, wsq = wsum+x, wsq+x*x
+	}
+	m := math.Max(excess/float64(k), 1e-12)
+	lnF := math.Log(w.CDF(theta))
+	ll := float64(len(within))*(math.Log1p(-q)-lnF) + ln.LogLik + float64(k)*(math.Log(q)-math.Log(m)) - excess/m
+	// The process: a burst per idle gap plus one; idle for each idle gap
+	// less one gap within a burst.
+	mw := wsum / float64(len(within))
+	cv := math.Sqrt(math.Max(wsq/float64(len(within))-mw*mw, 0)) / mw
+	total := wsum + excess + float64(k)*theta
+	idle := (excess + float64(k)*(theta-mw)) / total
+	f := Fit{Family: FamilyOnOff, LogLik: ll,
+		Params: map[string]float64{"burst": (n + 1) / float64(k+1), "idle": idle, "cv": cv, "theta": theta,
+			"q": q, "mu": w.Mu, "sigma": w.Sigma, "excess": m}}
+	f.KS = KS(xs, onOffCDF(f))
+	return f, true
+}
+
+// onOffCDF returns the CDF of the gap law FitOnOff fitted.
+func onOffCDF(f Fit) func(float64) float64 {
+	p := f.Params
+	w := distuv.LogNormal{Mu: p["mu"], Sigma: p["sigma"]}
+	theta, q, m := p["theta"], p["q"], p["excess"]
+	cut := w.CDF(theta)
+	return func(x float64) float64 {
+		if x <= theta {
+			return (1 - q) * w.CDF(x) / cut
+		}
+		return 1 - q*math.Exp(-(x-theta)/m)
+	}
+}
+
+// sortSearch returns the number of sorted xs at most x.
+func sortSearch(xs []float64, x float64) int {
+	i, _ := slices.BinarySearchFunc(xs, x, func(a, b float64) int {
+		if a <= b {
+			return -1
+		}
+		return 1
+	})
+	return i
+}
