@@ -1,6 +1,7 @@
 package fit
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"io"
@@ -44,14 +45,16 @@ func (r CheckReport) Err() error {
 }
 
 // Check generates a trace (lengths only) from a fitted spec, the YAML
-// that Spec wrote for the clients of orig in order, and writes to w a
+// that Spec wrote for clients, fitted to orig, and writes to w a
 // table of each client's figures beside the original's: sessions, rate,
 // gap CV, per-minute peak over mean and CV, zero gaps and the index of
 // dispersion of counts per second, length quantiles and KS distances,
-// and the input–output rank correlation. It reports the clients whose
+// the input–output rank correlation, and the share of first prompt
+// tokens an earlier first prompt held (prefix reuse). It reports the clients whose
 // count is off by more than ClientBound (those of at least BoundFrom
-// sessions) and a total off by more than TotalBound.
-func Check(ctx context.Context, w io.Writer, specYAML []byte, orig *Traffic) (CheckReport, error) {
+// sessions) and a total off by more than TotalBound. A trace's client
+// that Clients split is compared with its parts together.
+func Check(ctx context.Context, w io.Writer, specYAML []byte, orig *Traffic, clients []Client) (CheckReport, error) {
 	var r CheckReport
 	s, err := spec.Parse("fitted spec", specYAML)
 	if err != nil {
@@ -62,17 +65,24 @@ func Check(ctx context.Context, w io.Writer, specYAML []byte, orig *Traffic) (Ch
 		return r, err
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "client\t\tsessions\trate/s\tgap CV\tzero gaps\tdisp 1s\tmin CV\tpeak/mean\tinput p10\tp50\tp90\tp99\tKS\toutput p10\tp50\tp90\tp99\tKS\tSpearman\t")
-	for i, name := range orig.Order {
-		got := regen[s.Clients[i].Name]
-		if got == nil {
-			got = &Sample{}
+	fmt.Fprintln(tw, "client\t\tsessions\trate/s\tgap CV\tzero gaps\tdisp 1s\tmin CV\tpeak/mean\tinput p10\tp50\tp90\tp99\tKS\toutput p10\tp50\tp90\tp99\tKS\tSpearman\treuse\t")
+	parts := map[string][]string{} // a trace's client's clients in the spec
+	for _, c := range clients {
+		of := cmp.Or(c.Of, c.Name)
+		parts[of] = append(parts[of], clientName(c.Name))
+	}
+	for _, name := range orig.Order {
+		got := &Sample{}
+		for _, p := range parts[name] {
+			if r := regen[p]; r != nil {
+				got.merge(r)
+			}
 		}
-		cmp := Compare(*orig.Samples[name], *got)
-		writeCheckRows(tw, name, cmp)
-		r.Names, r.Comparisons = append(r.Names, name), append(r.Comparisons, cmp)
-		r.Total[0], r.Total[1] = r.Total[0]+cmp.Sessions[0], r.Total[1]+cmp.Sessions[1]
-		if n := cmp.Sessions; n[0] >= BoundFrom && off(n, ClientBound) {
+		c := Compare(*orig.Samples[name], *got)
+		writeCheckRows(tw, name, c)
+		r.Names, r.Comparisons = append(r.Names, name), append(r.Comparisons, c)
+		r.Total[0], r.Total[1] = r.Total[0]+c.Sessions[0], r.Total[1]+c.Sessions[1]
+		if n := c.Sessions; n[0] >= BoundFrom && off(n, ClientBound) {
 			r.Off = append(r.Off, fmt.Sprintf("client %s: %d sessions, the trace %d (bound ±%.0f%%)", name, n[1], n[0], 100*ClientBound))
 		}
 	}
@@ -132,9 +142,9 @@ func writeCheckRows(w io.Writer, name string, cmp Comparison) {
 			}
 			return fmt.Sprintf("%.3f", d)
 		}
-		fmt.Fprintf(w, "%s\t%s\t%d\t%.4g\t%.3f\t%.3f\t%.3g\t%.3f\t%.3f\t%s%s\t%s%s\t%.3f\t\n", name, label, cmp.Sessions[k], cmp.Rate[k], cmp.CV[k],
+		fmt.Fprintf(w, "%s\t%s\t%d\t%.4g\t%.3f\t%.3f\t%.3g\t%.3f\t%.3f\t%s%s\t%s%s\t%.3f\t%.1f%%\t\n", name, label, cmp.Sessions[k], cmp.Rate[k], cmp.CV[k],
 			cmp.ZeroShare[k], cmp.Dispersion[k], cmp.MinuteCV[k], cmp.PeakToMean[k],
-			cells(cmp.In[k]), ks(cmp.KSIn), cells(cmp.Out[k]), ks(cmp.KSOut), cmp.Spearman[k])
+			cells(cmp.In[k]), ks(cmp.KSIn), cells(cmp.Out[k]), ks(cmp.KSOut), cmp.Spearman[k], 100*cmp.Reuse[k])
 	}
 }
 

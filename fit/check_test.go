@@ -61,7 +61,7 @@ func TestCheck(t *testing.T) {
 		t.Fatal(err)
 	}
 	var out bytes.Buffer
-	r, err := Check(context.Background(), &out, spec, tr)
+	r, err := Check(context.Background(), &out, spec, tr, clients)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -90,7 +90,7 @@ func TestCheck(t *testing.T) {
 			t.Errorf("rates %v: want each fitted rate within 10%% of the original", rates)
 		}
 	}
-	if _, err := Check(context.Background(), &out, []byte("clients: ["), tr); err == nil || !strings.Contains(err.Error(), "the fitted spec does not parse") {
+	if _, err := Check(context.Background(), &out, []byte("clients: ["), tr, clients); err == nil || !strings.Contains(err.Error(), "the fitted spec does not parse") {
 		t.Errorf("a broken spec: %v", err)
 	}
 }
@@ -110,7 +110,7 @@ func TestCheckFlags(t *testing.T) {
 	}
 	half := strings.Replace(string(y), "count: 600 ", "count: 300 ", 1)
 	var out bytes.Buffer
-	r, err := Check(context.Background(), &out, []byte(half), tr)
+	r, err := Check(context.Background(), &out, []byte(half), tr, clients)
 	if err != nil {
 		t.Fatal(err)
 	}

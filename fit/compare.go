@@ -12,6 +12,8 @@ type Sample struct {
 	In, Out []float64
 	// Episodes is the shape of the sessions: turns, waits and growth.
 	Episodes Episodes
+	// Prefixes measures the sharing of the sessions' first prompts.
+	Prefixes prefixes
 }
 
 // Comparison sets a sample regenerated from a fitted spec beside the
@@ -26,6 +28,9 @@ type Comparison struct {
 	// whole seconds; MinuteCV the CV of the counts in whole minutes, all
 	// from the first arrival.
 	ZeroShare, Dispersion, MinuteCV [2]float64
+	// Reuse is the share of the sessions' first prompt tokens an
+	// unbounded prefix cache holds from earlier first prompts.
+	Reuse [2]float64
 	// In and Out are the length quantiles at ComparisonP.
 	In, Out [2][]float64
 	// KSIn and KSOut are the two-sample Kolmogorov–Smirnov distances
@@ -47,6 +52,7 @@ func Compare(orig, regen Sample) Comparison {
 		c.Rate[i], c.CV[i] = rateCV(ts)
 		c.PeakToMean[i] = peakToMean(ts)
 		c.ZeroShare[i] = zeroShare(ts)
+		c.Reuse[i] = s.Prefixes.Reuse()
 		if len(ts) > 1 && ts[len(ts)-1] > ts[0] {
 			_, c.Dispersion[i] = meanVar(binCounts(ts, 1))
 			if m, d := meanVar(binCounts(ts, 60)); m > 0 {

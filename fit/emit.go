@@ -31,6 +31,13 @@ type Client struct {
 	// Episodes is the fit of sessions of several turns, stated as agent
 	// episodes; nil when every session is one request.
 	Episodes *EpisodeFit
+	// Prefix is the sharing of the sessions' first prompts, stated as a
+	// pool of system prompts; nil when they share less than MinReuse.
+	Prefix *PrefixFit
+	// Of names the trace's client this one is part of, when Clients split
+	// it (its prompts that share a prefix, and the rest); empty for a
+	// client of its own.
+	Of string
 
 	weight int // the client's weight in the spec; 0 for none
 }
@@ -61,8 +68,12 @@ func Spec(name string, clients []Client) ([]byte, error) {
 	var b bytes.Buffer
 	span, sessions, open, closed := 0.0, 0, false, false
 	for _, c := range clients {
-		if c.Concurrency == 0 {
-			span = math.Max(span, c.Arrivals.Curve.Last)
+		if a := c.Arrivals; c.Concurrency == 0 {
+			end := a.Curve.Last
+			if a.Grid.Detected {
+				end += a.Grid.Period // arrivals are rounded up to the grid
+			}
+			span = math.Max(span, end)
 		}
 		sessions += c.Sessions
 		open, closed = open || c.Concurrency == 0, closed || c.Concurrency > 0
@@ -109,7 +120,25 @@ func writeClient(b *bytes.Buffer, c Client) error {
 	}
 	writeArrivalComments(b, a)
 	writeArrival(b, a)
-	return writeLengths(b, c.Lengths)
+	l := c.Lengths
+	if c.Prefix != nil {
+		l.Input = c.Prefix.Rest
+	}
+	if err := writeLengths(b, l); err != nil {
+		return err
+	}
+	return writePrefix(b, c.Prefix)
+}
+
+// writePrefix writes a client's pool of shared prefixes, if any.
+func writePrefix(b *bytes.Buffer, p *PrefixFit) error {
+	if p == nil {
+		return nil
+	}
+	fmt.Fprintf(b, "    # prefix sharing: %.1f%% of first prompts share a prefix with an earlier one, %.1f%% of their tokens;\n", 100*p.Share, 100*p.Reuse)
+	fmt.Fprintf(b, "    # a pool of %d uniformly drawn prompts repeats as often; input above is the rest of a sharing prompt\n", p.Pool)
+	fmt.Fprintf(b, "    prefix:\n      pool: %d\n", p.Pool)
+	return writeLength(b, "      ", "length", p.Length, 1)
 }
 
 // writeLengths writes a client's input and output laws and their

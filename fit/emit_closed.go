@@ -13,11 +13,22 @@ func writeClosed(b *bytes.Buffer, c Client) error {
 	fmt.Fprintf(b, "    concurrency: %d\n", c.Concurrency)
 	e := c.Episodes
 	if e == nil {
-		return writeLengths(b, c.Lengths)
+		l := c.Lengths
+		if c.Prefix != nil {
+			l.Input = c.Prefix.Rest
+		}
+		if err := writeLengths(b, l); err != nil {
+			return err
+		}
+		return writePrefix(b, c.Prefix)
+	}
+	task := e.Task
+	if c.Prefix != nil {
+		task = c.Prefix.Rest
 	}
 	fmt.Fprintf(b, "    # sessions of several turns, stated as agent episodes: the first prompt is the task (input),\n")
 	fmt.Fprintf(b, "    # each later prompt adds the answer before it and a tool result (tool_result) after a wait (tool_latency)\n")
-	if err := writeLength(b, "    ", "input", e.Task, 1); err != nil {
+	if err := writeLength(b, "    ", "input", task, 1); err != nil {
 		return err
 	}
 	if err := writeLength(b, "    ", "output", c.Lengths.Output, 1); err != nil {
@@ -36,5 +47,5 @@ func writeClosed(b *bytes.Buffer, c Client) error {
 			return err
 		}
 	}
-	return nil
+	return writePrefix(b, c.Prefix)
 }

@@ -71,8 +71,13 @@ func TestSpecParses(t *testing.T) {
 		if !within(got.Input.Mean(), c.Lengths.Input.Mean, 0.05) {
 			t.Errorf("%s: input mean %g in the spec, %g in the trace", tt.reason, got.Input.Mean(), c.Lengths.Input.Mean)
 		}
-		if math.Abs(s.Duration.Seconds()-math.Ceil(c.Arrivals.Span)) > 1 {
-			t.Errorf("%s: duration %v, want the span %g s", tt.reason, s.Duration, c.Arrivals.Span)
+		// The duration reaches the last arrival, rounded up to the grid.
+		end := c.Arrivals.Span
+		if c.Arrivals.Grid.Detected {
+			end += c.Arrivals.Grid.Period
+		}
+		if math.Abs(s.Duration.Seconds()-math.Ceil(end)) > 1 {
+			t.Errorf("%s: duration %v, want the span %g s", tt.reason, s.Duration, end)
 		}
 	}
 }

@@ -16,6 +16,9 @@ func (fs *Sample) Add(s *trace.Session) {
 		fs.Out = append(fs.Out, float64(t.OutputTokens))
 	}
 	fs.Episodes.add(s)
+	if len(s.Turns) > 0 {
+		fs.Prefixes.add(&s.Turns[0])
+	}
 }
 
 // Traffic is a trace's sessions as a sample per client.
@@ -118,7 +121,84 @@ func Clients(tr *Traffic, flat bool) ([]Client, error) {
 		if c.Lengths, err = Lengths(s.In, s.Out); err != nil {
 			return nil, fmt.Errorf("client %q: %w", name, err)
 		}
+		if c.Prefix, err = FitPrefix(&s.Prefixes); err != nil {
+			return nil, fmt.Errorf("client %q: %w", name, err)
+		}
+		if shared, own, ok := s.splitShared(); ok && c.Concurrency == 0 && c.Prefix != nil {
+			parts, err := splitClient(c, shared, own, opt)
+			if err != nil {
+				return nil, fmt.Errorf("client %q: %w", name, err)
+			}
+			clients = append(clients, parts...)
+			continue
+		}
 		clients = append(clients, c)
 	}
 	return clients, nil
+}
+
+// splitShared splits a sample of one-request sessions into those whose
+// prompt shares a prefix with another's and the rest; ok is false unless
+// both hold at least minSplit sessions.
+func (fs *Sample) splitShared() (shared, own *Sample, ok bool) {
+	if len(fs.In) != len(fs.Times) || len(fs.Prefixes.Head) != len(fs.Times) {
+		return nil, nil, false
+	}
+	shared, own = &Sample{}, &Sample{}
+	for i := range fs.Times {
+		dst := own
+		if fs.Prefixes.Shares(i) {
+			dst = shared
+		}
+		dst.Times, dst.In, dst.Out = append(dst.Times, fs.Times[i]), append(dst.In, fs.In[i]), append(dst.Out, fs.Out[i])
+	}
+	if len(shared.Times) < minSplit || len(own.Times) < minSplit {
+		return nil, nil, false
+	}
+	// Only shared prompts hit, so the whole sample's hits are theirs.
+	shared.Prefixes = fs.Prefixes
+	shared.Prefixes.N, shared.Prefixes.Total = len(shared.Times), 0
+	for _, x := range shared.In {
+		shared.Prefixes.Total += x
+	}
+	return shared, own, true
+}
+
+// minSplit is the least number of sessions of each part of a split
+// client.
+const minSplit = 10
+
+// splitClient fits c's sessions as two clients, name.shared (the prompts
+// that share a prefix, with the pool) and name.own (the rest), each on
+// the trace's clock with its own count, so that prompts of their own do
+// not carry a pool prompt.
+func splitClient(c Client, shared, own *Sample, opt ArrivalOptions) ([]Client, error) {
+	var out []Client
+	for _, part := range []struct {
+		suffix string
+		s      *Sample
+	}{{".shared", shared}, {".own", own}} {
+		p := Client{Name: c.Name + part.suffix, Model: c.Model, Sessions: len(part.s.Times), Of: c.Name}
+		var err error
+		if p.Arrivals, err = Arrivals(part.s.Times, opt); err != nil {
+			return nil, err
+		}
+		if p.Lengths, err = Lengths(part.s.In, part.s.Out); err != nil {
+			return nil, err
+		}
+		if part.suffix == ".shared" {
+			if p.Prefix, err = FitPrefix(&part.s.Prefixes); err != nil {
+				return nil, err
+			}
+		}
+		out = append(out, p)
+	}
+	return out, nil
+}
+
+// merge adds the sessions of q, another client's, to fs; Times are then
+// no longer in order.
+func (fs *Sample) merge(q *Sample) {
+	fs.Times, fs.In, fs.Out = append(fs.Times, q.Times...), append(fs.In, q.In...), append(fs.Out, q.Out...)
+	fs.Prefixes.merge(&q.Prefixes)
 }

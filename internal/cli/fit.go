@@ -83,7 +83,7 @@ func runFit(c *cobra.Command, files []string, f fitFlags) error {
 	if err != nil || !f.check {
 		return err
 	}
-	r, err := fit.Check(c.Context(), c.ErrOrStderr(), spec, tr)
+	r, err := fit.Check(c.Context(), c.ErrOrStderr(), spec, tr, clients)
 	if err == nil && f.strict {
 		err = r.Err()
 	}

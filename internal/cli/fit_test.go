@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -123,5 +124,39 @@ func TestFitClientsInPlace(t *testing.T) {
 	}
 	if math.Abs(float64(total[1]-total[0])) > 0.02*float64(total[0]) {
 		t.Errorf("%d sessions regenerated, %d in the trace", total[1], total[0])
+	}
+}
+
+// TestFitPrefixReuse fits Mooncake's traces, whose block hashes share
+// 37% (conversation) and 65% (synthetic) of their prompt tokens with
+// earlier prompts, and regenerates that reuse within 5 points from the
+// fitted prefix pools, as surge fit --check reports it.
+func TestFitPrefixReuse(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		file  string
+		reuse float64
+	}{{"conversation_trace.jsonl", 37.3}, {"synthetic_trace.jsonl", 65.0}} {
+		src := "../../../shared/traces/mooncake/" + tt.file
+		if _, err := os.Stat(src); err != nil {
+			t.Skip("no shared traces")
+		}
+		code, _, e := run(t, "fit", src, "--check", "-o", filepath.Join(t.TempDir(), "fit.yaml"))
+		if code != exitOK {
+			t.Fatalf("%s: exit %d: %s", tt.file, code, e)
+		}
+		var reuse []float64
+		for _, line := range strings.Split(e, "\n") {
+			if f := strings.Fields(line); len(f) > 2 && (f[1] == "original" || f[1] == "fitted") {
+				var r float64
+				if _, err := fmt.Sscanf(f[len(f)-1], "%g%%", &r); err != nil {
+					t.Fatalf("%s: reuse cell %q: %v", tt.file, f[len(f)-1], err)
+				}
+				reuse = append(reuse, r)
+			}
+		}
+		if len(reuse) != 2 || math.Abs(reuse[0]-tt.reuse) > 0.5 || math.Abs(reuse[1]-reuse[0]) > 5 {
+			t.Errorf("%s: reuse %v%%, want %.1f%% regenerated within 5 points:\n%s", tt.file, reuse, tt.reuse, e)
+		}
 	}
 }
