@@ -65,7 +65,7 @@ func Check(ctx context.Context, w io.Writer, specYAML []byte, orig *Traffic, cli
 		return r, err
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "client\t\tsessions\trate/s\tgap CV\tzero gaps\tdisp 1s\tmin CV\tpeak/mean\tinput p10\tp50\tp90\tp99\tKS\toutput p10\tp50\tp90\tp99\tKS\tSpearman\treuse\t")
+	fmt.Fprintln(tw, "client\t\tsessions\trate/s\tgap CV\tzero gaps\tdisp 1s\tmin CV\tpeak/mean\tinput p10\tp50\tp90\tp99\tKS\toutput p10\tp50\tp90\tp99\tKS\tSpearman\treuse\treasoning\t")
 	parts := map[string][]string{} // a trace's client's clients in the spec
 	for _, c := range clients {
 		of := cmp.Or(c.Of, c.Name)
@@ -142,9 +142,9 @@ func writeCheckRows(w io.Writer, name string, cmp Comparison) {
 			}
 			return fmt.Sprintf("%.3f", d)
 		}
-		fmt.Fprintf(w, "%s\t%s\t%d\t%.4g\t%.3f\t%.3f\t%.3g\t%.3f\t%.3f\t%s%s\t%s%s\t%.3f\t%.1f%%\t\n", name, label, cmp.Sessions[k], cmp.Rate[k], cmp.CV[k],
+		fmt.Fprintf(w, "%s\t%s\t%d\t%.4g\t%.3f\t%.3f\t%.3g\t%.3f\t%.3f\t%s%s\t%s%s\t%.3f\t%.1f%%\t%.1f%%\t\n", name, label, cmp.Sessions[k], cmp.Rate[k], cmp.CV[k],
 			cmp.ZeroShare[k], cmp.Dispersion[k], cmp.MinuteCV[k], cmp.PeakToMean[k],
-			cells(cmp.In[k]), ks(cmp.KSIn), cells(cmp.Out[k]), ks(cmp.KSOut), cmp.Spearman[k], 100*cmp.Reuse[k])
+			cells(cmp.In[k]), ks(cmp.KSIn), cells(cmp.Out[k]), ks(cmp.KSOut), cmp.Spearman[k], 100*cmp.Reuse[k], 100*cmp.ReasoningShare[k])
 	}
 }
 

@@ -122,3 +122,38 @@ func TestCheckFlags(t *testing.T) {
 		t.Errorf("table without the flag:\n%s", out.String())
 	}
 }
+
+// TestCheckReasoning fits requests of which about 70% of the output is
+// reasoning: the spec states a reasoning law and the answer as output,
+// and the regenerated share of reasoning tokens is within 3 points.
+func TestCheckReasoning(t *testing.T) {
+	t.Parallel()
+	r := rand.New(rand.NewPCG(2, 2))
+	tr := &Traffic{}
+	at := 0.0
+	for range 2000 {
+		at += r.ExpFloat64()
+		out := 100 + r.IntN(900)
+		tr.Add(&trace.Session{Client: "r1", AtUS: int64(at * 1e6),
+			Turns: []trace.Turn{{InputTokens: 1 + r.IntN(500), OutputTokens: out, ReasoningTokens: int(float64(out) * (0.5 + 0.4*r.Float64()))}}})
+	}
+	clients, err := Clients(tr, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	y, err := Spec("r1", clients)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(y), "    reasoning: ") {
+		t.Fatalf("no reasoning law:\n%s", y)
+	}
+	var out bytes.Buffer
+	rep, err := Check(context.Background(), &out, y, tr, clients)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := rep.Comparisons[0]; c.ReasoningShare[0] < 0.6 || math.Abs(c.ReasoningShare[1]-c.ReasoningShare[0]) > 0.03 || c.KSOut > 0.1 {
+		t.Errorf("reasoning share %.3f regenerated as %.3f, output KS %.3f\n%s", c.ReasoningShare[0], c.ReasoningShare[1], c.KSOut, out.String())
+	}
+}

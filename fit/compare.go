@@ -10,6 +10,8 @@ import (
 type Sample struct {
 	Times   []float64
 	In, Out []float64
+	// Reasoning is how many of each request's Out tokens are reasoning.
+	Reasoning []float64
 	// Episodes is the shape of the sessions: turns, waits and growth.
 	Episodes Episodes
 	// Prefixes measures the sharing of the sessions' first prompts.
@@ -31,6 +33,8 @@ type Comparison struct {
 	// Reuse is the share of the sessions' first prompt tokens an
 	// unbounded prefix cache holds from earlier first prompts.
 	Reuse [2]float64
+	// ReasoningShare is the share of output tokens that are reasoning.
+	ReasoningShare [2]float64
 	// In and Out are the length quantiles at ComparisonP.
 	In, Out [2][]float64
 	// KSIn and KSOut are the two-sample Kolmogorov–Smirnov distances
@@ -53,6 +57,7 @@ func Compare(orig, regen Sample) Comparison {
 		c.PeakToMean[i] = peakToMean(ts)
 		c.ZeroShare[i] = zeroShare(ts)
 		c.Reuse[i] = s.Prefixes.Reuse()
+		c.ReasoningShare[i] = share(s.Reasoning, s.Out)
 		if len(ts) > 1 && ts[len(ts)-1] > ts[0] {
 			_, c.Dispersion[i] = meanVar(binCounts(ts, 1))
 			if m, d := meanVar(binCounts(ts, 60)); m > 0 {
@@ -65,6 +70,21 @@ func Compare(orig, regen Sample) Comparison {
 	c.KSIn = KS2(orig.In, regen.In)
 	c.KSOut = KS2(orig.Out, regen.Out)
 	return c
+}
+
+// share returns Σ part / Σ whole, 0 for an empty whole.
+func share(part, whole []float64) float64 {
+	var p, w float64
+	for _, x := range part {
+		p += x
+	}
+	for _, x := range whole {
+		w += x
+	}
+	if w == 0 {
+		return 0
+	}
+	return p / w
 }
 
 // zeroShare returns the share of the gaps of sorted times that are 0.

@@ -152,6 +152,12 @@ func writeLengths(b *bytes.Buffer, l LengthFit) error {
 			return err
 		}
 	}
+	if r := l.Reasoning; r != nil {
+		fmt.Fprintf(b, "    # reasoning: %.1f%% of the output tokens; output above is the answer after it, drawn apart from it\n", 100*l.ReasoningShare)
+		if err := writeLength(b, "    ", "reasoning", *r, 1); err != nil {
+			return err
+		}
+	}
 	fmt.Fprintf(b, "    # input-output dependence: Spearman %.3f, Pearson %.3f\n", l.Spearman, l.Pearson)
 	if math.Abs(l.Spearman) >= MinCorrelation {
 		// Kept by a Gaussian copula over the two laws above.

@@ -34,6 +34,11 @@ func writeClosed(b *bytes.Buffer, c Client) error {
 	if err := writeLength(b, "    ", "output", c.Lengths.Output, 1); err != nil {
 		return err
 	}
+	if r := c.Lengths.Reasoning; r != nil {
+		if err := writeLength(b, "    ", "reasoning", *r, 1); err != nil {
+			return err
+		}
+	}
 	b.WriteString("    session:\n      kind: agent\n      history: pinned\n      tools: 1\n")
 	if e.Shrinks > 0 {
 		fmt.Fprintf(b, "      # %d of %d later prompts are shorter than the one before plus its answer (resets, compaction, sub-agents): left out of tool_result\n", e.Shrinks, e.Later)

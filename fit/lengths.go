@@ -18,6 +18,11 @@ type LengthFit struct {
 	// Warnings are the statistical caveats: a poor fit replaced by the
 	// empirical table, or a strong dependence the copula may not capture.
 	Warnings []error
+	// Reasoning is the law of each request's reasoning tokens, when any
+	// request reasons; Output is then the answer after it. ReasoningShare
+	// is the share of all output tokens that are reasoning.
+	Reasoning      *Length
+	ReasoningShare float64
 }
 
 // DependentSpearman is the |Spearman| from which LengthFit warns that the

@@ -2,6 +2,7 @@ package fit
 
 import (
 	"fmt"
+	"math"
 	"io"
 
 	"surge/trace"
@@ -14,6 +15,7 @@ func (fs *Sample) Add(s *trace.Session) {
 	for _, t := range s.Turns {
 		fs.In = append(fs.In, float64(t.InputTokens))
 		fs.Out = append(fs.Out, float64(t.OutputTokens))
+		fs.Reasoning = append(fs.Reasoning, float64(t.ReasoningTokens))
 	}
 	fs.Episodes.add(s)
 	if len(s.Turns) > 0 {
@@ -118,7 +120,7 @@ func Clients(tr *Traffic, flat bool) ([]Client, error) {
 			}
 			c.Episodes = &e
 		}
-		if c.Lengths, err = Lengths(s.In, s.Out); err != nil {
+		if c.Lengths, err = fitLengths(s); err != nil {
 			return nil, fmt.Errorf("client %q: %w", name, err)
 		}
 		if c.Prefix, err = FitPrefix(&s.Prefixes); err != nil {
@@ -151,6 +153,7 @@ func (fs *Sample) splitShared() (shared, own *Sample, ok bool) {
 			dst = shared
 		}
 		dst.Times, dst.In, dst.Out = append(dst.Times, fs.Times[i]), append(dst.In, fs.In[i]), append(dst.Out, fs.Out[i])
+		dst.Reasoning = append(dst.Reasoning, fs.Reasoning[i])
 	}
 	if len(shared.Times) < minSplit || len(own.Times) < minSplit {
 		return nil, nil, false
@@ -183,7 +186,7 @@ func splitClient(c Client, shared, own *Sample, opt ArrivalOptions) ([]Client, e
 		if p.Arrivals, err = Arrivals(part.s.Times, opt); err != nil {
 			return nil, err
 		}
-		if p.Lengths, err = Lengths(part.s.In, part.s.Out); err != nil {
+		if p.Lengths, err = fitLengths(part.s); err != nil {
 			return nil, err
 		}
 		if part.suffix == ".shared" {
@@ -200,5 +203,28 @@ func splitClient(c Client, shared, own *Sample, opt ArrivalOptions) ([]Client, e
 // no longer in order.
 func (fs *Sample) merge(q *Sample) {
 	fs.Times, fs.In, fs.Out = append(fs.Times, q.Times...), append(fs.In, q.In...), append(fs.Out, q.Out...)
+	fs.Reasoning = append(fs.Reasoning, q.Reasoning...)
 	fs.Prefixes.merge(&q.Prefixes)
+}
+
+// fitLengths fits a sample's lengths: input, and output and reasoning
+// apart when any request reasons (the output then being the answer).
+func fitLengths(fs *Sample) (LengthFit, error) {
+	if share(fs.Reasoning, fs.Out) == 0 {
+		return Lengths(fs.In, fs.Out)
+	}
+	answer := make([]float64, len(fs.Out))
+	for i, o := range fs.Out {
+		answer[i] = math.Max(o-fs.Reasoning[i], 0)
+	}
+	l, err := Lengths(fs.In, answer)
+	if err != nil {
+		return l, err
+	}
+	r, err := fitAny(fs.Reasoning)
+	if err != nil {
+		return l, fmt.Errorf("fitting reasoning lengths: %w", err)
+	}
+	l.Reasoning, l.ReasoningShare = &r, share(fs.Reasoning, fs.Out)
+	return l, nil
 }

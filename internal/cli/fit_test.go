@@ -149,8 +149,8 @@ func TestFitPrefixReuse(t *testing.T) {
 		for _, line := range strings.Split(e, "\n") {
 			if f := strings.Fields(line); len(f) > 2 && (f[1] == "original" || f[1] == "fitted") {
 				var r float64
-				if _, err := fmt.Sscanf(f[len(f)-1], "%g%%", &r); err != nil {
-					t.Fatalf("%s: reuse cell %q: %v", tt.file, f[len(f)-1], err)
+				if _, err := fmt.Sscanf(f[len(f)-2], "%g%%", &r); err != nil {
+					t.Fatalf("%s: reuse cell %q: %v", tt.file, f[len(f)-2], err)
 				}
 				reuse = append(reuse, r)
 			}

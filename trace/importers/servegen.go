@@ -128,10 +128,10 @@ func (sg *ServeGen) Next() (*trace.Session, error) {
 				// Lengths are drawn before the next gap, and for arrivals
 				// before From too, so that a window's requests do not
 				// depend on which of them are kept.
-				in, out := sg.draw(at)
+				in, out, reasoning := sg.draw(at)
 				sg.next += sg.w.gap(sg.rng)
 				if at >= sg.opts.From {
-					return sg.session(at, in, out), nil
+					return sg.session(at, in, out, reasoning), nil
 				}
 				continue
 			}
@@ -197,20 +197,23 @@ func isRowError(err error) bool {
 	return errors.As(err, &re)
 }
 
-// draw returns the lengths of a request arriving at at.
-func (sg *ServeGen) draw(at time.Duration) (in, out int) {
+// draw returns the lengths of a request arriving at at: its input, its
+// output and how many of those are reasoning.
+func (sg *ServeGen) draw(at time.Duration) (in, out, reasoning int) {
 	in, out = sg.opts.Input, sg.opts.Output
 	if b := sg.lengths.at(at); b != nil {
-		in, out = b.in.sample(sg.rng), b.out.sample(sg.rng)
+		in, out, reasoning = b.draw(sg.rng)
 	}
-	return max(in, 1), max(out, 1)
+	out = max(out, 1)
+	return max(in, 1), out, min(reasoning, out)
 }
 
-// session builds the request arriving at at with in and out tokens.
-func (sg *ServeGen) session(at time.Duration, in, out int) *trace.Session {
+// session builds the request arriving at at with in and out tokens,
+// reasoning of them reasoning.
+func (sg *ServeGen) session(at time.Duration, in, out, reasoning int) *trace.Session {
 	s := &trace.Session{
 		Client: sg.opts.Client, Index: sg.n, Model: sg.opts.Model, API: "chat", AtUS: micros(at),
-		Turns: []trace.Turn{{InputTokens: in, OutputTokens: out, MaxTokens: out, MinTokens: out, IgnoreEOS: true}},
+		Turns: []trace.Turn{{InputTokens: in, OutputTokens: out, ReasoningTokens: reasoning, MaxTokens: out, MinTokens: out, IgnoreEOS: true}},
 	}
 	sg.n++
 	return s

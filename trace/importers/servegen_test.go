@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"surge/trace"
 	"testing"
 	"time"
 )
@@ -26,7 +27,7 @@ func TestParsePyDict(t *testing.T) {
 		{"empty is no law", "{}", nil, nil, ""},
 		{"sorted by count", "{9: 0.25, 3: 0.5, 4: 0.25}", []int{3, 4, 9}, []float64{0.5, 0.75, 1}, ""},
 		{"float counts and spaces", " { 2.0 :1 , 0: 1 } ", []int{0, 2}, []float64{1, 2}, ""},
-		{"no colon", "{1 0.5}", nil, nil, "want count: probability"},
+		{"no colon", "{1 0.5}", nil, nil, "want key: probability"},
 		{"fractional count", "{1.5: 1}", nil, nil, "want a whole number"},
 		{"negative weight", "{1: -1, 2: 2}", nil, nil, "want a finite number ≥ 0"},
 		{"zero sum", "{1: 0}", nil, nil, "positive finite sum"},
@@ -105,6 +106,47 @@ func TestServeGenWindows(t *testing.T) {
 	}
 	if cv := gapCV(gamma); math.Abs(cv-2)/2 > 0.1 {
 		t.Errorf("gamma window: gap cv %.3f, want 2 within 10%%", cv)
+	}
+}
+
+// TestServeGenReasoningAndModalities reads the dataset keys of ServeGen's
+// reasoning and multimodal models: a request's reasoning is its
+// reason_ratio of its output, rounded, and its input the sum of its text,
+// image, audio and video tokens, each drawn from its PMF.
+func TestServeGenReasoningAndModalities(t *testing.T) {
+	t.Parallel()
+	const csv = "0,20,1,Gamma,1,0.05\n"
+	for _, tt := range []struct {
+		reason, dataset string
+		check           func(trace.Turn) bool
+	}{
+		{"reasoning: 0.75 or 0.25 of 400 output tokens",
+			`{"0": {"input_tokens": "{50: 1.0}", "output_tokens": "{400: 1.0}", "reason_ratio": "{0.75: 0.5, 0.25: 0.5}"}}`,
+			func(tu trace.Turn) bool {
+				return tu.InputTokens == 50 && tu.OutputTokens == 400 && (tu.ReasoningTokens == 300 || tu.ReasoningTokens == 100)
+			}},
+		{"multimodal: text 372 or 136, image 1196, no audio or video",
+			`{"0": {"text_tokens": "{136: 0.5, 372: 0.5}", "image_tokens": "{1196: 1.0}", "audio_tokens": "{0: 1.0}", "video_tokens": "{0: 1.0}", "image_count": "{1: 1.0}", "output_tokens": "{30: 1.0}"}}`,
+			func(tu trace.Turn) bool {
+				return (tu.InputTokens == 136+1196 || tu.InputTokens == 372+1196) && tu.OutputTokens == 30 && tu.ReasoningTokens == 0
+			}},
+	} {
+		sg, err := NewServeGen(strings.NewReader(csv), strings.NewReader(tt.dataset), ServeGenOptions{Options: Options{Client: "c"}, Seed: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ss := drain(t, sg)
+		if !sg.HasLengths() || len(ss) < 100 {
+			t.Fatalf("%s: lengths %v, %d requests", tt.reason, sg.HasLengths(), len(ss))
+		}
+		for _, s := range ss {
+			if !tt.check(s.Turns[0]) {
+				t.Fatalf("%s: turn %+v", tt.reason, s.Turns[0])
+			}
+		}
+	}
+	if _, err := parseRatios("{1.5: 1}"); err == nil || !strings.Contains(err.Error(), "want a share from 0 to 1") {
+		t.Errorf("a ratio above 1: %v", err)
 	}
 }
 
