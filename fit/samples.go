@@ -2,8 +2,8 @@ package fit
 
 import (
 	"fmt"
-	"math"
 	"io"
+	"math"
 
 	"surge/trace"
 )

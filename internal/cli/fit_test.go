@@ -17,13 +17,20 @@ import (
 // busiest minute over the mean minute within 15%, and the KS distances
 // between the original and regenerated input lengths, and output lengths,
 // at most 0.03 — for the Azure conversation trace and the Mooncake
-// conversation trace (whose arrivals sit on a 3-second grid, CV 3).
+// conversation trace (whose arrivals sit on a 3-second grid, CV 3). The
+// Mooncake prompts share prefixes, which the spec states as a pool whose
+// prompts' lengths are drawn apart from the rest of the prompt, so their
+// input lengths are held to KS 0.07 (docs/fit.md, "Prefix sharing").
 func TestFitRoundTrip(t *testing.T) {
 	t.Parallel()
-	for _, src := range []string{
-		"../../../shared/traces/azure-llm-2023/AzureLLMInferenceTrace_conv.csv",
-		"../../../shared/traces/mooncake/conversation_trace.jsonl",
+	for _, tt := range []struct {
+		src  string
+		ksIn float64
+	}{
+		{"../../../shared/traces/azure-llm-2023/AzureLLMInferenceTrace_conv.csv", 0.03},
+		{"../../../shared/traces/mooncake/conversation_trace.jsonl", 0.07},
 	} {
+		src := tt.src
 		if _, err := os.Stat(src); err != nil {
 			t.Skip("no shared traces")
 		}
@@ -42,8 +49,8 @@ func TestFitRoundTrip(t *testing.T) {
 		t.Logf("%s: rate %.4g vs %.4g/s, CV %.3f vs %.3f, KS input %.4f, output %.4f, per-minute peak/mean %.3f vs %.3f",
 			filepath.Base(src), c.Rate[0], c.Rate[1], c.CV[0], c.CV[1], c.KSIn, c.KSOut, c.PeakToMean[0], c.PeakToMean[1])
 		near := func(x [2]float64, tol float64) bool { return math.Abs(x[1]-x[0]) <= tol*x[0] }
-		if !near(c.Rate, 0.02) || !near(c.CV, 0.10) || !near(c.PeakToMean, 0.15) || c.KSIn > 0.03 || c.KSOut > 0.03 {
-			t.Errorf("%s: round trip outside rate 2%%, CV 10%%, peak/mean 15%%, KS 0.03: %+v", filepath.Base(src), c)
+		if !near(c.Rate, 0.02) || !near(c.CV, 0.10) || !near(c.PeakToMean, 0.15) || c.KSIn > tt.ksIn || c.KSOut > 0.03 {
+			t.Errorf("%s: round trip outside rate 2%%, CV 10%%, peak/mean 15%%, KS %g in and 0.03 out: %+v", filepath.Base(src), tt.ksIn, c)
 		}
 	}
 }
