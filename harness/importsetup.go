@@ -10,7 +10,8 @@ import (
 
 // ImportSetup completes the options of an import of the named files of
 // fsys: it checks them (importers.ImportOptions.Check), detects the
-// files' format when opts name none and checks the options that format
+// files' format when opts name none (or guesses a generic file's columns,
+// importers.ImportOptions.Detected) and checks the options that format
 // takes, and for ShareGPT loads the tokenizer that counts its tokens,
 // tokenizer (a built-in name, or a tokenizer.json or model folder in
 // fsys; "" is o200k_base). An option out of range is a ConfigError.
@@ -20,7 +21,7 @@ func ImportSetup(fsys fs.FS, names []string, opts importers.ImportOptions, token
 	}
 	if opts.Format == "" {
 		var err error
-		if opts.Format, err = importers.DetectFiles(fsys, names, opts.Columns != importers.Columns{}); err != nil {
+		if opts, err = opts.Detected(fsys, names); err != nil {
 			return opts, err
 		}
 		if err := opts.Check(names); err != nil { // the detected format's own options

@@ -167,3 +167,27 @@ func TestFitPrefixReuse(t *testing.T) {
 		}
 	}
 }
+
+// TestFitImportOptions fits an APEX-style JSON Lines file (times in
+// nanoseconds) with no options, its columns guessed, and with the import
+// options surge import takes (--format, --columns, --time-unit ns,
+// --limit): the specs state the same rate.
+func TestFitImportOptions(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	raw := filepath.Join(dir, "raw.jsonl")
+	var b strings.Builder
+	for i := range 400 {
+		fmt.Fprintf(&b, `{"RequestID": "r%d", "StartTimeOffset": %d, "ContextTokens": %d, "GeneratedTokens": %d}`+"\n", i, int64(i)*250_000_000+int64(i%7)*1000, 100+i%50, 10+i%9)
+	}
+	os.WriteFile(raw, []byte(b.String()), 0o644)
+	for _, args := range [][]string{
+		{"fit", raw},
+		{"fit", raw, "--format", "jsonl", "--columns", "at=StartTimeOffset,input=ContextTokens,output=GeneratedTokens", "--time-unit", "ns", "--limit", "400"},
+	} {
+		code, out, e := run(t, args...)
+		if code != exitOK || !strings.Contains(out, "count: 400 ") || !strings.Contains(out, "rate: 4.0") {
+			t.Errorf("%v: exit %d, %s\n%s", args, code, e, out)
+		}
+	}
+}

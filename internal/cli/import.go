@@ -66,12 +66,12 @@ func (f *importFlags) bind(fs *pflag.FlagSet) {
 	fs.IntVar(&f.opts.Reshape.Limit, "limit", 0, "keep at most this many sessions, the first in start order (0: all)")
 	fs.BoolVar(&f.opts.SkipBad, "skip-bad", false, "skip malformed or out-of-order rows, counting them, instead of stopping")
 	fs.StringVar(&f.tokenizer, "tokenizer", "o200k_base", "sharegpt: the tokenizer counting the text's tokens (o200k_base, cl100k_base, or a tokenizer.json or model folder)")
-	fs.StringVar(&f.arrivals, "arrivals", "poisson", "sharegpt with --rate: poisson or even starts")
-	fs.Uint64Var(&f.opts.Seed, "seed", 1, "sharegpt, servegen: seed of the generated starts (and servegen's lengths)")
+	fs.StringVar(&f.arrivals, "arrivals", "poisson", "sharegpt, files of lengths, with --rate: poisson or even starts")
+	fs.Uint64Var(&f.opts.Seed, "seed", 1, "sharegpt, servegen, files of lengths: seed of the generated starts (and servegen's lengths)")
 	fs.StringVar(&f.lengths, "lengths", "1024:256", "servegen: IN:OUT tokens of every request of a client with no length PMFs")
 	fs.DurationVar(&f.opts.Think, "think", 0, "sharegpt: wait between a reply and the next turn")
-	fs.StringVar(&f.columns, "columns", "", "csv, jsonl: the fields to read, at=F,input=F,output=F[,client=F][,session=F]")
-	fs.StringVar(&f.opts.TimeUnit, "time-unit", "s", "csv, jsonl: the unit of the at field: s, ms, us, or iso for ISO 8601 date-times")
+	fs.StringVar(&f.columns, "columns", "", "csv, jsonl: the fields to read, [at=F,]input=F,output=F[,client=F][,session=F] (default: guessed from the names); without at, sessions start at --rate or run closed loop")
+	fs.StringVar(&f.opts.TimeUnit, "time-unit", "", "csv, jsonl: the unit of the at field: s, ms, us, ns, or iso for ISO 8601 date-times (default: the field name's, else s)")
 }
 
 func runImport(c *cobra.Command, files []string, f importFlags) error {

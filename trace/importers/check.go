@@ -122,9 +122,11 @@ func (o ImportOptions) checkColumns() []error {
 	c := o.Columns
 	switch {
 	case generic && c == Columns{}:
-		errs = append(errs, optionError("columns", "%s: give --columns at=F,input=F,output=F[,client=F][,session=F]", o.Format))
-	case generic && (c.At == "" || c.Input == "" || c.Output == ""):
-		errs = append(errs, optionError("columns", "--columns %q: want at least at=, input= and output=", c))
+		errs = append(errs, optionError("columns", "%s: give --columns [at=F,]input=F,output=F[,client=F][,session=F]", o.Format))
+	case generic && (c.Input == "" || c.Output == ""):
+		errs = append(errs, optionError("columns", "--columns %q: want at least input= and output=", c))
+	case generic && c.At == "" && c.Session != "":
+		errs = append(errs, optionError("columns", "--columns %q: a session needs at=, the times of its turns", c))
 	case !generic && c != Columns{}:
 		errs = append(errs, optionError("columns", "--columns is for the csv and jsonl formats, not %s", o.Format))
 	}

@@ -34,7 +34,7 @@ func TestCheck(t *testing.T) {
 		{"infinite rate", ImportOptions{Rate: math.Inf(1)}, nil, false, "rate", "--rate +Inf: want a positive rate per second"},
 		{"speed and rate", ImportOptions{Speed: 2, Rate: 3}, nil, false, "rate", "--speed and --rate both set the time scale: give one"},
 		{"negative think", ImportOptions{Think: -time.Second}, nil, false, "think", "--think -1s: want a duration ≥ 0"},
-		{"unknown time unit", ImportOptions{TimeUnit: "h"}, nil, false, "time-unit", `--time-unit "h": want one of s, ms, us, iso`},
+		{"unknown time unit", ImportOptions{TimeUnit: "h"}, nil, false, "time-unit", `--time-unit "h": want one of s, ms, us, ns, iso`},
 		{"empty window", ImportOptions{Reshape: Reshape{From: time.Second, To: time.Second}}, nil, false, "window", "--window 1s to 1s: want 0 ≤ from < to"},
 		{"context of one token", ImportOptions{Reshape: Reshape{MaxContext: 1}}, nil, false, "max-context", "--max-context 1: want at least 2 tokens"},
 		{"unknown format", ImportOptions{Format: "parquet"}, nil, false, "format", `--format "parquet": the formats are auto, azure,`},
@@ -43,8 +43,8 @@ func TestCheck(t *testing.T) {
 		{"a rate of weka", ImportOptions{Format: FormatWEKA, Rate: 1}, nil, false, "window", "--window and --rate do not apply to weka conversations"},
 		{"two weka-csv files", ImportOptions{Format: FormatWEKACSV}, two, false, "files", "weka-csv: give one file, not 2"},
 		{"servegen with one length", ImportOptions{Format: FormatServeGen, Input: 100}, nil, false, "lengths", "--lengths 100:0: want IN:OUT tokens"},
-		{"csv without columns", ImportOptions{Format: FormatCSV}, nil, false, "columns", "csv: give --columns at=F,input=F,output=F"},
-		{"jsonl without output", ImportOptions{Format: FormatJSONL, Columns: Columns{At: "t", Input: "i"}}, nil, false, "columns", `--columns "at=t,input=i": want at least at=, input= and output=`},
+		{"csv without columns", ImportOptions{Format: FormatCSV}, nil, false, "columns", "csv: give --columns [at=F,]input=F,output=F"},
+		{"jsonl without output", ImportOptions{Format: FormatJSONL, Columns: Columns{At: "t", Input: "i"}}, nil, false, "columns", `--columns "at=t,input=i": want at least input= and output=`},
 		{"columns of azure", ImportOptions{Format: FormatAzure, Columns: Columns{At: "t", Input: "i", Output: "o"}}, nil, false, "columns", "--columns is for the csv and jsonl formats, not azure"},
 	}
 	for _, tt := range tests {

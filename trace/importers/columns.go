@@ -8,9 +8,10 @@ import (
 	"time"
 )
 
-// Columns names the fields of a generic request trace: the arrival time,
-// input and output tokens (required), and optionally a client and a
-// session (conversation) id.
+// Columns names the fields of a generic request trace: the input and
+// output tokens (required), and optionally the arrival time (without it
+// the file holds lengths only, and the import chooses the arrivals), a
+// client and a session (conversation) id.
 type Columns struct {
 	At, Input, Output string
 	Client, Session   string
@@ -22,7 +23,7 @@ var columnKeys = []string{"at", "input", "output", "client", "session"}
 // ParseColumns reads a mapping such as
 // "at=timestamp_s,input=in_tok,output=out_tok,session=conv_id": each key
 // (at, input, output, client, session) once, at most, naming the field
-// that holds it; at, input and output are required. It reads back what
+// that holds it; input and output are required. It reads back what
 // String writes.
 func ParseColumns(s string) (Columns, error) {
 	var c Columns
@@ -42,8 +43,11 @@ func ParseColumns(s string) (Columns, error) {
 			*dst = name
 		}
 	}
-	if len(errs) == 0 && (c.At == "" || c.Input == "" || c.Output == "") {
-		errs = append(errs, errors.New("want at least at=, input= and output="))
+	if len(errs) == 0 && (c.Input == "" || c.Output == "") {
+		errs = append(errs, errors.New("want at least input= and output="))
+	}
+	if len(errs) == 0 && c.At == "" && c.Session != "" {
+		errs = append(errs, errors.New("a session needs at=, the times that order and space its turns"))
 	}
 	if len(errs) > 0 {
 		return Columns{}, fmt.Errorf("columns %q: %w", s, errors.Join(errs...))
@@ -83,8 +87,8 @@ func (c *Columns) field(key string) *string {
 // names returns the fields to read, in the order of columnKeys, unmapped
 // ones left out.
 func (c Columns) names() []string {
-	names := []string{c.At, c.Input, c.Output}
-	for _, v := range []string{c.Client, c.Session} {
+	var names []string
+	for _, v := range []string{c.At, c.Input, c.Output, c.Client, c.Session} {
 		if v != "" {
 			names = append(names, v)
 		}
@@ -93,8 +97,9 @@ func (c Columns) names() []string {
 }
 
 // TimeUnits are the units of a generic trace's times: seconds,
-// milliseconds or microseconds from any origin, or ISO 8601 date-times.
-var TimeUnits = []string{"s", "ms", "us", "iso"}
+// milliseconds, microseconds or nanoseconds from any origin, or ISO 8601
+// date-times.
+var TimeUnits = []string{"s", "ms", "us", "ns", "iso"}
 
 // parseTime parses a time in unit as time on the file's own clock: a
 // number of the unit, or, for iso, a date-time (RFC 3339, or the Azure
@@ -113,6 +118,11 @@ func parseTime(s, unit string) (time.Duration, error) {
 		}
 		return time.Duration(t.UnixNano()), nil
 	}
+	if unit == "ns" {
+		if n, err := strconv.ParseInt(s, 10, 64); err == nil {
+			return seconds(float64(n/1e9) + float64(n%1e9)/1e9) // exact to the nanosecond's float
+		}
+	}
 	v, err := strconv.ParseFloat(s, 64)
 	if err != nil {
 		return 0, fmt.Errorf("time %q: want a number of %s", s, unit)
@@ -122,6 +132,8 @@ func parseTime(s, unit string) (time.Duration, error) {
 		v /= 1e3
 	case "us":
 		v /= 1e6
+	case "ns":
+		v /= 1e9
 	}
 	return seconds(v)
 }
@@ -131,13 +143,17 @@ func parseTime(s, unit string) (time.Duration, error) {
 // order) into q and the row's client and session.
 func parseColumnRow(f []string, c Columns, unit string, q *request) (client, session string, err error) {
 	*q = request{}
-	if q.at, err = parseTime(f[0], unit); err != nil {
-		return "", "", fmt.Errorf("%s: %w", c.At, err)
+	i := 0
+	if c.At != "" {
+		if q.at, err = parseTime(f[0], unit); err != nil {
+			return "", "", fmt.Errorf("%s: %w", c.At, err)
+		}
+		i++
 	}
-	if err := parseTokens(f[1], f[2], q); err != nil {
+	if err := parseTokens(f[i], f[i+1], q); err != nil {
 		return "", "", err
 	}
-	i := 3
+	i += 2
 	if c.Client != "" {
 		client = clientPart(f[i])
 		i++

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"math/rand/v2"
 	"slices"
 	"time"
 
@@ -23,13 +24,26 @@ type ColumnsOptions struct {
 	// JSON reads JSON Lines, an object per line, instead of a CSV with a
 	// header line.
 	JSON bool
+	// Rate, Even and Seed place the rows of a file without times (no
+	// Columns.At): Rate a second on average, as a Poisson process from
+	// Seed, or exactly 1/Rate apart with Even; with Rate 0 every row is
+	// at 0, for a closed-loop replay.
+	Rate float64
+	Even bool
+	Seed uint64
 }
 
 // Validate reports every problem with the options.
 func (o ColumnsOptions) Validate() error {
 	var errs []error
-	if o.Columns.At == "" || o.Columns.Input == "" || o.Columns.Output == "" {
-		errs = append(errs, fmt.Errorf("columns %q: want at least at=, input= and output=", o.Columns))
+	if o.Columns.Input == "" || o.Columns.Output == "" {
+		errs = append(errs, fmt.Errorf("columns %q: want at least input= and output=", o.Columns))
+	}
+	if o.Columns.At == "" && o.Columns.Session != "" {
+		errs = append(errs, fmt.Errorf("columns %q: a session needs at=", o.Columns))
+	}
+	if !(o.Rate >= 0) || math.IsInf(o.Rate, 0) {
+		errs = append(errs, fmt.Errorf("rate %g: want a rate per second ≥ 0", o.Rate))
 	}
 	if o.Unit != "" && !slices.Contains(TimeUnits, o.Unit) {
 		errs = append(errs, fmt.Errorf("time unit %q: want one of %q", o.Unit, TimeUnits))
@@ -47,6 +61,9 @@ type ColumnSource struct {
 	// returned last.
 	st   *Stream
 	last string
+	// A file without times: its generator of gaps and the time so far.
+	pace *rand.Rand
+	at   float64
 	// Session mode: the conversations, built at the first Next.
 	built    bool
 	sessions []*trace.Session
@@ -89,7 +106,25 @@ func NewColumns(r io.Reader, opts ColumnsOptions) (*ColumnSource, error) {
 	if opts.Columns.Session == "" {
 		cs.st = newStream(cs, opts.Options)
 	}
+	if opts.Columns.At == "" {
+		cs.pace = rand.New(rand.NewPCG(opts.Seed, 0x70616365)) // "pace"
+	}
 	return cs, nil
+}
+
+// placed returns the time of the next row of a file without times: the
+// first at 0, the others a gap of mean 1/Rate later (Poisson, or exactly
+// with Even); all at 0 without a rate.
+func (cs *ColumnSource) placed() time.Duration {
+	at := time.Duration(math.Round(cs.at * 1e9))
+	if r := cs.opts.Rate; r > 0 {
+		gap := 1 / r
+		if !cs.opts.Even {
+			gap = cs.pace.ExpFloat64() / r
+		}
+		cs.at += gap
+	}
+	return at
 }
 
 // next parses the next row into q, noting its client: the rows a Stream
@@ -108,6 +143,9 @@ func (cs *ColumnSource) row(q *request) (client, session string, line int, err e
 	client, session, err = parseColumnRow(f, cs.opts.Columns, cs.opts.Unit, q)
 	if err != nil {
 		return "", "", line, rowError(line, err)
+	}
+	if cs.pace != nil {
+		q.at = cs.placed()
 	}
 	cs.last = cs.clientName(client)
 	return client, session, line, nil

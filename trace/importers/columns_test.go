@@ -20,7 +20,7 @@ func TestParseColumns(t *testing.T) {
 	}{
 		{"the three required", "at=t,input=i,output=o", Columns{At: "t", Input: "i", Output: "o"}, ""},
 		{"all five, spaces trimmed, any order", "session = conv id,client=user,output=o,input=i,at=t", Columns{"t", "i", "o", "user", "conv id"}, ""},
-		{"missing output", "at=t,input=i", Columns{}, "want at least at=, input= and output="},
+		{"missing output", "at=t,input=i", Columns{}, "want at least input= and output="},
 		{"unknown key", "at=t,input=i,output=o,model=m", Columns{}, `"model": the keys are`},
 		{"twice", "at=t,at=u,input=i,output=o", Columns{}, "at given twice"},
 		{"no field", "at=,input=i,output=o", Columns{}, `"at=": want KEY=FIELD`},

@@ -34,16 +34,19 @@ type ImportOptions struct {
 	Speed float64
 	// Rate rescales the offsets of a trace of requests to this mean rate
 	// per second, keeping the burst shape, reading the files twice; for
-	// ShareGPT, it starts conversations at this rate (0: closed loop).
+	// ShareGPT, and a csv or jsonl file of lengths without times, it
+	// starts sessions at this rate (Poisson from Seed, or Even; 0: closed
+	// loop).
 	Rate float64
 	// Concurrency is how many sessions of a closed-loop client (WEKA, and
-	// ShareGPT without Rate) are in flight when replayed (0: 1).
+	// ShareGPT or a file of lengths without Rate) are in flight when
+	// replayed (0: 1).
 	Concurrency int
 	// Columns and TimeUnit read the csv and jsonl formats.
 	Columns  Columns
 	TimeUnit string
-	// Seed seeds ShareGPT's Poisson starts and ServeGen's arrivals and
-	// lengths.
+	// Seed seeds ShareGPT's and lengths-only files' Poisson starts and
+	// ServeGen's arrivals and lengths.
 	Seed uint64
 	// Input and Output are ServeGen's lengths of every request of a
 	// client with no length PMFs (both 0: 1024 and 256).
@@ -52,8 +55,8 @@ type ImportOptions struct {
 	// Tokenizer and TokenizerHash name in the trace's header.
 	Count                    func(string) int
 	Tokenizer, TokenizerHash string
-	// Even spaces ShareGPT's starts 1/Rate apart instead of as a Poisson
-	// process.
+	// Even spaces ShareGPT's and lengths-only files' starts 1/Rate apart
+	// instead of as a Poisson process.
 	Even bool
 	// Think is ShareGPT's wait between a reply and the next turn, before
 	// Speed divides it.
@@ -111,11 +114,11 @@ type Sink interface {
 // the header once the files' headers have been read, then each session
 // as it is read. Stats.Hash is left empty.
 func ImportTo(ctx context.Context, sink Sink, fsys fs.FS, names []string, opts ImportOptions) (Stats, error) {
-	format, err := opts.format(fsys, names)
+	opts, err := opts.Detected(fsys, names)
 	if err != nil {
 		return Stats{}, err
 	}
-	opts.Format = format
+	format := opts.Format
 	if err := opts.Check(names); err != nil {
 		return Stats{}, fmt.Errorf("import: %w", err)
 	}
@@ -144,12 +147,10 @@ func (t *traceSink) Header(h trace.Header) error {
 // Write writes a session.
 func (t *traceSink) Write(s *trace.Session) error { return t.tw.Write(s) }
 
-// format returns o.Format, or the files' format detected.
-func (o ImportOptions) format(fsys fs.FS, names []string) (Format, error) {
-	if o.Format != "" {
-		return o.Format, nil
-	}
-	return DetectFiles(fsys, names, o.Columns != Columns{})
+// lengthsOnly reports whether o reads a generic file of lengths without
+// times, whose arrivals the import chooses: Rate a second, or closed loop.
+func (o ImportOptions) lengthsOnly() bool {
+	return (o.Format == FormatCSV || o.Format == FormatJSONL) && o.Columns.At == "" && o.Columns != Columns{}
 }
 
 // speed returns o.Speed, 1 for 0.
@@ -172,7 +173,7 @@ func (o ImportOptions) fallbackLengths() (in, out int) {
 func importRequests(ctx context.Context, w Sink, fsys fs.FS, names []string, opts ImportOptions) (Stats, error) {
 	shape := opts.Reshape
 	shape.Scale = 1 / opts.speed()
-	if opts.Rate > 0 {
+	if opts.Rate > 0 && !opts.lengthsOnly() { // a file of lengths is paced at Rate instead
 		var err error
 		if shape.Scale, err = rateScale(fsys, names, opts); err != nil {
 			return Stats{}, err
@@ -194,7 +195,11 @@ func importRequests(ctx context.Context, w Sink, fsys fs.FS, names []string, opt
 	}
 	h := trace.Header{Name: "import:" + string(opts.Format)}
 	for _, name := range clients {
-		h.Clients = append(h.Clients, trace.ClientInfo{Name: name, Model: opts.Model})
+		info := trace.ClientInfo{Name: name, Model: opts.Model}
+		if opts.lengthsOnly() && opts.Rate == 0 {
+			info.Concurrency = max(opts.Concurrency, 1) // lengths without times, replayed closed loop
+		}
+		h.Clients = append(h.Clients, info)
 	}
 	rs := NewReshaped(rq, shape)
 	st, err := write(ctx, w, h, shape.keepsAll(), drainInto(rs))

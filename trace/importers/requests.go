@@ -35,16 +35,16 @@ type clientLister interface {
 }
 
 // OpenRequests opens the named files of fsys, of a request-level format
-// (opts.Format, or detected when empty), checks opts (Check) and reads
+// (opts.Format, or detected when empty, ImportOptions.Detected), checks opts (Check) and reads
 // their headers. File i is client i (opts.Client, numbered when there are
 // several files, or else named after the file) and its block ids are
 // scoped by i+1.
 func OpenRequests(fsys fs.FS, names []string, opts ImportOptions) (*Requests, error) {
-	format, err := opts.format(fsys, names)
+	opts, err := opts.Detected(fsys, names)
 	if err != nil {
 		return nil, err
 	}
-	opts.Format = format
+	format := opts.Format
 	if err := opts.Check(names); err != nil {
 		return nil, fmt.Errorf("import: %w", err)
 	}
@@ -109,7 +109,11 @@ func (rq *Requests) open(fsys fs.FS, i int, format Format, o ImportOptions) (req
 		if o.Columns.Client != "" && o.Client == "" && len(rq.names) == 1 {
 			opts.Client = "" // the client field names the clients
 		}
-		st, err = NewColumns(file, ColumnsOptions{Options: opts, Columns: o.Columns, Unit: o.TimeUnit, JSON: format == FormatJSONL})
+		co := ColumnsOptions{Options: opts, Columns: o.Columns, Unit: o.TimeUnit, JSON: format == FormatJSONL}
+		if o.lengthsOnly() {
+			co.Rate, co.Even, co.Seed = o.Rate, o.Even, o.Seed
+		}
+		st, err = NewColumns(file, co)
 	default:
 		err = fmt.Errorf("unknown format %q", format)
 	}
