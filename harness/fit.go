@@ -3,6 +3,8 @@ package harness
 import (
 	"bufio"
 	"context"
+	"fmt"
+	"io"
 	"io/fs"
 
 	"surge/fit"
@@ -55,4 +57,47 @@ func readIfTrace(fsys fs.FS, name string) (w *Workload, ok bool, err error) {
 		return nil, true, trace.InFile(name, err)
 	}
 	return w, true, nil
+}
+
+// FitOptions say how Fit reads a trace and what it does with the fit.
+type FitOptions struct {
+	// Import and Tokenizer read the files (FitTraffic).
+	Import    importers.ImportOptions
+	Tokenizer string
+	// Flat states each client's mean rate instead of its rate curve.
+	Flat bool
+	// Check regenerates the fitted spec and compares it with the trace
+	// (fit.Check); Strict then fails when a count is off its bound.
+	Check, Strict bool
+}
+
+// Fit reads the named files of fsys, fits a spec named name to their
+// clients and returns it, writing to log a summary line per client and,
+// with Check, the comparison of a trace regenerated from the spec with
+// the files'. It returns the spec with the error of a strict check that
+// found a count off its bound, so that the spec can still be written.
+func Fit(ctx context.Context, fsys fs.FS, names []string, name string, opts FitOptions, log io.Writer) ([]byte, error) {
+	tr, err := FitTraffic(ctx, fsys, names, opts.Import, opts.Tokenizer)
+	if err != nil {
+		return nil, err
+	}
+	clients, err := fit.Clients(tr, opts.Flat)
+	if err != nil {
+		return nil, fmt.Errorf("fit: %w", err)
+	}
+	for _, c := range clients {
+		fmt.Fprintf(log, "surge fit: %s\n", c.Summary())
+	}
+	spec, err := fit.Spec(name, clients)
+	if err != nil || !opts.Check {
+		return spec, err
+	}
+	r, err := fit.Check(ctx, log, spec, tr, clients)
+	if err == nil && opts.Strict {
+		err = r.Err()
+	}
+	if err != nil {
+		return spec, fmt.Errorf("fit --check: %w", err)
+	}
+	return spec, nil
 }

@@ -2,6 +2,7 @@ package harness
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -40,5 +41,26 @@ func TestFitTraffic(t *testing.T) {
 	}
 	if _, err := FitTraffic(context.Background(), fsys, []string{"none.csv"}, importers.ImportOptions{}, ""); err == nil || !strings.Contains(err.Error(), "none.csv") {
 		t.Errorf("a missing file: %v, want an error naming it", err)
+	}
+}
+
+// TestFit fits a trace, writing a summary line per client and, with
+// Check, the comparison table to the log; a strict check of a spec whose
+// counts hold passes.
+func TestFit(t *testing.T) {
+	t.Parallel()
+	var rows strings.Builder
+	rows.WriteString("TIMESTAMP,ContextTokens,GeneratedTokens\n")
+	for i := range 600 {
+		fmt.Fprintf(&rows, "2023-11-16 18:%02d:%02d.%07d,%d,%d\n", 15+i/60, i%60, (i*7919)%10000000, 100+i%37, 10+i%11)
+	}
+	fsys := fstest.MapFS{"az.csv": {Data: []byte(rows.String())}}
+	var log strings.Builder
+	spec, err := Fit(context.Background(), fsys, []string{"az.csv"}, "az", FitOptions{Check: true, Strict: true}, &log)
+	if err != nil || !strings.Contains(string(spec), "count: 600 ") {
+		t.Fatalf("%v\n%s", err, spec)
+	}
+	if !strings.Contains(log.String(), "surge fit: az: 600 arrivals") || !strings.Contains(log.String(), "az  original") {
+		t.Errorf("log:\n%s", log.String())
 	}
 }

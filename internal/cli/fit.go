@@ -1,14 +1,13 @@
 package cli
 
 import (
-	"fmt"
+	"cmp"
 	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
 
-	"surge/fit"
 	"surge/harness"
 	"surge/internal/hostfs"
 )
@@ -60,35 +59,17 @@ func runFit(c *cobra.Command, files []string, f fitFlags) error {
 	if err != nil {
 		return usageError{err}
 	}
-	tr, err := harness.FitTraffic(c.Context(), hostfs.FS{}, names, opts, filepath.ToSlash(f.imp.tokenizer))
-	if err != nil {
+	name := strings.TrimSuffix(filepath.Base(files[0]), filepath.Ext(files[0]))
+	spec, err := harness.Fit(c.Context(), hostfs.FS{}, names, name, harness.FitOptions{Import: opts, Tokenizer: filepath.ToSlash(f.imp.tokenizer),
+		Flat: f.flat, Check: f.check, Strict: f.strict}, c.ErrOrStderr())
+	if spec == nil {
 		return cliError(err)
 	}
-	clients, err := fit.Clients(tr, f.flat)
-	if err != nil {
-		return fmt.Errorf("fit: %w", err)
-	}
-	for _, cl := range clients {
-		fmt.Fprintf(c.ErrOrStderr(), "surge fit: %s\n", cl.Summary())
-	}
-	spec, err := fit.Spec(strings.TrimSuffix(filepath.Base(files[0]), filepath.Ext(files[0])), clients)
-	if err != nil {
-		return fmt.Errorf("fit: %w", err)
-	}
+	var werr error
 	if f.imp.out == "-" {
-		_, err = c.OutOrStdout().Write(spec)
+		_, werr = c.OutOrStdout().Write(spec)
 	} else {
-		err = os.WriteFile(f.imp.out, spec, 0o644)
+		werr = os.WriteFile(f.imp.out, spec, 0o644)
 	}
-	if err != nil || !f.check {
-		return err
-	}
-	r, err := fit.Check(c.Context(), c.ErrOrStderr(), spec, tr, clients)
-	if err == nil && f.strict {
-		err = r.Err()
-	}
-	if err != nil {
-		return fmt.Errorf("fit --check: %w", err)
-	}
-	return nil
+	return cmp.Or(werr, err)
 }
