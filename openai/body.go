@@ -18,37 +18,17 @@ func (r *Request) AppendJSON(dst []byte) []byte {
 		dst = appendKey(dst, open, "model")
 		dst = appendString(dst, r.Model)
 	}
-	if len(r.Messages) > 0 {
-		dst = appendKey(dst, open, "messages")
-		dst = append(dst, '[')
-		for i := range r.Messages {
-			if i > 0 {
-				dst = append(dst, ',')
-			}
-			dst = append(dst, `{"role":`...)
-			dst = appendString(dst, r.Messages[i].Role)
-			dst = append(dst, `,"content":`...)
-			dst = appendString(dst, r.Messages[i].Content)
-			dst = append(dst, '}')
-		}
-		dst = append(dst, ']')
-	}
+	dst = appendMessages(dst, open, "messages", r.Messages)
 	if r.Prompt != "" {
 		dst = appendKey(dst, open, "prompt")
 		dst = appendString(dst, r.Prompt)
 	}
 	dst = appendInt(dst, open, "max_tokens", r.MaxTokens)
 	dst = appendInt(dst, open, "min_tokens", r.MinTokens)
-	if r.IgnoreEOS {
-		dst = appendKey(dst, open, "ignore_eos")
-		dst = append(dst, "true"...)
-	}
+	dst = appendTrue(dst, open, "ignore_eos", r.IgnoreEOS)
 	dst = appendFloat(dst, open, "temperature", r.Temperature)
 	dst = appendFloat(dst, open, "top_p", r.TopP)
-	if r.Stream {
-		dst = appendKey(dst, open, "stream")
-		dst = append(dst, "true"...)
-	}
+	dst = appendTrue(dst, open, "stream", r.Stream)
 	if r.StreamOptions != nil {
 		dst = appendKey(dst, open, "stream_options")
 		dst = append(dst, `{"include_usage":`...)
@@ -58,10 +38,7 @@ func (r *Request) AppendJSON(dst []byte) []byte {
 	if r.Seed != nil {
 		dst = strconv.AppendInt(appendKey(dst, open, "seed"), int64(*r.Seed), 10)
 	}
-	if r.Logprobs {
-		dst = appendKey(dst, open, "logprobs")
-		dst = append(dst, "true"...)
-	}
+	dst = appendTrue(dst, open, "logprobs", r.Logprobs)
 	dst = appendInt(dst, open, "surge_reasoning_tokens", r.SurgeReasoningTokens)
 	return append(dst, '}')
 }
@@ -75,6 +52,35 @@ func appendKey(dst []byte, open int, name string) []byte {
 	dst = append(dst, '"')
 	dst = append(dst, name...)
 	return append(dst, '"', ':')
+}
+
+// appendMessages appends the field name: msgs, an array of role and
+// content objects, unless msgs is empty.
+func appendMessages(dst []byte, open int, name string, msgs []Message) []byte {
+	if len(msgs) == 0 {
+		return dst
+	}
+	dst = appendKey(dst, open, name)
+	dst = append(dst, '[')
+	for i := range msgs {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = append(dst, `{"role":`...)
+		dst = appendString(dst, msgs[i].Role)
+		dst = append(dst, `,"content":`...)
+		dst = appendString(dst, msgs[i].Content)
+		dst = append(dst, '}')
+	}
+	return append(dst, ']')
+}
+
+// appendTrue appends the field name: true when v is set.
+func appendTrue(dst []byte, open int, name string, v bool) []byte {
+	if !v {
+		return dst
+	}
+	return append(appendKey(dst, open, name), "true"...)
 }
 
 // appendInt appends the field name: v unless v is zero.

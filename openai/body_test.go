@@ -132,7 +132,10 @@ func TestPath(t *testing.T) {
 		{"chat", ChatPath, true, "chat"},
 		{"", ChatPath, true, "default is chat"},
 		{"completions", CompletionsPath, true, "completions"},
-		{"embeddings", "", false, "unknown"},
+		{"responses", ResponsesPath, true, "responses"},
+		{"messages", MessagesPath, true, "messages"},
+		{"embeddings", EmbeddingsPath, true, "embeddings"},
+		{"rerank", "", false, "unknown"},
 	}
 	for _, tt := range tests {
 		if got, ok := Path(tt.api); got != tt.want || ok != tt.ok {

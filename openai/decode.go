@@ -35,6 +35,12 @@ type Info struct {
 	// Timings is llama-server's timings member, valid when HasTimings.
 	Timings    Timings
 	HasTimings bool
+	// End reports an event that ends its stream as [DONE] does: the
+	// Responses API's response.completed, response.incomplete and
+	// response.failed, the Messages API's message_stop.
+	End bool
+	// Embeddings counts the vectors of an embeddings response.
+	Embeddings int
 	// IsError reports an error object: an "error" member that is neither
 	// null nor false, or "object": "error" (older vLLM); ErrorMessage is
 	// its message when it has one.
@@ -65,6 +71,43 @@ func (in *Info) Token() bool { return in.Reasoning || in.Answer }
 func Decode(data []byte) (Info, error) {
 	s := scanner{b: data}
 	return s.decode()
+}
+
+// DecodeAPI is Decode for the stream events and whole responses of api
+// (see APIs): chat and completions as Decode reads them; responses and
+// messages as their typed events and whole bodies carry them, with their
+// usage in chat's terms (Usage.PromptTokens the whole prompt,
+// CachedTokens the part read from the cache) and their stop reasons in
+// chat's words ("stop", "length", "tool_calls"); embeddings as a body of
+// vectors (Info.Embeddings) and a usage. Info.End marks the event that
+// ends a responses or messages stream. An unknown api reads as chat.
+func DecodeAPI(api string, data []byte) (Info, error) {
+	s := scanner{b: data}
+	return s.decodeAPI(api)
+}
+
+// decodeAPI reads the object s holds as api's, checking that nothing
+// follows it.
+func (s *scanner) decodeAPI(api string) (Info, error) {
+	var in Info
+	var err error
+	switch api {
+	case APIResponses:
+		in, err = s.responses()
+	case APIMessages:
+		in, err = s.messages()
+	case APIEmbeddings:
+		in, err = s.embeddings()
+	default:
+		return s.decode()
+	}
+	if err == nil {
+		err = s.end()
+	}
+	if err != nil {
+		return Info{}, fmt.Errorf("decoding chunk: %w", err)
+	}
+	return in, nil
 }
 
 // decode reads the object s holds for Decode, and for DecodeText when

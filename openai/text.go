@@ -38,6 +38,20 @@ func DecodeText(data, answer, reasoning []byte) (Info, []byte, []byte, error) {
 	return in, s.sink.answer, s.sink.reasoning, nil
 }
 
+// DecodeAPIText is DecodeAPI that also returns the generated text, as
+// DecodeText does for chat: the answer (output text and refusals, text
+// blocks) and the reasoning (reasoning and summary text, thinking
+// blocks) of a responses or messages event or whole body; tool calls and
+// embeddings append nothing.
+func DecodeAPIText(api string, data, answer, reasoning []byte) (Info, []byte, []byte, error) {
+	s := scanner{b: data, keep: true, sink: textSink{answer: answer, reasoning: reasoning}}
+	in, err := s.decodeAPI(api)
+	if err != nil {
+		return Info{}, answer, reasoning, err
+	}
+	return in, s.sink.answer, s.sink.reasoning, nil
+}
+
 // textSink is where DecodeText collects text while the scanner reads.
 type textSink struct {
 	answer, reasoning []byte

@@ -2,13 +2,29 @@ package openai
 
 import "encoding/json"
 
-// API names, as traces spell them, and the paths they are served at.
+// API names, as traces and specs spell them, and the paths they are
+// served at.
 const (
 	APIChat         = "chat"        // /v1/chat/completions with messages
 	APICompletions  = "completions" // /v1/completions with a prompt
+	APIResponses    = "responses"   // /v1/responses, OpenAI's Responses API, with input messages
+	APIMessages     = "messages"    // /v1/messages, Anthropic's Messages API
+	APIEmbeddings   = "embeddings"  // /v1/embeddings with a batch of inputs
 	ChatPath        = "/v1/chat/completions"
 	CompletionsPath = "/v1/completions"
+	ResponsesPath   = "/v1/responses"
+	MessagesPath    = "/v1/messages"
+	EmbeddingsPath  = "/v1/embeddings"
 )
+
+// AnthropicVersion is the anthropic-version header sent with every request
+// to the messages API: the version whose stream events this package reads.
+const AnthropicVersion = "2023-06-01"
+
+// APIs returns the API names, in the order messages list them.
+func APIs() []string {
+	return []string{APIChat, APICompletions, APIResponses, APIMessages, APIEmbeddings}
+}
 
 // Path returns the URL path serving api, and false for an unknown api. The
 // empty api means chat.
@@ -18,9 +34,28 @@ func Path(api string) (string, bool) {
 		return ChatPath, true
 	case APICompletions:
 		return CompletionsPath, true
+	case APIResponses:
+		return ResponsesPath, true
+	case APIMessages:
+		return MessagesPath, true
+	case APIEmbeddings:
+		return EmbeddingsPath, true
 	}
 	return "", false
 }
+
+// Conversational reports whether api sends a list of role-tagged messages,
+// so that a turn can carry a system prompt and the conversation so far:
+// chat, responses and messages do; completions and embeddings send text.
+// The empty api means chat.
+func Conversational(api string) bool {
+	return api == "" || api == APIChat || api == APIResponses || api == APIMessages
+}
+
+// Streams reports whether api answers as an event stream when asked to:
+// every API but embeddings, whose answer is one body of vectors with no
+// tokens to time.
+func Streams(api string) bool { return api != APIEmbeddings }
 
 // Request is the body of a chat or completions request as a client sends
 // it (ServerRequest is the same body as a server reads it). Chat requests
