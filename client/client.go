@@ -126,9 +126,8 @@ const connBufSize = 1 << 10
 // Client sends requests to one OpenAI-compatible server and times their
 // responses. It is safe for concurrent use; every Do is independent.
 type Client struct {
-	urls    map[string]*url.URL // API name → endpoint; read-only
-	header  http.Header         // read-only, shared by every request
-	secrets *redact.Redactor    // what Err must never contain
+	routes  map[string]route // API name → where and how its requests go; read-only
+	secrets *redact.Redactor // what Err must never contain
 	timeout time.Duration
 	limits  limits    // phase timeouts and the response cap
 	epoch   time.Time // origin of the probes' atomic times
@@ -159,8 +158,6 @@ func New(cfg Config) (*Client, error) {
 		return nil, err
 	}
 	c := &Client{
-		urls:    map[string]*url.URL{},
-		header:  http.Header{"Content-Type": {"application/json"}, "User-Agent": {"surge"}, "Accept-Encoding": {acceptEncoding}},
 		timeout: cfg.Timeout,
 		limits:  limitsOf(cfg),
 		epoch:   time.Now(),
@@ -169,29 +166,55 @@ func New(cfg Config) (*Client, error) {
 	c.reads.New = func() any {
 		return &reader{buf: make([]byte, readBufSize), ticks: make([]time.Duration, 0, firstTicks), parser: openai.Parser{Limit: events}}
 	}
-	for _, api := range []string{openai.APIChat, openai.APICompletions} {
-		path, _ := openai.Path(api)
-		u := *base
-		u.Path = strings.TrimSuffix(base.Path, "/") + path
-		c.urls[api] = &u
-	}
-	c.urls[""] = c.urls[openai.APIChat]
-	for name, vs := range cfg.Header {
-		if c.header.Get(name) == "" {
-			c.header[http.CanonicalHeaderKey(name)] = vs
-		}
-	}
-	if auth := authorization(cfg, base); auth != "" {
-		c.header.Set("Authorization", auth)
-	}
+	c.routes = newRoutes(cfg, base)
 	c.secrets = redact.New(cfg.secrets()...)
-	for _, u := range c.urls {
-		u.User = nil
-	}
 	c.pooled = newTransport(cfg)
 	c.fresh = c.pooled.Clone()
 	c.fresh.DisableKeepAlives = true
 	return c, nil
+}
+
+// route is where the requests of one API go, and the headers they carry;
+// both are shared by every request and only read.
+type route struct {
+	url    *url.URL
+	header http.Header
+}
+
+// newRoutes returns the route of every API to the server at base: its
+// path under base (the empty API is chat's) and the headers of cfg, with
+// Content-Type, User-Agent, Accept-Encoding and the credentials of its
+// own. Requests to the messages API also carry anthropic-version and,
+// with an API key, x-api-key, as Anthropic's API reads it (servers that
+// mimic it, vLLM among them, read the bearer token).
+func newRoutes(cfg Config, base *url.URL) map[string]route {
+	header := http.Header{"Content-Type": {"application/json"}, "User-Agent": {"surge"}, "Accept-Encoding": {acceptEncoding}}
+	for name, vs := range cfg.Header {
+		if header.Get(name) == "" {
+			header[http.CanonicalHeaderKey(name)] = vs
+		}
+	}
+	if auth := authorization(cfg, base); auth != "" {
+		header.Set("Authorization", auth)
+	}
+	routes := map[string]route{}
+	for _, api := range openai.APIs() {
+		path, _ := openai.Path(api)
+		u := *base
+		u.Path = strings.TrimSuffix(base.Path, "/") + path
+		u.User = nil
+		h := header
+		if api == openai.APIMessages {
+			h = header.Clone()
+			h.Set("Anthropic-Version", openai.AnthropicVersion)
+			if cfg.APIKey != "" {
+				h.Set("X-Api-Key", cfg.APIKey)
+			}
+		}
+		routes[api] = route{url: &u, header: h}
+	}
+	routes[""] = routes[openai.APIChat]
+	return routes
 }
 
 // parseBase checks and parses the base URL without ever quoting it whole in

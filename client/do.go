@@ -58,8 +58,8 @@ import (
 // Resends, never as an error.
 func (c *Client) Do(ctx context.Context, req *Request) *Result {
 	res := &Result{}
-	u := c.endpoint(req, res)
-	if u == nil {
+	rt, ok := c.endpoint(req, res)
+	if !ok {
 		return res
 	}
 	caller := ctx
@@ -72,7 +72,7 @@ func (c *Client) Do(ctx context.Context, req *Request) *Result {
 	defer w.stop()
 	// Sending is a call of its own: Do's frame stays on the stack all the
 	// time a stream is read, so it is kept small (see readStream).
-	resp, p := c.send(caller, ctx, w, u, req, res)
+	resp, p := c.send(caller, ctx, w, rt, req, res)
 	if resp != nil {
 		defer resp.Body.Close()
 		res.Status = resp.StatusCode
@@ -88,10 +88,10 @@ func (c *Client) Do(ctx context.Context, req *Request) *Result {
 			readFailure(in, resp.Header, r, res)
 		case err != nil:
 			res.fail(trace.ErrStream, CauseMalformed, err.Error())
-		case isStream(resp, req.Stream):
+		case isStream(resp, req.Stream && openai.Streams(req.API)):
 			readStream(caller, ctx, in, r, res, req, c.limits.maxBytes)
 		default:
-			readWhole(caller, ctx, in, r, res, req.KeepText, c.limits.maxBytes)
+			readWhole(caller, ctx, in, r, res, req, c.limits.maxBytes)
 		}
 	}
 	res.Sent = p.sent()
@@ -99,25 +99,32 @@ func (c *Client) Do(ctx context.Context, req *Request) *Result {
 	return res
 }
 
-// endpoint returns the URL req is sent to, or nil when it cannot be sent,
-// with the reason recorded in res.
-func (c *Client) endpoint(req *Request, res *Result) *url.URL {
-	u, ok := c.urls[req.API]
-	if !ok {
-		res.fail(trace.ErrHTTP, CauseInvalid, fmt.Sprintf("unknown api %q: want %q or %q", req.API, openai.APIChat, openai.APICompletions))
-		return nil
+// endpoint returns the route req is sent by, or false when it cannot be
+// sent, with the reason recorded in res.
+func (c *Client) endpoint(req *Request, res *Result) (route, bool) {
+	r, ok := c.routes[req.API]
+	why := ""
+	switch {
+	case !ok:
+		why = fmt.Sprintf("unknown api %q: want one of %s", req.API, strings.Join(openai.APIs(), ", "))
+	case len(req.Messages) > 0 && !openai.Conversational(req.API):
+		why = fmt.Sprintf("api %q takes text, not messages (%d given): send them to the %q, %q or %q api", req.API, len(req.Messages), openai.APIChat, openai.APIResponses, openai.APIMessages)
+	case req.API == openai.APIMessages && req.MaxTokens <= 0:
+		why = fmt.Sprintf("api %q needs max_tokens, which Anthropic's API requires: give the request a MaxTokens (a workload's max_tokens: output or a number, not none)", req.API)
+	case len(req.Inputs) > 0 && req.API != openai.APIEmbeddings:
+		why = fmt.Sprintf("api %q takes one prompt, not a batch of %d inputs: send them to the %q api", req.API, len(req.Inputs), openai.APIEmbeddings)
 	}
-	if req.API == openai.APICompletions && len(req.Messages) > 0 {
-		res.fail(trace.ErrHTTP, CauseInvalid, fmt.Sprintf("api %q takes a prompt, not messages (%d given): send them to the %q api", req.API, len(req.Messages), openai.APIChat))
-		return nil
+	if why != "" {
+		res.fail(trace.ErrHTTP, CauseInvalid, why)
+		return route{}, false
 	}
-	return u
+	return r, true
 }
 
-// send sends req to u, once more on a fresh connection if a pooled one
+// send sends req by rt, once more on a fresh connection if a pooled one
 // turns out dead, and returns the response and the probe that timed it. On
 // failure it records the error in res and returns no response.
-func (c *Client) send(caller, ctx context.Context, w *watch, u *url.URL, req *Request, res *Result) (*http.Response, *probe) {
+func (c *Client) send(caller, ctx context.Context, w *watch, rt route, req *Request, res *Result) (*http.Response, *probe) {
 	body := buildBody(req)
 	if req.Malformed {
 		body = body[:len(body)/2]
@@ -128,7 +135,7 @@ func (c *Client) send(caller, ctx context.Context, w *watch, u *url.URL, req *Re
 	}
 	p := newProbe(c.epoch, w)
 	ctx = httptrace.WithClientTrace(ctx, &p.trace)
-	resp, err := transport.RoundTrip(newHTTPRequest(ctx, u, c.header, body))
+	resp, err := transport.RoundTrip(newHTTPRequest(ctx, rt.url, rt.header, body))
 	before := int64(0) // p.wrote before the last attempt
 	if err != nil && p.reused.Load() && p.response.Load() == 0 && ctx.Err() == nil {
 		// The pooled connection was dead (the server closed it after its
@@ -137,7 +144,7 @@ func (c *Client) send(caller, ctx context.Context, w *watch, u *url.URL, req *Re
 		res.Resends++
 		before = p.wrote.Load()
 		w.redial()
-		resp, err = c.fresh.RoundTrip(newHTTPRequest(ctx, u, c.header, body))
+		resp, err = c.fresh.RoundTrip(newHTTPRequest(ctx, rt.url, rt.header, body))
 	}
 	if wr := p.wrote.Load(); wr != 0 && wr != before {
 		res.Written = true
@@ -156,10 +163,23 @@ func (c *Client) send(caller, ctx context.Context, w *watch, u *url.URL, req *Re
 	return resp, p
 }
 
-// buildBody encodes req as a JSON body in one pass, into a buffer sized for
-// the prompt or messages so that it rarely grows. Messages are encoded
-// where they are, not copied.
+// buildBody encodes req as a JSON body of its API in one pass, into a
+// buffer sized for the prompt or messages so that it rarely grows.
+// Messages are encoded where they are, not copied.
 func buildBody(req *Request) []byte {
+	msgs := req.Messages
+	if len(msgs) == 0 && openai.Conversational(req.API) {
+		msgs = []openai.Message{{Role: "user", Content: req.Prompt}}
+	}
+	dst := make([]byte, 0, bodySize(req))
+	switch req.API {
+	case openai.APIResponses:
+		return responsesBody(req, msgs).AppendJSON(dst)
+	case openai.APIMessages:
+		return messagesBody(req, msgs).AppendJSON(dst)
+	case openai.APIEmbeddings:
+		return embeddingsBody(req).AppendJSON(dst)
+	}
 	r := openai.Request{
 		Model:       req.Model,
 		MaxTokens:   req.MaxTokens,
@@ -171,29 +191,15 @@ func buildBody(req *Request) []byte {
 		TopP:                 req.TopP,
 		Stream:               req.Stream,
 	}
-	size := len(req.Prompt)
-	switch {
-	case req.API == openai.APICompletions:
+	if req.API == openai.APICompletions {
 		r.Prompt = req.Prompt
-	case len(req.Messages) > 0:
-		r.Messages = req.Messages
-		size = messagesSize(req.Messages)
-	default:
-		r.Messages = []openai.Message{{Role: "user", Content: req.Prompt}}
+	} else {
+		r.Messages = msgs
 	}
 	if req.Stream {
 		r.StreamOptions = &openai.StreamOptions{IncludeUsage: true}
 	}
-	return r.AppendJSON(make([]byte, 0, size+len(req.Model)+256))
-}
-
-// messagesSize is the encoded size of msgs when nothing needs escaping.
-func messagesSize(msgs []openai.Message) int {
-	n := 0
-	for _, m := range msgs {
-		n += len(m.Role) + len(m.Content) + len(`{"role":"","content":""},`)
-	}
-	return n
+	return r.AppendJSON(dst)
 }
 
 // newHTTPRequest builds a POST of body to u. The URL and header are shared

@@ -1,6 +1,15 @@
 // Package client sends requests to OpenAI-compatible servers and times
 // every event of the response with the monotonic clock, as bytes arrive.
 //
+// Request.API picks the endpoint and its wire format (openai.APIs): chat
+// and completions; OpenAI's Responses API, whose typed events end with
+// response.completed rather than [DONE]; Anthropic's Messages API, sent
+// with anthropic-version and the API key as x-api-key besides the bearer
+// token; and embeddings, a batch of inputs answered with one body of
+// vectors (never streamed, no tokens to time). Every API's events are
+// read in chat's terms by openai.DecodeAPI, so a Result means the same
+// whatever the API.
+//
 // Times are taken where they happen, not after parsing: Sent when the
 // request is handed to its connection, on the sending goroutine, just
 // before the write; then the body is read with one reused

@@ -26,9 +26,10 @@ const maxKeptBuf = 4 * readBufSize
 // stream is the state of one event stream being read.
 type stream struct {
 	res      *Result
-	finished bool // a finish_reason was seen
-	done     bool // "[DONE]" was seen: the rest is drained and ignored
-	failed   bool // an error in the stream was recorded
+	api      string // the request's API, whose events these are
+	finished bool   // a finish_reason was seen
+	done     bool   // "[DONE]" was seen: the rest is drained and ignored
+	failed   bool   // an error in the stream was recorded
 
 	keep              bool   // collect the text (Request.KeepText)
 	answer, reasoning []byte // the text so far, when keep
@@ -82,7 +83,7 @@ func readStream(caller, ctx context.Context, body io.Reader, r *reader, res *Res
 // start readies r to read a stream for req into res: its stream state,
 // its parser, and its tick and text buffers.
 func (r *reader) start(res *Result, req *Request) *stream {
-	r.st = stream{res: res, keep: req.KeepText, cancelAfter: req.CancelAfterTokens, pace: newPacer(req, len(r.buf))}
+	r.st = stream{res: res, api: req.API, keep: req.KeepText, cancelAfter: req.CancelAfterTokens, pace: newPacer(req, len(r.buf))}
 	st := &r.st
 	st.ticks.after = r.ticks[:0]
 	if st.keep {
@@ -148,7 +149,11 @@ func (st *stream) stop(caller, ctx context.Context, r *reader, err error) {
 		}
 	}
 	if !st.done && !st.finished {
-		res.fail(trace.ErrStream, CauseTruncated, "stream ended without [DONE] or finish_reason")
+		msg := "stream ended without [DONE] or finish_reason"
+		if typedEvents(st.api) {
+			msg = "stream ended without its final event (response.completed, response.incomplete, message_stop) or a stop reason"
+		}
+		res.fail(trace.ErrStream, CauseTruncated, msg)
 	}
 }
 
@@ -166,8 +171,8 @@ func (st *stream) event(ev openai.Event, now time.Time) {
 	case ev.IsError():
 		st.fail(CauseErrorEvent, "error event: "+openai.ErrorText(ev.Data, errExcerpt))
 		return
-	case len(ev.Name) > 0 && string(ev.Name) != "message":
-		return // an event type OpenAI streams do not use
+	case len(ev.Name) > 0 && string(ev.Name) != "message" && !typedEvents(st.api):
+		return // an event type chat and completions streams do not use
 	case ev.Done():
 		st.done = true
 		return
@@ -175,9 +180,9 @@ func (st *stream) event(ev openai.Event, now time.Time) {
 	var in openai.Info
 	var err error
 	if st.keep {
-		in, st.answer, st.reasoning, err = openai.DecodeText(ev.Data, st.answer, st.reasoning)
+		in, st.answer, st.reasoning, err = openai.DecodeAPIText(st.api, ev.Data, st.answer, st.reasoning)
 	} else {
-		in, err = openai.Decode(ev.Data)
+		in, err = openai.DecodeAPI(st.api, ev.Data)
 	}
 	switch {
 	case err != nil:
@@ -207,11 +212,32 @@ func (st *stream) event(ev openai.Event, now time.Time) {
 		st.finished = true
 	}
 	if in.HasUsage {
-		res.PromptTokens = in.Usage.PromptTokens
-		res.CompletionTokens = in.Usage.CompletionTokens
-		st.hidden = in.HiddenReasoning
+		res.usage(&in, &st.hidden)
 	}
 	res.server(&in)
+	st.done = st.done || in.End
+}
+
+// typedEvents reports whether api's streams name their events (the
+// Responses and Messages APIs), so that named events are data, not
+// events to skip.
+func typedEvents(api string) bool {
+	return api == openai.APIResponses || api == openai.APIMessages
+}
+
+// usage keeps the counts of a usage: each count the usage has (non-zero)
+// replaces the one an earlier event gave, since a Messages stream gives
+// the prompt at its start and the output at its end.
+func (res *Result) usage(in *openai.Info, hidden *int) {
+	if in.Usage.PromptTokens != 0 {
+		res.PromptTokens = in.Usage.PromptTokens
+	}
+	if in.Usage.CompletionTokens != 0 {
+		res.CompletionTokens = in.Usage.CompletionTokens
+	}
+	if in.HiddenReasoning != 0 {
+		*hidden = in.HiddenReasoning
+	}
 }
 
 // fail records an error found in the stream.
@@ -278,9 +304,9 @@ func grow(b []byte, limit int64) []byte {
 }
 
 // readWhole reads a non-streamed 2xx response of at most limit bytes (0:
-// no limit): every time is the arrival of the whole body. With keep, the
-// text is stored in res.
-func readWhole(caller, ctx context.Context, body io.Reader, r *reader, res *Result, keep bool, limit int64) {
+// no limit): every time is the arrival of the whole body. With
+// req.KeepText, the text is stored in res.
+func readWhole(caller, ctx context.Context, body io.Reader, r *reader, res *Result, req *Request, limit int64) {
 	b, err := readAll(body, r, limit, res)
 	var big errTooLarge
 	switch {
@@ -293,12 +319,12 @@ func readWhole(caller, ctx context.Context, body io.Reader, r *reader, res *Resu
 		return
 	}
 	var in openai.Info
-	if keep {
+	if req.KeepText {
 		var answer, reasoning []byte
-		in, answer, reasoning, err = openai.DecodeText(b, r.answer[:0], r.reasoning[:0])
+		in, answer, reasoning, err = openai.DecodeAPIText(req.API, b, r.answer[:0], r.reasoning[:0])
 		r.keepText(res, answer, reasoning)
 	} else {
-		in, err = openai.Decode(b)
+		in, err = openai.DecodeAPI(req.API, b)
 	}
 	switch {
 	case err != nil:
@@ -320,9 +346,16 @@ func readWhole(caller, ctx context.Context, body io.Reader, r *reader, res *Resu
 	res.FinishReason = in.FinishReason
 	res.PromptTokens = in.Usage.PromptTokens
 	res.CompletionTokens = in.Usage.CompletionTokens
+	res.Embeddings = in.Embeddings
 	res.server(&in)
 	res.checkUsage(int64(len(b)), in.HiddenReasoning)
+	if want := inputs(req); req.API == openai.APIEmbeddings && in.Embeddings != want {
+		res.fail(trace.ErrStream, CauseMalformed, fmt.Sprintf("the response holds %d embeddings for %d inputs", in.Embeddings, want))
+	}
 }
+
+// inputs is the number of texts an embeddings request sends.
+func inputs(req *Request) int { return max(len(req.Inputs), 1) }
 
 // keepText stores the text in res and hands its buffers back to r for the
 // next request, unless they grew large.

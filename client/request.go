@@ -9,7 +9,12 @@ import (
 
 // Request is one request to send.
 type Request struct {
-	API       string // "chat" (/v1/chat/completions) or "completions" (/v1/completions)
+	// API is the endpoint (see openai.APIs): "chat"
+	// (/v1/chat/completions, the default), "completions"
+	// (/v1/completions), "responses" (/v1/responses), "messages"
+	// (/v1/messages, which needs MaxTokens) or "embeddings"
+	// (/v1/embeddings, never streamed).
+	API       string
 	Model     string
 	Prompt    string // the user message (chat) or the prompt (completions)
 	MaxTokens int    // 0: not sent
@@ -23,11 +28,16 @@ type Request struct {
 	TopP            *float64
 	Stream          bool // stream with SSE and stream_options.include_usage
 
-	// Messages, when non-empty, is the conversation sent to the chat API,
-	// in order, in place of a single user message made of Prompt, which
-	// is then not sent. Do fails a completions request that has Messages
-	// (ErrClass "http", Status 0) without sending it.
+	// Messages, when non-empty, is the conversation sent to the chat,
+	// responses or messages API, in order, in place of a single user
+	// message made of Prompt, which is then not sent; a leading system
+	// message is the messages API's system prompt. Do fails a
+	// completions or embeddings request that has Messages (ErrClass
+	// "http", Status 0) without sending it.
 	Messages []openai.Message
+	// Inputs, when non-empty, is the batch of texts an embeddings request
+	// embeds, in place of Prompt alone; other APIs refuse it.
+	Inputs []string
 	// KeepText keeps the generated text in Result.Text and
 	// Result.Reasoning; without it no text is built.
 	KeepText bool
@@ -68,6 +78,9 @@ type Result struct {
 	TokenTimes []time.Time
 	TokenTail  *trace.GapTail
 	Chunks     int // token-bearing events
+	// Embeddings counts the vectors of an embeddings response; Do fails
+	// one with fewer or more vectors than inputs (class "stream").
+	Embeddings int
 	// Whole is true when the response came as one body rather than an
 	// event stream (a request sent without streaming): its one "event"
 	// is the whole answer, so it has no token times to measure.

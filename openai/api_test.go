@@ -62,7 +62,7 @@ func TestDecodeAPIBodies(t *testing.T) {
 	}{
 		{"openai_response.json", Info{Answer: true, Reasoning: true, FinishReason: "stop", HasUsage: true, Usage: Usage{328, 52, 380}, HiddenReasoning: 12},
 			"The image depicts a scenic landscape.", "Thinking.", "a whole Responses API response with a reasoning summary"},
-		{"anthropic_message.json", Info{Answer: true, Reasoning: true, FinishReason: "length", HasUsage: true, Usage: Usage{3195, 503, 0}, CachedTokens: 1000},
+		{"anthropic_message.json", Info{Answer: true, Reasoning: true, FinishReason: "length", HasUsage: true, Usage: Usage{3195, 12, 0}, CachedTokens: 1000},
 			"Hi! My name is Claude.", "Let me think.", "a whole Messages API response: the prompt counts the cache's parts"},
 		{"openai_embeddings.json", Info{HasUsage: true, Usage: Usage{8, 0, 8}, Embeddings: 2}, "", "", "embeddings as numbers and as base64"},
 		{"llmd_embeddings.json", Info{HasUsage: true, Usage: Usage{5, 0, 5}, Embeddings: 2}, "", "", "llm-d-inference-sim's embeddings, captured"},

@@ -1,0 +1,68 @@
+package client
+
+import "surge/openai"
+
+// responsesBody is req as a Responses API request: the messages as its
+// input, max_tokens as max_output_tokens, and store false, since surge
+// never fetches a response again. The usage comes with the final event,
+// unasked.
+func responsesBody(req *Request, msgs []openai.Message) *openai.ResponsesRequest {
+	store := false
+	return &openai.ResponsesRequest{
+		Model:           req.Model,
+		Input:           msgs,
+		MaxOutputTokens: req.MaxTokens,
+		MinTokens:       req.MinTokens,
+		IgnoreEOS:       req.IgnoreEOS,
+		Temperature:     req.Temperature,
+		TopP:            req.TopP,
+		Stream:          req.Stream,
+		Store:           &store,
+
+		SurgeReasoningTokens: req.ReasoningTokens,
+	}
+}
+
+// messagesBody is req as a Messages API request: a leading system
+// message becomes the system member, as the API wants it.
+func messagesBody(req *Request, msgs []openai.Message) *openai.MessagesRequest {
+	r := &openai.MessagesRequest{
+		Model:       req.Model,
+		MaxTokens:   req.MaxTokens,
+		MinTokens:   req.MinTokens,
+		IgnoreEOS:   req.IgnoreEOS,
+		Temperature: req.Temperature,
+		TopP:        req.TopP,
+		Stream:      req.Stream,
+
+		SurgeReasoningTokens: req.ReasoningTokens,
+	}
+	if len(msgs) > 0 && msgs[0].Role == "system" {
+		r.System, msgs = msgs[0].Content, msgs[1:]
+	}
+	r.Messages = msgs
+	return r
+}
+
+// embeddingsBody is req as an embeddings request: its Inputs, or its
+// Prompt alone. It never streams.
+func embeddingsBody(req *Request) *openai.EmbeddingsRequest {
+	in := req.Inputs
+	if len(in) == 0 {
+		in = []string{req.Prompt}
+	}
+	return &openai.EmbeddingsRequest{Model: req.Model, Input: in}
+}
+
+// bodySize is about the encoded size of req's text when nothing needs
+// escaping, for a buffer that rarely grows.
+func bodySize(req *Request) int {
+	n := len(req.Prompt) + len(req.Model) + 256
+	for _, m := range req.Messages {
+		n += len(m.Role) + len(m.Content) + len(`{"role":"","content":""},`)
+	}
+	for _, in := range req.Inputs {
+		n += len(in) + len(`"",`)
+	}
+	return n
+}
