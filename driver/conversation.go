@@ -76,6 +76,21 @@ func (c *conversation) prompt(k int) string {
 	return c.expand(c.s, k)
 }
 
+// inputs is what turn k of an embeddings session embeds: its batch of
+// inputs, the first salted, or, for a turn without one, its prompt.
+func (c *conversation) inputs(k int) (string, []string) {
+	batch := c.s.Turns[k].Inputs
+	if len(batch) == 0 {
+		return c.salt + c.prompt(k), nil
+	}
+	if c.salt == "" {
+		return "", batch
+	}
+	salted := slices.Clone(batch)
+	salted[0] = c.salt + salted[0]
+	return "", salted
+}
+
 // reply is what turn p's successors carry as its reply; c.mu is held.
 func (c *conversation) reply(p int) string {
 	if c.pinned {

@@ -156,7 +156,7 @@ func TestConversationNeedsChat(t *testing.T) {
 	s := dagSession()
 	s.Turns[0].Reply = ""
 	_, err := New(Config{Client: newRecorder(), API: "completions"}, h, []*trace.Session{s})
-	for _, want := range []string{"turn 1 is part of a conversation, which only the chat api can send", "turn 1: the client's history is pinned but turn 0 has no reply text"} {
+	for _, want := range []string{"turn 1 is part of a conversation, which only the chat, responses and messages apis can send", "turn 1: the client's history is pinned but turn 0 has no reply text"} {
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("New: %v; want an error containing %q", err, want)
 		}
@@ -180,6 +180,39 @@ func TestReasoningHint(t *testing.T) {
 			}
 			if got := f.reqs[0].ReasoningTokens; got != want || out.recs[0].ReasoningTokens != 7 {
 				t.Errorf("hint %t: sent %d reasoning tokens, recorded %d; want %d sent, 7 recorded", hint, got, out.recs[0].ReasoningTokens, want)
+			}
+		})
+	}
+}
+
+// TestAPIRequests checks what each API's requests carry: a conversation
+// goes to responses and messages as messages, a completions turn as its
+// salted prompt, an embeddings turn as its batch with the first input
+// salted.
+func TestAPIRequests(t *testing.T) {
+	t.Parallel()
+	for _, api := range []string{"responses", "messages", "completions", "embeddings"} {
+		synctest.Test(t, func(t *testing.T) {
+			h, ss := openTrace([]int64{0}, []int{1})
+			ss[0].API = api
+			if api == "embeddings" {
+				ss[0].Turns[0].Prompt, ss[0].Turns[0].Inputs = "", []string{"a", "b"}
+			}
+			f := &fake{}
+			runBubble(t, t.Context(), mustNew(t, Config{Client: f, Salt: "S "}, h, ss), f)
+			req := f.reqs[0]
+			var got string
+			switch api {
+			case "embeddings":
+				got = fmt.Sprint(req.Inputs, req.Prompt == "", len(req.Messages))
+			case "completions":
+				got = fmt.Sprint(req.Prompt, len(req.Messages))
+			default:
+				got = fmt.Sprint(req.Messages)
+			}
+			want := map[string]string{"responses": "[{user S hello}]", "messages": "[{user S hello}]", "completions": "S hello0", "embeddings": "[S a b] true 0"}[api]
+			if req.API != api || got != want {
+				t.Errorf("%s: sent %s %s, want %s", api, req.API, got, want)
 			}
 		})
 	}

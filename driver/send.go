@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"surge/client"
+	"surge/openai"
 	"surge/trace"
 )
 
@@ -57,9 +58,12 @@ func (r *run) request(a *attempt, conv *conversation) *client.Request {
 	if r.cfg.ReasoningHint {
 		req.ReasoningTokens = t.ReasoningTokens
 	}
-	if req.API == "completions" {
+	switch {
+	case req.API == openai.APIEmbeddings:
+		req.Prompt, req.Inputs = conv.inputs(a.turn)
+	case !openai.Conversational(req.API):
 		req.Prompt = conv.salt + conv.prompt(a.turn)
-	} else {
+	default:
 		req.Messages = conv.messages(a.turn)
 	}
 	return req
@@ -108,10 +112,13 @@ func (r *run) classify(res *client.Result) *client.Result {
 // count counts the prompt tokens of req with Config.Count: the sum over
 // its messages, as the chat template's own tokens are not surge's to count.
 func (r *run) count(req *client.Request) int {
-	if len(req.Messages) == 0 {
-		return r.cfg.Count(req.Prompt)
-	}
 	n := 0
+	for _, in := range req.Inputs {
+		n += r.cfg.Count(in)
+	}
+	if len(req.Messages) == 0 {
+		return n + r.cfg.Count(req.Prompt)
+	}
 	for _, m := range req.Messages {
 		n += r.cfg.Count(m.Content)
 	}

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"surge/openai"
 	"surge/trace"
 )
 
@@ -49,7 +50,7 @@ func validateConfig(cfg Config) []error {
 		errs = append(errs, errors.New("config: no client to send requests with"))
 	}
 	if cfg.API != "" && !validAPI(cfg.API) {
-		errs = append(errs, fmt.Errorf("config: api %q: want chat or completions", cfg.API))
+		errs = append(errs, fmt.Errorf("config: api %q: want one of %s", cfg.API, strings.Join(openai.APIs(), ", ")))
 	}
 	if cfg.MaxConcurrency < 0 {
 		errs = append(errs, fmt.Errorf("config: max concurrency %d is negative", cfg.MaxConcurrency))
@@ -101,7 +102,7 @@ func validateSession(cfg Config, clients map[string]trace.ClientInfo, s *trace.S
 		errs = append(errs, fmt.Sprintf("start offset %dus is negative", s.AtUS))
 	}
 	if api := pick(cfg.API, s.API); !validAPI(api) {
-		errs = append(errs, fmt.Sprintf("api %q: want chat or completions", api))
+		errs = append(errs, fmt.Sprintf("api %q: want one of %s", api, strings.Join(openai.APIs(), ", ")))
 	}
 	if ok && pick(cfg.Model, s.Model, c.Model) == "" {
 		errs = append(errs, "no model: the session, its client and the config name none")
@@ -109,13 +110,16 @@ func validateSession(cfg Config, clients map[string]trace.ClientInfo, s *trace.S
 	if err := s.Validate(); err != nil {
 		errs = append(errs, err.Error())
 	}
-	chat := pick(cfg.API, s.API) == "chat"
+	api := pick(cfg.API, s.API)
 	for k, t := range s.Turns {
-		if t.Prompt == "" && cfg.Expand == nil {
+		if t.Prompt == "" && len(t.Inputs) == 0 && cfg.Expand == nil {
 			errs = append(errs, fmt.Sprintf("turn %d has no prompt text", k))
 		}
-		if !chat && (t.Parent != nil || t.SystemID != 0) {
-			errs = append(errs, fmt.Sprintf("turn %d is part of a conversation, which only the chat api can send", k))
+		if !openai.Conversational(api) && (t.Parent != nil || t.SystemID != 0) {
+			errs = append(errs, fmt.Sprintf("turn %d is part of a conversation, which only the chat, responses and messages apis can send", k))
+		}
+		if len(t.Inputs) > 0 && api != openai.APIEmbeddings {
+			errs = append(errs, fmt.Sprintf("turn %d holds a batch of %d inputs, which only the embeddings api sends", k, len(t.Inputs)))
 		}
 		if t.Parent != nil && c.History == trace.HistoryPinned && s.Turns[*t.Parent].Reply == "" {
 			errs = append(errs, fmt.Sprintf("turn %d: the client's history is pinned but turn %d has no reply text", k, *t.Parent))
@@ -128,7 +132,10 @@ func validateSession(cfg Config, clients map[string]trace.ClientInfo, s *trace.S
 }
 
 // validAPI reports whether api names an endpoint the client knows.
-func validAPI(api string) bool { return api == "chat" || api == "completions" }
+func validAPI(api string) bool {
+	_, ok := openai.Path(api)
+	return ok && api != ""
+}
 
 // pick returns the first non-empty string.
 func pick(ss ...string) string {

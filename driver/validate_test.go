@@ -28,19 +28,19 @@ func TestNewValidates(t *testing.T) {
 		{"every problem", "all problems are reported together",
 			func(c *Config, _ *trace.Header, ss []*trace.Session) []*trace.Session {
 				c.MaxConcurrency, c.Duration, c.Drain = -1, -time.Second, -time.Second
-				ss[0].Client, ss[1].API, ss[1].Turns[0].Prompt = "ghost", "embeddings", ""
+				ss[0].Client, ss[1].API, ss[1].Turns[0].Prompt = "ghost", "rerank", ""
 				return nil
 			},
-			[]string{"max concurrency -1", "duration -1s", "drain -1s", `client "ghost" index 0: its client is not in the trace header`, `api "embeddings"`, "turn 0 has no prompt text"}},
+			[]string{"max concurrency -1", "duration -1s", "drain -1s", `client "ghost" index 0: its client is not in the trace header`, `api "rerank"`, "turn 0 has no prompt text"}},
 		{"drop without cap", "drop needs a cap to drop at",
 			func(c *Config, _ *trace.Header, _ []*trace.Session) []*trace.Session { c.Drop = true; return nil },
 			[]string{"drop needs a max concurrency"}},
 		{"bad api override", "the configured api is checked too",
 			func(c *Config, _ *trace.Header, _ []*trace.Session) []*trace.Session {
-				c.API = "embeddings"
+				c.API = "rerank"
 				return nil
 			},
-			[]string{`config: api "embeddings"`}},
+			[]string{`config: api "rerank"`}},
 		{"no model", "a model must come from somewhere",
 			func(_ *Config, h *trace.Header, _ []*trace.Session) []*trace.Session {
 				h.Clients[0].Model = ""

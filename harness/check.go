@@ -3,9 +3,17 @@ package harness
 import (
 	"errors"
 	"fmt"
+	"strings"
 
 	"surge/internal/redact"
+	"surge/openai"
 )
+
+// knownAPI reports whether api names an endpoint surge sends to.
+func knownAPI(api string) bool {
+	_, ok := openai.Path(api)
+	return ok
+}
 
 // MaxSalt bounds Config.Salt: a nonce makes every prompt longer by its
 // tokens, and a run records it in every file.
@@ -17,8 +25,8 @@ const MaxSalt = 256
 func (c Config) Check() error {
 	var errs []error
 	switch {
-	case c.API != "" && c.API != "chat" && c.API != "completions":
-		errs = append(errs, fmt.Errorf("--api %q: want chat or completions", c.API))
+	case c.API != "" && !knownAPI(c.API):
+		errs = append(errs, fmt.Errorf("--api %q: want one of %s", c.API, strings.Join(openai.APIs(), ", ")))
 	case c.MaxConcurrency < 0:
 		errs = append(errs, fmt.Errorf("--max-concurrency %d: want 0 (no cap) or more", c.MaxConcurrency))
 	case c.Drop && c.MaxConcurrency == 0:

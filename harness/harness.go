@@ -67,7 +67,7 @@ type Config struct {
 	// the response cap. Run sets its base URL and, when zero, its pool.
 	Client client.Config
 
-	API   string // chat or completions, overriding the workload's
+	API   string // one of openai.APIs, overriding the workload's
 	Model string // the model to send, overriding the workload's
 	// NoStream sends non-streaming requests.
 	NoStream       bool

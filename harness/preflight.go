@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"surge/client"
+	"surge/openai"
 	"surge/trace"
 )
 
@@ -192,7 +193,7 @@ func requestHint(res *client.Result) string {
 	case res.Status == http.StatusUnauthorized || res.Status == http.StatusForbidden:
 		return "check the key (--api-key-env) or the headers (--header)"
 	case res.Status == http.StatusNotFound:
-		return "check the model name (--model) and the API (--api chat or completions)"
+		return "check the model name (--model) and the API (--api " + strings.Join(openai.APIs(), ", ") + ")"
 	}
 	return "fix the server or the request, or skip this check with --no-preflight"
 }

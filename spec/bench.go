@@ -4,8 +4,11 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
+
+	"surge/openai"
 )
 
 // BenchOptions are the options of vllm bench serve's random dataset, in
@@ -16,7 +19,7 @@ import (
 type BenchOptions struct {
 	// Model is the model name sent in each request; required.
 	Model string
-	// API is chat or completions ("": completions, as vllm's default
+	// API is one of openai.APIs ("": completions, as vllm's default
 	// backend sends).
 	API string
 	// Tokenizer counts the prompts' tokens: a built-in encoding or the
@@ -81,7 +84,7 @@ func (o BenchOptions) Check() error {
 		}
 	}
 	add(strings.TrimSpace(o.Model) == "", "--model: name the model to send (as the server serves it)")
-	add(o.API != "" && o.API != "chat" && o.API != "completions", "--api %q: want chat or completions", o.API)
+	add(o.API != "" && !slices.Contains(openai.APIs(), o.API), "--api %q: want one of %s", o.API, strings.Join(openai.APIs(), ", "))
 	add(o.InputLen < 0 || o.InputLen > MaxLength, "--random-input-len %d: want 1 to %d tokens", o.InputLen, MaxLength)
 	add(o.OutputLen < 0 || o.OutputLen > MaxLength, "--random-output-len %d: want 1 to %d tokens", o.OutputLen, MaxLength)
 	add(!(o.RangeRatio >= 0 && o.RangeRatio < 1), "--random-range-ratio %g: want a ratio in [0, 1)", o.RangeRatio)

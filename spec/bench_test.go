@@ -75,7 +75,7 @@ func TestBenchCheck(t *testing.T) {
 	}{
 		{BenchOptions{Model: "m", PercentileMetrics: "ttft,tpot,itl,e2el", MetricPercentiles: "50, 99,99.9"}, ""},
 		{BenchOptions{}, "--model"},
-		{BenchOptions{Model: "m", API: "embeddings"}, "--api"},
+		{BenchOptions{Model: "m", API: "rerank"}, "--api"},
 		{BenchOptions{Model: "m", InputLen: -1}, "--random-input-len -1"},
 		{BenchOptions{Model: "m", OutputLen: MaxLength + 1}, "--random-output-len"},
 		{BenchOptions{Model: "m", RangeRatio: 1}, "--random-range-ratio 1: want a ratio in [0, 1)"},

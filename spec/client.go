@@ -7,6 +7,7 @@ import (
 	"github.com/goccy/go-yaml/ast"
 
 	"surge/arrival"
+	"surge/openai"
 )
 
 // clientKeys are the keys of a client.
@@ -14,9 +15,6 @@ var clientKeys = []string{
 	"name", "model", "api", "weight", "rate", "concurrency", "arrival",
 	"input", "output", "reasoning", "correlation", "prompt", "sampling", "session", "prefix", "faults",
 }
-
-// apis are the request kinds a client can send.
-var apis = []string{"chat", "completions"}
 
 // prompts are the content styles of synthetic prompts.
 var prompts = []string{"mixed", "question", "instruction", "summarize", "code"}
@@ -53,7 +51,7 @@ func (d *decoder) client(n ast.Node, path string) (Client, *clientSource) {
 		d.errorf(o.node, path, "missing key model (the model name sent in each request)")
 	}
 	d.check(o, "model", o.has("model") && c.Model == "", "model is empty")
-	field(o, "api", d.choice("api", apis), &c.API)
+	field(o, "api", d.choice("api", openai.APIs()), &c.API)
 	if field(o, "weight", d.number, &c.Weight) {
 		d.check(o, "weight", c.Weight <= 0, "weight must be > 0, got %g", c.Weight)
 	}
@@ -81,11 +79,20 @@ func (d *decoder) client(n ast.Node, path string) (Client, *clientSource) {
 		d.check(o, "faults", c.Faults != nil && len(c.Faults.Bursts) > 0 && c.Arrival.Count > 0,
 			"a burst adds arrivals, which arrival.count fixes: drop one of them")
 	}
-	// Conversations and system prompts are chat messages.
-	conversation := c.Session.Kind == KindChat || c.Session.Kind == KindAgent
-	d.check(o, "session", conversation && c.API != "chat", "%s sessions need api: chat", c.Session.Kind)
-	d.check(o, "prefix", c.Prefix != nil && c.API != "chat", "shared system prompts need api: chat")
+	d.checkAPI(o, &c)
 	return c, src
+}
+
+// checkAPI checks what a client's api allows: conversations and system
+// prompts are messages, which only chat, responses and messages send; the
+// messages API requires max_tokens.
+func (d *decoder) checkAPI(o *object, c *Client) {
+	conversation := c.Session.Kind == KindChat || c.Session.Kind == KindAgent
+	messages := openai.Conversational(c.API)
+	d.check(o, "session", conversation && !messages, "%s sessions need a conversation: api chat, responses or messages", c.Session.Kind)
+	d.check(o, "prefix", c.Prefix != nil && !messages, "shared system prompts need messages: api chat, responses or messages")
+	d.check(o, "sampling", c.API == openai.APIMessages && c.Sampling.MaxTokens == MaxTokensNone,
+		"api messages requires max_tokens (Anthropic's API refuses a request without it): use max_tokens: output or a number, not none")
 }
 
 // clientLoad reads how a client loads the target: rate, concurrency and

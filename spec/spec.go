@@ -56,7 +56,7 @@ const (
 type Client struct {
 	Name  string
 	Model string
-	API   string // "chat" (default) or "completions"
+	API   string // "chat" (default), "completions", "responses", "messages" or "embeddings" (openai.APIs)
 	// Weight is the client's share of Spec.Rate when it takes one, and its
 	// share of Spec.Requests when the spec has closed-loop clients: a
 	// closed-loop client gets Requests × Weight / Σ Weight sessions, rounded,

@@ -65,7 +65,7 @@ type Session struct {
 	Index  int    `json:"index"` // the session's index within its client
 	AtUS   int64  `json:"at_us"` // start offset from the run start, in microseconds
 	Model  string `json:"model"`
-	API    string `json:"api"` // "chat" or "completions"
+	API    string `json:"api"` // "chat", "completions", "responses", "messages" or "embeddings"
 	// DeadlineUS is how long after its start, in microseconds, the
 	// session (a batch job) should have completed, for the report; 0 means
 	// no deadline.
@@ -107,6 +107,9 @@ type Turn struct {
 	TopP            *float64 `json:"top_p,omitempty"`
 	Style           string   `json:"style,omitempty"`
 	Prompt          string   `json:"prompt,omitempty"` // the new user message
+	// Inputs is the batch of texts an embeddings request embeds, in
+	// place of Prompt; InputTokens is then their sum.
+	Inputs []string `json:"inputs,omitempty"`
 	// Blocks describes the prompt of an imported trace by content instead
 	// of text: block i holds BlockTokens tokens of content Blocks[i], equal
 	// ids meaning equal content across the whole trace, and the rest of
