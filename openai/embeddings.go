@@ -54,9 +54,10 @@ type EmbeddingsResponse struct {
 }
 
 // Embedding is the vector of input Index: an array of numbers, or with
-// encoding_format "base64" a string of little-endian float32s.
+// encoding_format "base64" a string of little-endian float32s, kept
+// encoded.
 type Embedding struct {
-	Object    string    `json:"object"`
-	Index     int       `json:"index"`
-	Embedding []float32 `json:"embedding"`
+	Object    string          `json:"object"`
+	Index     int             `json:"index"`
+	Embedding json.RawMessage `json:"embedding"`
 }

@@ -35,7 +35,7 @@ var errBusy = &apiError{status: http.StatusServiceUnavailable, typ: "ServiceUnav
 // admit reads, decodes and tokenizes a request within the server's
 // budgets: its body is held under s.held and decoded and tokenized under
 // s.decoding. Its errors are *apiError.
-func (s *Server) admit(w http.ResponseWriter, r *http.Request, chat bool) (request, job, *apiError) {
+func (s *Server) admit(w http.ResponseWriter, r *http.Request, api string) (request, job, *apiError) {
 	if r.ContentLength > s.cfg.MaxBodyBytes {
 		w.Header().Set("Connection", "close")
 		return request{}, job{}, &apiError{status: http.StatusRequestEntityTooLarge, typ: "RequestEntityTooLarge",
@@ -55,7 +55,7 @@ func (s *Server) admit(w http.ResponseWriter, r *http.Request, chat bool) (reque
 	if !ok {
 		return request{}, job{}, errBusy
 	}
-	req, j, aerr := s.decode(body, chat)
+	req, j, aerr := s.decode(body, api)
 	s.doneDecoding(n, len(body))
 	return req, j, aerr
 }
@@ -75,8 +75,8 @@ func (s *Server) take(w http.ResponseWriter, r *http.Request, b *budget, n int64
 
 // decode decodes body, checks the model and tokenizes the prompt. The
 // request it returns no longer holds the prompt's text or ids.
-func (s *Server) decode(body []byte, chat bool) (request, job, *apiError) {
-	req, aerr := s.decodeBody(body, chat)
+func (s *Server) decode(body []byte, api string) (request, job, *apiError) {
+	req, aerr := s.decodeBody(body, api)
 	if aerr != nil {
 		return request{}, job{}, aerr
 	}

@@ -85,7 +85,8 @@ type Server struct {
 	metrics *metrics
 	faults  *injector
 	start   time.Time
-	created int64 // unix seconds for response "created"
+	created int64   // unix seconds for response "created"
+	vectors vectors // the embeddings vector, encoded
 
 	mu      sync.Mutex // guards the fields below
 	inbox   []*stream  // submitted, not yet added to the engine
@@ -151,6 +152,7 @@ func New(cfg Config) (*Server, error) {
 		held: newBudget(heldLimit(cfg.MaxBodyBytes)), decoding: newBudget(cfg.MaxDecodeBytes),
 		queueWait: defaultQueueWait}
 	s.created = s.start.Unix()
+	s.vectors = newVectors()
 	s.metrics = newMetrics(cfg.Model, s.Stats)
 	s.faults = newInjector(cfg, s.start, s.metrics)
 	return s, nil

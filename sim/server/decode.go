@@ -3,17 +3,15 @@ package server
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"net/http"
-	"strings"
 
 	"surge/openai"
 )
 
-// request is a decoded, validated chat or completions request.
+// request is a decoded, validated request of one of the APIs.
 type request struct {
-	chat         bool
+	api          string // openai.APIChat, APICompletions, APIResponses, APIMessages or APIEmbeddings
 	model        string
 	texts        []string // prompt text: the messages' contents, or the prompt
 	ids          []int    // a pre-tokenized completions prompt; used instead of texts
@@ -22,25 +20,34 @@ type request struct {
 	ignoreEOS    bool
 	stream       bool
 	includeUsage bool
-	reasoning    int // output tokens to stream as reasoning before the answer
+	reasoning    int  // output tokens to stream as reasoning before the answer
+	inputs       int  // an embeddings request's inputs, each embedded apart
+	base64       bool // an embeddings request wants its vectors as base64
 }
+
+// chat reports whether r is a chat request.
+func (r *request) chat() bool { return r.api == openai.APIChat }
 
 // wireRequest is the JSON body as sent, openai's server-side request type;
 // a type of this package so that its fields can be read by its methods.
 type wireRequest openai.ServerRequest
 
-// decodeRequest parses and validates body as a chat (chat true) or
-// completions request. Its errors are *apiError with status 400.
-func decodeRequest(body []byte, chat bool) (request, error) {
+// decodeRequest parses and validates body as a request of api. Its errors
+// are *apiError with status 400.
+func decodeRequest(body []byte, api string) (request, error) {
+	switch api {
+	case openai.APIResponses:
+		return decodeResponses(body)
+	case openai.APIMessages:
+		return decodeMessages(body)
+	case openai.APIEmbeddings:
+		return decodeEmbeddings(body)
+	}
 	var w wireRequest
-	dec := json.NewDecoder(bytes.NewReader(body))
-	if err := dec.Decode(&w); err != nil {
-		return request{}, badRequest(fmt.Sprintf("invalid JSON body: %v", err))
+	if err := decodeJSON(body, &w); err != nil {
+		return request{}, err
 	}
-	if dec.More() {
-		return request{}, badRequest("invalid JSON body: data after the top-level value")
-	}
-	r := request{chat: chat, model: w.Model, ignoreEOS: w.IgnoreEOS, stream: w.Stream}
+	r := request{api: api, model: w.Model, ignoreEOS: w.IgnoreEOS, stream: w.Stream}
 	if w.StreamOptions != nil {
 		if !w.Stream {
 			return request{}, badRequest("stream_options is only allowed when stream is true")
@@ -53,41 +60,60 @@ func decodeRequest(body []byte, chat bool) (request, error) {
 	if w.Model == "" {
 		return request{}, badRequest("model is required")
 	}
-	if chat {
+	if r.chat() {
 		return r, w.chatPrompt(&r)
 	}
 	return r, w.completionPrompt(&r)
 }
 
-// lengths reads max_tokens (or max_completion_tokens), min_tokens and n.
+// decodeJSON decodes body, one JSON value, into v.
+func decodeJSON(body []byte, v any) error {
+	dec := json.NewDecoder(bytes.NewReader(body))
+	if err := dec.Decode(v); err != nil {
+		return badRequest(fmt.Sprintf("invalid JSON body: %v", err))
+	}
+	if dec.More() {
+		return badRequest("invalid JSON body: data after the top-level value")
+	}
+	return nil
+}
+
+// lengths reads max_tokens (or max_completion_tokens), min_tokens, n and
+// surge_reasoning_tokens.
 func (w *wireRequest) lengths(r *request) error {
 	mt := w.MaxTokens
 	if mt == nil {
 		mt = w.MaxCompletionTokens
 	}
-	if mt != nil {
-		if *mt < 1 {
-			return badRequest(fmt.Sprintf("max_tokens must be at least 1, got %d.", *mt))
-		}
-		r.maxTokens = *mt
-	}
-	if w.MinTokens != nil {
-		if *w.MinTokens < 0 {
-			return badRequest(fmt.Sprintf("min_tokens must be greater than or equal to 0, got %d.", *w.MinTokens))
-		}
-		if r.maxTokens > 0 && *w.MinTokens > r.maxTokens {
-			return badRequest(fmt.Sprintf("min_tokens must be less than or equal to max_tokens=%d, got %d.", r.maxTokens, *w.MinTokens))
-		}
-		r.minTokens = *w.MinTokens
-	}
 	if w.N != nil && *w.N != 1 {
 		return badRequest(fmt.Sprintf("n must be 1 on this server, got %d.", *w.N))
 	}
-	if w.SurgeReasoningTokens != nil {
-		if *w.SurgeReasoningTokens < 0 {
-			return badRequest(fmt.Sprintf("surge_reasoning_tokens must be at least 0, got %d.", *w.SurgeReasoningTokens))
+	return r.lengths("max_tokens", mt, w.MinTokens, w.SurgeReasoningTokens)
+}
+
+// lengths checks and sets the output cap (the member named cap of the
+// request's API), min_tokens and surge_reasoning_tokens; nil is absent.
+func (r *request) lengths(cap string, mt, minTokens, reasoning *int) error {
+	if mt != nil {
+		if *mt < 1 {
+			return badRequest(fmt.Sprintf("%s must be at least 1, got %d.", cap, *mt))
 		}
-		r.reasoning = *w.SurgeReasoningTokens
+		r.maxTokens = *mt
+	}
+	if minTokens != nil {
+		if *minTokens < 0 {
+			return badRequest(fmt.Sprintf("min_tokens must be greater than or equal to 0, got %d.", *minTokens))
+		}
+		if r.maxTokens > 0 && *minTokens > r.maxTokens {
+			return badRequest(fmt.Sprintf("min_tokens must be less than or equal to %s=%d, got %d.", cap, r.maxTokens, *minTokens))
+		}
+		r.minTokens = *minTokens
+	}
+	if reasoning != nil {
+		if *reasoning < 0 {
+			return badRequest(fmt.Sprintf("surge_reasoning_tokens must be at least 0, got %d.", *reasoning))
+		}
+		r.reasoning = *reasoning
 	}
 	return nil
 }
@@ -101,39 +127,13 @@ func (w *wireRequest) chatPrompt(r *request) error {
 		if m.Role == "" {
 			return badRequest(fmt.Sprintf("messages[%d].role is required", i))
 		}
-		text, err := messageText(m.Content)
+		text, err := partsText(m.Content, "text")
 		if err != nil {
 			return badRequest(fmt.Sprintf("messages[%d].content: %v", i, err))
 		}
 		r.texts = append(r.texts, text)
 	}
 	return nil
-}
-
-// messageText reads a content: a string, null, or an array of parts whose
-// text parts are concatenated.
-func messageText(raw json.RawMessage) (string, error) {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 || string(raw) == "null" {
-		return "", nil
-	}
-	var s string
-	if raw[0] == '"' {
-		err := json.Unmarshal(raw, &s)
-		return s, err
-	}
-	var parts []openai.ContentPart
-	if err := json.Unmarshal(raw, &parts); err != nil {
-		return "", errors.New("must be a string or an array of content parts")
-	}
-	var b strings.Builder
-	for _, p := range parts {
-		if p.Type != "text" {
-			return "", fmt.Errorf("content part type %q is not supported", p.Type)
-		}
-		b.WriteString(p.Text)
-	}
-	return b.String(), nil
 }
 
 // completionPrompt reads the prompt: a string, an array of one string, or

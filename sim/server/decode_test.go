@@ -32,6 +32,15 @@ func TestErrorResponses(t *testing.T) {
 		{"body over the limit is a 413", openai.CompletionsPath, `{"model":"test-model","prompt":"` + strings.Repeat("x", 9000) + `"}`, 413, "larger than 8192"},
 		{"prompt over the context is vLLM's 400", openai.CompletionsPath, `{"model":"test-model","prompt":[` + strings.Repeat("1,", 2999) + `1],"max_tokens":10}`, 400, "maximum context length is 2048 tokens"},
 		{"prompt + max_tokens over the context", openai.CompletionsPath, `{"model":"test-model","prompt":"hi","max_tokens":4000}`, 400, "(1 in the messages, 4000 in the completion)"},
+		{"responses without input", openai.ResponsesPath, `{"model":"test-model"}`, 400, "input is required"},
+		{"responses item of another type", openai.ResponsesPath, `{"model":"test-model","input":[{"type":"function_call_output","output":"x"}]}`, 400, `input[0].type "function_call_output" is not supported`},
+		{"responses max_output_tokens of 0", openai.ResponsesPath, `{"model":"test-model","input":"x","max_output_tokens":0}`, 400, "max_output_tokens must be at least 1"},
+		{"messages without max_tokens", openai.MessagesPath, `{"model":"test-model","messages":[{"role":"user","content":"hi"}]}`, 400, "max_tokens: Field required"},
+		{"messages with a system role", openai.MessagesPath, `{"model":"test-model","max_tokens":4,"messages":[{"role":"system","content":"hi"}]}`, 400, "'user' or 'assistant'"},
+		{"messages image block", openai.MessagesPath, `{"model":"test-model","max_tokens":4,"messages":[{"role":"user","content":[{"type":"image"}]}]}`, 400, "not supported"},
+		{"embeddings without input", openai.EmbeddingsPath, `{"model":"test-model","input":[]}`, 400, "must not be empty"},
+		{"embeddings of numbers and strings", openai.EmbeddingsPath, `{"model":"test-model","input":["a",1]}`, 400, "input must be"},
+		{"embeddings format", openai.EmbeddingsPath, `{"model":"test-model","input":"a","encoding_format":"hex"}`, 400, "encoding_format"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
@@ -64,23 +73,33 @@ func TestDecodeRequestAccepts(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
 		name, body string
-		chat       bool
+		api        string
 		want       request
 	}{
-		{"content parts are concatenated", `{"model":"m","messages":[{"role":"user","content":[{"type":"text","text":"a"},{"type":"text","text":"b"}]}]}`, true,
-			request{chat: true, model: "m", texts: []string{"ab"}}},
-		{"null content counts as empty", `{"model":"m","messages":[{"role":"assistant","content":null}]}`, true,
-			request{chat: true, model: "m", texts: []string{""}}},
-		{"max_completion_tokens stands for max_tokens", `{"model":"m","messages":[{"role":"user","content":"x"}],"max_completion_tokens":5}`, true,
-			request{chat: true, model: "m", texts: []string{"x"}, maxTokens: 5}},
-		{"token-ID prompt", `{"model":"m","prompt":[1,2,3],"stream":true,"stream_options":{"include_usage":true}}`, false,
-			request{model: "m", ids: []int{1, 2, 3}, stream: true, includeUsage: true}},
-		{"one-string array prompt", `{"model":"m","prompt":["x"],"min_tokens":2,"ignore_eos":true}`, false,
-			request{model: "m", texts: []string{"x"}, minTokens: 2, ignoreEOS: true}},
+		{"content parts are concatenated", `{"model":"m","messages":[{"role":"user","content":[{"type":"text","text":"a"},{"type":"text","text":"b"}]}]}`, "chat",
+			request{api: "chat", model: "m", texts: []string{"ab"}}},
+		{"null content counts as empty", `{"model":"m","messages":[{"role":"assistant","content":null}]}`, "chat",
+			request{api: "chat", model: "m", texts: []string{""}}},
+		{"max_completion_tokens stands for max_tokens", `{"model":"m","messages":[{"role":"user","content":"x"}],"max_completion_tokens":5}`, "chat",
+			request{api: "chat", model: "m", texts: []string{"x"}, maxTokens: 5}},
+		{"token-ID prompt", `{"model":"m","prompt":[1,2,3],"stream":true,"stream_options":{"include_usage":true}}`, "completions",
+			request{api: "completions", model: "m", ids: []int{1, 2, 3}, stream: true, includeUsage: true}},
+		{"one-string array prompt", `{"model":"m","prompt":["x"],"min_tokens":2,"ignore_eos":true}`, "completions",
+			request{api: "completions", model: "m", texts: []string{"x"}, minTokens: 2, ignoreEOS: true}},
+		{"responses: instructions, then input items", `{"model":"m","instructions":"be","input":[{"role":"system","content":"s"},{"type":"message","role":"user","content":[{"type":"input_text","text":"a"},{"type":"input_text","text":"b"}]}],"max_output_tokens":4,"min_tokens":4,"ignore_eos":true,"stream":true,"store":false,"surge_reasoning_tokens":2}`, "responses",
+			request{api: "responses", model: "m", texts: []string{"be", "s", "ab"}, maxTokens: 4, minTokens: 4, ignoreEOS: true, stream: true, includeUsage: true, reasoning: 2}},
+		{"responses: input as a string", `{"model":"m","input":"hello"}`, "responses",
+			request{api: "responses", model: "m", texts: []string{"hello"}, includeUsage: true}},
+		{"messages: a system prompt of blocks, text blocks", `{"model":"m","system":[{"type":"text","text":"sys"}],"messages":[{"role":"user","content":[{"type":"text","text":"q"}]},{"role":"assistant","content":"a"}],"max_tokens":8,"stream":true}`, "messages",
+			request{api: "messages", model: "m", texts: []string{"sys", "q", "a"}, maxTokens: 8, stream: true, includeUsage: true}},
+		{"embeddings: a batch of strings", `{"model":"m","input":["a","b","c"]}`, "embeddings",
+			request{api: "embeddings", model: "m", texts: []string{"a", "b", "c"}, maxTokens: 1, inputs: 3}},
+		{"embeddings: token IDs in arrays, base64", `{"model":"m","input":[[1,2],[3]],"encoding_format":"base64"}`, "embeddings",
+			request{api: "embeddings", model: "m", ids: []int{1, 2, 3}, maxTokens: 1, inputs: 2, base64: true}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			got, err := decodeRequest([]byte(tc.body), tc.chat)
+			got, err := decodeRequest([]byte(tc.body), tc.api)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -92,8 +111,8 @@ func TestDecodeRequestAccepts(t *testing.T) {
 }
 
 func equalRequest(a, b request) bool {
-	ja, _ := json.Marshal([]any{a.chat, a.model, a.texts, a.ids, a.maxTokens, a.minTokens, a.ignoreEOS, a.stream, a.includeUsage})
-	jb, _ := json.Marshal([]any{b.chat, b.model, b.texts, b.ids, b.maxTokens, b.minTokens, b.ignoreEOS, b.stream, b.includeUsage})
+	ja, _ := json.Marshal([]any{a.api, a.model, a.texts, a.ids, a.maxTokens, a.minTokens, a.ignoreEOS, a.stream, a.includeUsage, a.reasoning, a.inputs, a.base64})
+	jb, _ := json.Marshal([]any{b.api, b.model, b.texts, b.ids, b.maxTokens, b.minTokens, b.ignoreEOS, b.stream, b.includeUsage, b.reasoning, b.inputs, b.base64})
 	return string(ja) == string(jb)
 }
 
@@ -103,21 +122,36 @@ func FuzzDecodeRequest(f *testing.F) {
 		`{"model":"m","prompt":[1,2,3],"stream":true,"stream_options":{"include_usage":true}}`,
 		`{"model":"m","messages":[{"role":"user","content":[{"type":"text","text":"a"}]}]}`,
 		`{"model":"m","prompt":["x"],"min_tokens":-1}`, `[]`, `null`, `{"prompt":{}}`, ``,
+		`{"model":"m","input":[{"role":"user","content":[{"type":"input_text","text":"a"}]}],"max_output_tokens":3}`,
+		`{"model":"m","system":"s","messages":[{"role":"user","content":"q"}],"max_tokens":2}`,
+		`{"model":"m","input":[[1],[2,3]],"encoding_format":"base64"}`,
 	} {
 		f.Add([]byte(s), true)
 		f.Add([]byte(s), false)
 	}
 	f.Fuzz(func(t *testing.T, body []byte, chat bool) {
-		r, err := decodeRequest(body, chat)
-		if err != nil {
-			var ae *apiError
-			if !errors.As(err, &ae) || ae.status != http.StatusBadRequest || ae.msg == "" {
-				t.Fatalf("error %v is not a 400 apiError", err)
-			}
-			return
+		api := openai.APICompletions
+		if chat {
+			api = openai.APIChat
 		}
-		if r.model == "" || (len(r.texts) == 0 && len(r.ids) == 0) || r.maxTokens < 0 || r.minTokens < 0 {
-			t.Fatalf("accepted an invalid request %+v", r)
+		for _, api := range []string{api, openai.APIResponses, openai.APIMessages, openai.APIEmbeddings} {
+			checkDecoded(t, body, api)
 		}
 	})
+}
+
+// checkDecoded checks that decodeRequest refuses body as a request of api
+// with a 400, or accepts it as a valid request.
+func checkDecoded(t *testing.T, body []byte, api string) {
+	r, err := decodeRequest(body, api)
+	if err != nil {
+		var ae *apiError
+		if !errors.As(err, &ae) || ae.status != http.StatusBadRequest || ae.msg == "" {
+			t.Fatalf("%s: error %v is not a 400 apiError", api, err)
+		}
+		return
+	}
+	if r.api != api || r.model == "" || (len(r.texts) == 0 && len(r.ids) == 0) || r.maxTokens < 0 || r.minTokens < 0 || (api == openai.APIEmbeddings) != (r.inputs > 0) {
+		t.Fatalf("%s: accepted an invalid request %+v", api, r)
+	}
 }

@@ -10,8 +10,40 @@
 // an inbox the loop drains before every step.
 //
 // Endpoints: POST /v1/chat/completions and /v1/completions (streamed as
-// Server-Sent Events or whole JSON), GET /v1/models, GET /health and
-// GET /metrics (Prometheus, vLLM's metric names, label model_name).
+// Server-Sent Events or whole JSON), POST /v1/responses and /v1/messages
+// (OpenAI's Responses API and Anthropic's Messages API, streamed as their
+// typed events or whole), POST /v1/embeddings, GET /v1/models,
+// GET /health and GET /metrics (Prometheus, vLLM's metric names, label
+// model_name).
+//
+// # The APIs
+//
+// A Responses API request's instructions and input messages are its
+// prompt and max_output_tokens its cap. Its stream is response.created
+// and response.in_progress, a reasoning item whose
+// response.reasoning_text.delta events are the reasoning tokens (when
+// there are any), a message item whose response.output_text.delta events
+// are the answer tokens, the done events that close them with their whole
+// text, and response.completed, or response.incomplete with reason
+// max_output_tokens when the output reached the cap, holding the whole
+// response, its usage (cached input tokens and reasoning tokens in their
+// details) and surge_timings.
+//
+// A Messages API request's system prompt and messages (user and
+// assistant, text blocks) are its prompt; max_tokens is required. Its
+// stream is message_start (sent with the first token, once the prefix
+// cache was looked up: input_tokens is the uncached part, cache_read_input_tokens
+// the cached one), a thinking block of thinking_delta events for the
+// reasoning tokens, a text block of text_delta events for the answer
+// tokens, message_delta with the stop reason (max_tokens or end_turn), the
+// whole usage and surge_timings, and message_stop. Errors in a stream of
+// either API are their error events.
+//
+// An embeddings request's inputs (strings, or arrays of token IDs) are
+// costed as one prompt of all their tokens, with one output step standing
+// for the pooling (a batch must fit the context, and is not prefix
+// cached); the answer holds one fixed vector of EmbeddingDims per input,
+// as numbers or base64, and the usage of the prompt tokens.
 //
 // # Prompt and output
 //

@@ -3,26 +3,30 @@ package server
 import (
 	"fmt"
 	"net/http"
+
+	"surge/openai"
 )
 
-// Handler returns the server's HTTP routes: the two completion APIs,
+// Handler returns the server's HTTP routes: the APIs (openai.APIs),
 // /v1/models, /health and /metrics. Completion requests wait for the
 // engine loop, so Run (or Serve) must be running.
 func (s *Server) Handler() http.Handler {
 	mux := http.NewServeMux()
-	mux.HandleFunc("POST /v1/chat/completions", func(w http.ResponseWriter, r *http.Request) { s.complete(w, r, true) })
-	mux.HandleFunc("POST /v1/completions", func(w http.ResponseWriter, r *http.Request) { s.complete(w, r, false) })
+	for _, api := range openai.APIs() {
+		path, _ := openai.Path(api)
+		mux.HandleFunc("POST "+path, func(w http.ResponseWriter, r *http.Request) { s.complete(w, r, api) })
+	}
 	mux.HandleFunc("GET /v1/models", s.models)
 	mux.HandleFunc("GET /health", func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(http.StatusOK) })
 	mux.Handle("GET /metrics", s.metrics.handler())
 	return stampArrival(s.gate(mux))
 }
 
-// complete serves one chat (chat true) or completions request.
-func (s *Server) complete(w http.ResponseWriter, r *http.Request, chat bool) {
+// complete serves one request of api.
+func (s *Server) complete(w http.ResponseWriter, r *http.Request, api string) {
 	arrival := arrivedAt(r)
 	restarted := s.restartSignal()
-	req, j, aerr := s.admit(w, r, chat)
+	req, j, aerr := s.admit(w, r, api)
 	if aerr != nil {
 		writeError(w, aerr)
 		return
@@ -46,8 +50,8 @@ func (s *Server) complete(w http.ResponseWriter, r *http.Request, chat bool) {
 }
 
 // decodeBody decodes a request's body and checks the model name.
-func (s *Server) decodeBody(body []byte, chat bool) (request, *apiError) {
-	req, err := decodeRequest(body, chat)
+func (s *Server) decodeBody(body []byte, api string) (request, *apiError) {
+	req, err := decodeRequest(body, api)
 	if err != nil {
 		return request{}, err.(*apiError)
 	}

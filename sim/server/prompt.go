@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 
+	"surge/openai"
 	"surge/sim"
 )
 
@@ -40,7 +41,11 @@ func (s *Server) prepare(r request) (job, error) {
 		}
 	}
 	bs := s.engCfg.BlockSize
-	j := job{promptLen: max(len(ids), 1), hashes: blockHashes(ids, bs)}
+	j := job{promptLen: max(len(ids), 1)}
+	if r.api != openai.APIEmbeddings {
+		// A batch of inputs is not one sequence whose prefix others share.
+		j.hashes = blockHashes(ids, bs)
+	}
 	limit := s.engCfg.MaxModelLen
 	capTokens := r.maxTokens
 	if capTokens == 0 {

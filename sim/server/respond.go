@@ -16,7 +16,11 @@ type reply struct {
 	req  request
 	st   *stream
 	id   string
-	head []byte // `{"id":…,"object":…,"created":…,"model":…,` of chunks
+	head []byte // `{"id":…,"object":…,"created":…,"model":…,` of chat and completions chunks
+	// p is the latest progress of the request, seq the number of the
+	// next event of a Responses stream.
+	p   progress
+	seq int
 	// firstWrite is when the handler flushed the first token to the
 	// client: the server's TTFT counts to it, not to the engine step that
 	// made the token, since with a thousand streams writing one step's
@@ -24,11 +28,23 @@ type reply struct {
 	firstWrite time.Time
 }
 
-func (s *Server) newReply(req request, st *stream, object string) *reply {
-	id := "cmpl-" + strconv.FormatUint(st.id, 10)
-	if req.chat {
-		id = "chatcmpl-" + strconv.FormatUint(st.id, 10)
+// idPrefix is the prefix of an API's response IDs.
+func idPrefix(api string) string {
+	switch api {
+	case openai.APIChat:
+		return "chatcmpl-"
+	case openai.APIResponses:
+		return "resp_"
+	case openai.APIMessages:
+		return "msg_"
+	case openai.APIEmbeddings:
+		return "embd-"
 	}
+	return "cmpl-"
+}
+
+func (s *Server) newReply(req request, st *stream, object string) *reply {
+	id := idPrefix(req.api) + strconv.FormatUint(st.id, 10)
 	model, _ := json.Marshal(s.cfg.Model)
 	head := `{"id":"` + id + `","object":"` + object + `","created":` + strconv.FormatInt(s.created, 10) +
 		`,"model":` + string(model) + `,`
@@ -43,22 +59,29 @@ func finishReason(j job) string {
 	return "stop"
 }
 
-// appendToken appends the SSE event of output token i (0-based); the last
-// token carries the finish reason.
+// appendToken appends the SSE events of output token i (0-based) in the
+// request's API: a chunk whose last token carries the finish reason, or
+// a delta event after those that open its item or block.
 func (rp *reply) appendToken(dst []byte, i int) []byte {
+	switch rp.req.api {
+	case openai.APIResponses:
+		return rp.appendResponsesToken(dst, i)
+	case openai.APIMessages:
+		return rp.appendMessagesToken(dst, i)
+	}
 	dst = append(dst, "data: "...)
 	dst = append(dst, rp.head...)
 	switch {
-	case rp.req.chat && i < rp.st.job.reasoning:
+	case rp.req.chat() && i < rp.st.job.reasoning:
 		// vLLM's reasoning parsers stream thinking as reasoning_content.
 		dst = append(dst, `"choices":[{"index":0,"delta":{"reasoning_content":`...)
-	case rp.req.chat:
+	case rp.req.chat():
 		dst = append(dst, `"choices":[{"index":0,"delta":{"content":`...)
 	default:
 		dst = append(dst, `"choices":[{"index":0,"text":`...)
 	}
 	dst = strconv.AppendQuote(dst, word(i))
-	if rp.req.chat {
+	if rp.req.chat() {
 		dst = append(dst, '}')
 	}
 	dst = append(dst, `,"logprobs":null,"finish_reason":`...)
@@ -90,7 +113,7 @@ func (rp *reply) usageOf(p progress) (openai.UsageDetails, openai.SurgeTimings) 
 // the client goes away, in which case the request is aborted.
 func (s *Server) writeStream(w http.ResponseWriter, r *http.Request, req request, st *stream, pl plan) {
 	object := "text_completion"
-	if req.chat {
+	if req.chat() {
 		object = "chat.completion.chunk"
 	}
 	rp := s.newReply(req, st, object)
@@ -100,12 +123,7 @@ func (s *Server) writeStream(w http.ResponseWriter, r *http.Request, req request
 	w.WriteHeader(http.StatusOK)
 	rc := http.NewResponseController(w)
 	sf := streamFaults{s: s, w: w, r: r, rc: rc, rp: rp, restarted: pl.restarted, pending: pl.stream}
-	var buf []byte
-	if req.chat {
-		buf = append(buf, "data: "...)
-		buf = append(buf, rp.head...)
-		buf = append(buf, `"choices":[{"index":0,"delta":{"role":"assistant","content":""},"logprobs":null,"finish_reason":null}]}`+"\n\n"...)
-	}
+	buf := rp.appendStart(nil)
 	sent := 0
 	for {
 		if len(buf) > 0 {
@@ -127,6 +145,7 @@ func (s *Server) writeStream(w http.ResponseWriter, r *http.Request, req request
 		}
 		p := st.snapshot()
 		cutOnRestart(p)
+		rp.p = p
 		var ok bool
 		for ; sent < p.tokens; sent++ {
 			if buf, ok = sf.before(sent, buf); !ok {
@@ -147,9 +166,31 @@ func (s *Server) writeStream(w http.ResponseWriter, r *http.Request, req request
 	}
 }
 
+// appendStart appends the events that open a stream, before its first
+// token: chat's role-only chunk, the Responses API's response.created and
+// response.in_progress.
+func (rp *reply) appendStart(dst []byte) []byte {
+	switch {
+	case rp.req.api == openai.APIResponses:
+		return rp.appendResponsesStart(dst)
+	case rp.req.chat():
+		dst = append(dst, "data: "...)
+		dst = append(dst, rp.head...)
+		return append(dst, `"choices":[{"index":0,"delta":{"role":"assistant","content":""},"logprobs":null,"finish_reason":null}]}`+"\n\n"...)
+	}
+	return dst
+}
+
 // appendEnd appends the events closing a stream: an error, or the usage
-// chunk when asked for, then [DONE].
+// chunk when asked for, then [DONE]; or the closing events of the
+// Responses or Messages API.
 func (rp *reply) appendEnd(dst []byte, p progress) []byte {
+	switch rp.req.api {
+	case openai.APIResponses:
+		return rp.appendResponsesEnd(dst, p)
+	case openai.APIMessages:
+		return rp.appendMessagesEnd(dst, p)
+	}
 	if p.failure != nil {
 		body, _ := json.Marshal(openai.ErrorResponse{Error: openai.ErrorDetail{
 			Message: p.failure.msg, Type: p.failure.typ, Code: p.failure.status}})
@@ -189,24 +230,30 @@ func (s *Server) writeWhole(w http.ResponseWriter, r *http.Request, req request,
 		writeError(w, p.failure)
 		return
 	}
-	// Completions have no reasoning field: their text holds every token.
-	var text, reasoning strings.Builder
-	for i := range p.tokens {
-		if req.chat && i < st.job.reasoning {
-			reasoning.WriteString(word(i))
-		} else {
-			text.WriteString(word(i))
-		}
-	}
 	rp := s.newReply(req, st, "")
+	switch req.api {
+	case openai.APIResponses:
+		writeJSON(w, rp.response(p))
+		return
+	case openai.APIMessages:
+		writeJSON(w, rp.message(p))
+		return
+	case openai.APIEmbeddings:
+		writeJSON(w, rp.embeddings(p))
+		return
+	}
+	// Completions have no reasoning field: their text holds every token.
+	reasoning, answer := rp.texts(p)
+	if !req.chat() {
+		reasoning, answer = "", reasoning+answer
+	}
 	u, t := rp.usageOf(p)
 	finish := finishReason(st.job)
-	answer := text.String()
 	c := openai.Choice{FinishReason: &finish}
 	object := "text_completion"
-	if req.chat {
+	if req.chat() {
 		object = "chat.completion"
-		c.Message = &openai.Delta{Role: "assistant", Content: &answer, ReasoningContent: reasoning.String()}
+		c.Message = &openai.Delta{Role: "assistant", Content: &answer, ReasoningContent: reasoning}
 	} else {
 		c.Text = &answer
 	}
@@ -219,6 +266,20 @@ func (s *Server) writeWhole(w http.ResponseWriter, r *http.Request, req request,
 		Usage   openai.UsageDetails `json:"usage"`
 		Timings openai.SurgeTimings `json:"surge_timings"`
 	}{rp.id, object, s.created, s.cfg.Model, []openai.Choice{c}, u, t})
+}
+
+// texts returns the reasoning and the answer of the tokens generated so
+// far: the first job.reasoning tokens are reasoning.
+func (rp *reply) texts(p progress) (reasoning, answer string) {
+	var r, a strings.Builder
+	for i := range p.tokens {
+		if i < rp.st.job.reasoning {
+			r.WriteString(word(i))
+		} else {
+			a.WriteString(word(i))
+		}
+	}
+	return r.String(), a.String()
 }
 
 // writeJSON writes v as a 200 JSON response.
