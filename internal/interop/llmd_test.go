@@ -66,6 +66,48 @@ func TestLLMDSim(t *testing.T) {
 		})
 	}
 
+	// The Responses and Messages APIs, streamed as their typed events and
+	// whole, in conversations: every token an event, the usage read
+	// from response.completed or message_start and message_delta.
+	for _, api := range []string{"responses", "messages"} {
+		for _, stream := range []bool{true, false} {
+			name := api + "/stream"
+			if !stream {
+				name = api + "/no-stream"
+			}
+			t.Run(name, func(t *testing.T) {
+				if smoke() {
+					t.Skip("-short")
+				}
+				var flags []string
+				if !stream {
+					flags = append(flags, "--no-stream")
+				}
+				spec := llmdSpec(api, 4, 24, "    session: {kind: chat, turns: 2}\n")
+				r := runTrace(t, srv, tr.gen(t, spec), flags...)
+				checkComplete(t, r)
+				checkOtherTokenizer(t, r)
+				// The sim's Responses API says "completed" at the cap, not
+				// "incomplete" as OpenAI's does; its Messages API says
+				// max_tokens, as Anthropic's does.
+				finish := map[string]string{"responses": "stop", "messages": "length"}[api]
+				var ttft []float64
+				for _, rec := range r.recs.Requests {
+					if rec.ServerOutputTokens != 16 || rec.FinishReason != finish || (stream && rec.Chunks != 16) {
+						t.Errorf("%s: %d completion tokens in %d events, finish %q; want 16 in 16, %s (ignore_eos)", rec, rec.ServerOutputTokens, rec.Chunks, rec.FinishReason, finish)
+					}
+					if rec.ServerInputTokens == 0 {
+						t.Errorf("%s: no prompt tokens in the usage", rec)
+					}
+					ttft = append(ttft, float64(rec.TTFTUS))
+				}
+				if m := median(ttft); stream && m < 5000 {
+					t.Errorf("median TTFT %.0f µs, below the sim's fixed 5 ms", m)
+				}
+			})
+		}
+	}
+
 	t.Run("prefix", func(t *testing.T) {
 		// Two 256-token system prompts shared by 40 conversations: all but
 		// the first use of each is a prefix-cache hit.
