@@ -154,6 +154,9 @@ func (o BenchOptions) yaml() []byte {
 	fmt.Fprintf(&b, "    model: %s\n    api: %s\n", strconv.Quote(o.Model), or(o.API, "completions"))
 	b.WriteString(o.load())
 	fmt.Fprintf(&b, "    input: %s\n", benchLength(orInt(o.InputLen, benchInputLen), o.RangeRatio))
+	if o.API == openai.APIEmbeddings {
+		return []byte(b.String()) // one input per request, no output
+	}
 	fmt.Fprintf(&b, "    output: %s\n", benchLength(orInt(o.OutputLen, benchOutputLen), o.RangeRatio))
 	fmt.Fprintf(&b, "    sampling: {max_tokens: output, exact_output: %t}\n", o.IgnoreEOS)
 	return []byte(b.String())

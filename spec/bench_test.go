@@ -35,6 +35,8 @@ func TestBench(t *testing.T) {
 			BenchOptions{Model: "m", RequestRate: 1, RangeRatio: 0.25, IgnoreEOS: true, API: "chat"}, 1000, 0, arrival.Poisson, 1, 0, "uniform(min=767.5,max=1280.5)", "uniform(min=95.5,max=160.5)", "chat", true},
 		{"a ratio widens a length of 1 to 1 or 2: vllm's floor and ceiling, at least 1 token",
 			BenchOptions{Model: "m", InputLen: 1, OutputLen: 1, RangeRatio: 0.1}, 1000, 1000, "", 0, 0, "uniform(min=0.5,max=2.5)", "uniform(min=0.5,max=2.5)", "completions", false},
+		{"embeddings: one input of the input length per request, no output",
+			BenchOptions{Model: "m", API: "embeddings", InputLen: 256, OutputLen: 9}, 1000, 1000, "", 0, 0, "fixed(value=256)", "", "embeddings", false},
 	}
 	for _, tt := range tests {
 		s, err := Bench(tt.opts)
@@ -43,7 +45,11 @@ func TestBench(t *testing.T) {
 			continue
 		}
 		c := s.Clients[0]
-		got := []any{s.Requests, c.Concurrency, c.Arrival.Process, c.Arrival.Rate, c.Input.String(), c.Output.String(), c.API, c.Sampling.ExactOutput}
+		output := ""
+		if c.Output != nil {
+			output = c.Output.String()
+		}
+		got := []any{s.Requests, c.Concurrency, c.Arrival.Process, c.Arrival.Rate, c.Input.String(), output, c.API, c.Sampling.ExactOutput}
 		want := []any{tt.requests, tt.concurrency, tt.process, tt.rate, tt.input, tt.output, tt.api, tt.exact}
 		for i := range got {
 			if got[i] != want[i] {

@@ -87,6 +87,9 @@ func writeClient(b *bytes.Buffer, c Client, weights bool) {
 	if c.Output != nil {
 		fmt.Fprintf(b, "    output: %s\n", strconv.Quote(c.Output.String()))
 	}
+	if c.Inputs != nil {
+		fmt.Fprintf(b, "    inputs: %s\n", strconv.Quote(c.Inputs.String()))
+	}
 	if c.Reasoning != nil {
 		fmt.Fprintf(b, "    reasoning: %s\n", strconv.Quote(c.Reasoning.String()))
 	}
@@ -94,8 +97,21 @@ func writeClient(b *bytes.Buffer, c Client, weights bool) {
 		fmt.Fprintf(b, "    correlation: %s\n", num(c.Correlation))
 	}
 	fmt.Fprintf(b, "    prompt: %s\n", c.Prompt)
+	if c.Output != nil {
+		writeSampling(b, c.Sampling)
+	}
+	writeSession(b, c.Session)
+	if p := c.Prefix; p != nil {
+		fmt.Fprintf(b, "    prefix: {pool: %d, length: %s, zipf: %s}\n", p.Pool, strconv.Quote(p.Length.String()), num(p.Zipf))
+	}
+	if f := c.Faults; f != nil {
+		writeFaults(b, f)
+	}
+}
+
+// writeSampling renders a client's sampling block.
+func writeSampling(b *bytes.Buffer, sp Sampling) {
 	b.WriteString("    sampling:\n")
-	sp := c.Sampling
 	if sp.Temperature != nil {
 		fmt.Fprintf(b, "      temperature: %s\n", num(*sp.Temperature))
 	}
@@ -104,13 +120,6 @@ func writeClient(b *bytes.Buffer, c Client, weights bool) {
 	}
 	fmt.Fprintf(b, "      max_tokens: %s\n", formatMaxTokens(sp.MaxTokens))
 	fmt.Fprintf(b, "      exact_output: %t\n", sp.ExactOutput)
-	writeSession(b, c.Session)
-	if p := c.Prefix; p != nil {
-		fmt.Fprintf(b, "    prefix: {pool: %d, length: %s, zipf: %s}\n", p.Pool, strconv.Quote(p.Length.String()), num(p.Zipf))
-	}
-	if f := c.Faults; f != nil {
-		writeFaults(b, f)
-	}
 }
 
 // writeFaults renders a faults block, every key in a fixed order; it is

@@ -13,7 +13,7 @@ import (
 // clientKeys are the keys of a client.
 var clientKeys = []string{
 	"name", "model", "api", "weight", "rate", "concurrency", "arrival",
-	"input", "output", "reasoning", "correlation", "prompt", "sampling", "session", "prefix", "faults",
+	"input", "output", "inputs", "reasoning", "correlation", "prompt", "sampling", "session", "prefix", "faults",
 }
 
 // prompts are the content styles of synthetic prompts.
@@ -57,7 +57,12 @@ func (d *decoder) client(n ast.Node, path string) (Client, *clientSource) {
 	}
 	d.clientLoad(o, &c, src)
 	c.Input = d.lengths(o, "input", "the prompt length in tokens, like input: 1k")
-	c.Output = d.lengths(o, "output", "the output length in tokens, like output: 256")
+	if c.API == openai.APIEmbeddings {
+		d.embeddings(o, &c)
+	} else {
+		c.Output = d.lengths(o, "output", "the output length in tokens, like output: 256")
+		d.check(o, "inputs", o.has("inputs"), "inputs (texts per request) is for api: embeddings")
+	}
 	if field(o, "correlation", d.number, &c.Correlation) {
 		d.check(o, "correlation", c.Correlation <= -1 || c.Correlation >= 1, "correlation must be in (−1, 1), got %g", c.Correlation)
 	}
@@ -93,6 +98,20 @@ func (d *decoder) checkAPI(o *object, c *Client) {
 	d.check(o, "prefix", c.Prefix != nil && !messages, "shared system prompts need messages: api chat, responses or messages")
 	d.check(o, "sampling", c.API == openai.APIMessages && c.Sampling.MaxTokens == MaxTokensNone,
 		"api messages requires max_tokens (Anthropic's API refuses a request without it): use max_tokens: output or a number, not none")
+}
+
+// embeddings reads what an embeddings client has instead of an output:
+// its inputs per request. It generates nothing, so it has no output,
+// reasoning or sampling, and it sends texts, not a conversation.
+func (d *decoder) embeddings(o *object, c *Client) {
+	if o.has("inputs") {
+		c.Inputs = d.lengths(o, "inputs", "the texts embedded per request, like inputs: 8")
+	}
+	for _, k := range []string{"output", "reasoning", "correlation", "sampling"} {
+		d.check(o, k, o.has(k), "api embeddings generates no tokens: remove %s (input is each text's length, inputs the texts per request)", k)
+	}
+	// Conversations are refused with every API that sends no messages.
+	d.check(o, "session", c.Session.Kind == KindRAG, "api embeddings sends single requests or batch jobs, not rag sessions")
 }
 
 // clientLoad reads how a client loads the target: rate, concurrency and

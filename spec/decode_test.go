@@ -161,8 +161,14 @@ x-notes: anything
 `, []want{{"4:30: clients[0].api", `unknown api respones (did you mean "responses"?)`}}},
 		{"messages needs max_tokens", head + `  - {name: a, model: m, api: messages, rate: 1/s, input: 1, output: 1, sampling: {max_tokens: none}}
 `, []want{{"4:82: clients[0].sampling", "api messages requires max_tokens"}}},
-		{"prefix needs messages", head + `  - {name: a, model: m, api: embeddings, rate: 1/s, input: 1, output: 1, prefix: {pool: 1, length: 8}}
-`, []want{{"4:82: clients[0].prefix", "shared system prompts need messages"}}},
+		{"prefix needs messages", head + `  - {name: a, model: m, api: completions, rate: 1/s, input: 1, output: 1, prefix: {pool: 1, length: 8}}
+`, []want{{"4:83: clients[0].prefix", "shared system prompts need messages"}}},
+		{"embeddings generate no output", head + `  - {name: a, model: m, api: embeddings, rate: 1/s, input: 1, output: 1}
+`, []want{{"4:71: clients[0].output", "api embeddings generates no tokens: remove output"}}},
+		{"inputs for embeddings only", head + `  - {name: a, model: m, rate: 1/s, input: 1, output: 1, inputs: 4}
+`, []want{{"4:65: clients[0].inputs", "inputs (texts per request) is for api: embeddings"}}},
+		{"embeddings in a conversation", head + `  - {name: a, model: m, api: embeddings, rate: 1/s, input: 1, session: {kind: chat, turns: 2}}
+`, []want{{"4:72: clients[0].session", "chat sessions need a conversation: api chat, responses or messages"}}},
 		{"prefix needs a length", head + `  - {name: a, model: m, rate: 1/s, input: 1, output: 1, prefix: {pool: 0}}
 `, []want{{"4:65: clients[0].prefix", "missing key length"}, {"4:72: clients[0].prefix.pool", "pool must be at least 1"}}},
 		{"bad salt", strings.Replace(head, "clients:", "salt: never\nclients:", 1) + `  - {name: a, model: m, rate: 1/s, input: 1, output: 1}

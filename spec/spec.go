@@ -7,6 +7,10 @@ import (
 	"surge/dist"
 )
 
+// MaxInputs is the most texts one embeddings request embeds, OpenAI's
+// limit; a larger sample of a client's inputs is clamped to it.
+const MaxInputs = 2048
+
 // Version is the spec format version this package reads.
 const Version = 1
 
@@ -68,8 +72,11 @@ type Client struct {
 	// stages or a ramp give the rate. A closed-loop client has the zero
 	// Config (empty Process).
 	Arrival arrival.Config
-	Input   dist.Dist // prompt length in tokens
-	Output  dist.Dist // output (answer) length in tokens
+	Input   dist.Dist // prompt length in tokens; for embeddings, each input's
+	Output  dist.Dist // output (answer) length in tokens; nil for embeddings
+	// Inputs is the number of texts an embeddings request embeds, each of
+	// Input tokens (rounded, at least 1, at most MaxInputs); nil: one.
+	Inputs dist.Dist
 	// Reasoning is the length in tokens of the reasoning (thinking) a
 	// reasoning model emits before its answer; nil for none.
 	Reasoning dist.Dist

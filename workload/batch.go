@@ -37,12 +37,8 @@ func (b *builder) batch(c *client) ([]trace.Turn, int64) {
 			turns[i].WaitUS = release[i]
 		}
 	}
-	if !b.g.noText {
-		for i := range turns {
-			t := &turns[i]
-			b.buf = b.g.synth.Prompt(b.buf[:0], b.rng, c.style, t.InputTokens-t.SystemTokens)
-			t.Prompt = string(b.buf)
-		}
+	for i := range turns {
+		b.text(c, &turns[i])
 	}
 	return turns, j.Deadline.Microseconds()
 }

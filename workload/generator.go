@@ -12,6 +12,7 @@ import (
 	"slices"
 
 	"surge/content"
+	"surge/openai"
 	"surge/spec"
 	"surge/trace"
 )
@@ -229,6 +230,9 @@ type builder struct {
 	pcg *rand.PCG
 	rng *rand.Rand
 	buf []byte
+	// inputs are the lengths of the texts of the session's embeddings
+	// turns whose texts are still to be written, in turn order.
+	inputs [][]int
 }
 
 func newBuilder(g *Generator) *builder {
@@ -249,6 +253,7 @@ func (b *builder) session(ci, index int, atUS int64) *trace.Session {
 func (b *builder) build(ci, index int, atUS int64) *trace.Session {
 	c := &b.g.clients[ci]
 	seedSession(b.pcg, b.g.spec.Seed, c.key, index)
+	b.inputs = b.inputs[:0]
 	s := &trace.Session{Client: c.Name, Index: index, AtUS: atUS, Model: c.Model, API: c.API}
 	switch c.Session.Kind {
 	case spec.KindChat:
@@ -270,10 +275,7 @@ func (b *builder) build(ci, index int, atUS int64) *trace.Session {
 		t.SystemID, t.SystemTokens, t.System = sysID, sys.tokens, sys.text
 		t.InputTokens += sys.tokens
 	}
-	if !b.g.noText {
-		b.buf = b.g.synth.Prompt(b.buf[:0], b.rng, c.style, t.InputTokens-t.SystemTokens)
-		t.Prompt = string(b.buf)
-	}
+	b.text(c, &t)
 	s.Turns = []trace.Turn{t}
 	return s
 }
@@ -283,6 +285,9 @@ func (b *builder) build(ci, index int, atUS int64) *trace.Session {
 // sampling settings and max_tokens policy to the whole generation,
 // reasoning included, as servers count it.
 func (b *builder) newTurn(c *client) trace.Turn {
+	if c.API == openai.APIEmbeddings {
+		return b.embeddingsTurn(c)
+	}
 	if c.Correlation != 0 {
 		return b.correlatedTurn(c)
 	}
