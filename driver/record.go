@@ -75,6 +75,7 @@ func (a *attempt) base() trace.Record {
 		Warmup:       a.warmup,
 		IntendedUS:   us(a.intended),
 		QueueUS:      us(a.queue),
+		Inputs:       a.inputs,
 		InputTokens:  cmp.Or(a.inputTokens, t.InputTokens),
 		OutputTokens: t.OutputTokens,
 

@@ -21,6 +21,7 @@ type attempt struct {
 	queue    time.Duration // waiting for a concurrency slot
 
 	called, returned time.Time // around Client.Do
+	inputs           int       // texts an embeddings request embeds; 0 for other APIs
 	inputTokens      int       // prompt tokens surge means to send by the trace's counts, salt included
 	clientTokens     int       // prompt tokens counted by surge
 	stormed          bool      // cancelled by a cancellation storm
@@ -30,13 +31,17 @@ type attempt struct {
 
 // attempt prepares turn k of s, intended at the given offset.
 func (r *run) attempt(s *trace.Session, k int, intended time.Duration) attempt {
-	return attempt{
+	a := attempt{
 		session:  s,
 		turn:     k,
 		model:    pick(r.cfg.Model, s.Model, r.d.models[s.Client]),
 		warmup:   intended < r.d.warmup,
 		intended: intended,
 	}
+	if pick(r.cfg.API, s.API) == openai.APIEmbeddings {
+		a.inputs = max(len(s.Turns[k].Inputs), 1)
+	}
+	return a
 }
 
 // request builds the client request for a, turn a.turn of the session

@@ -105,9 +105,9 @@ func (c *calc) latency(recs []*trace.Record) Latency {
 	l.Queue = c.metric("queue", UnitUS, recs, sent, func(r *trace.Record) (float64, bool) {
 		return float64(r.QueueUS), true
 	})
-	if noneStreamed(recs) {
+	if why := noTokenTimes(recs); why != "" {
 		for _, m := range []*Metric{&l.TTFT, &l.TTFO, &l.ITL, &l.TPOT, &l.TTFTLag, &l.TTFOLag} {
-			m.NotApplicable = NotStreamedReason
+			m.NotApplicable = why
 		}
 	}
 	return l
@@ -116,6 +116,38 @@ func (c *calc) latency(recs []*trace.Record) Latency {
 // NotStreamedReason is Metric.NotApplicable for the token-timing metrics
 // of a scope none of whose successful requests was streamed.
 const NotStreamedReason = "not streamed: each answer came whole, so it has no token times"
+
+// EmbeddingsReason is Metric.NotApplicable for the token-timing metrics,
+// and Throughput.OutputNotApplicable, of a scope whose successful
+// requests were all embeddings requests.
+const EmbeddingsReason = "embeddings: each answer is one body of vectors, with no tokens to time or count"
+
+// noTokenTimes is why the token-timing metrics of recs do not apply
+// (EmbeddingsReason, NotStreamedReason), or "" when they do.
+func noTokenTimes(recs []*trace.Record) string {
+	switch {
+	case onlyEmbeddings(recs):
+		return EmbeddingsReason
+	case noneStreamed(recs):
+		return NotStreamedReason
+	}
+	return ""
+}
+
+// onlyEmbeddings reports whether recs have successful requests and all
+// of them were embeddings requests.
+func onlyEmbeddings(recs []*trace.Record) bool {
+	n := 0
+	for _, r := range recs {
+		if succeeded(r) {
+			if !r.Embeddings() {
+				return false
+			}
+			n++
+		}
+	}
+	return n > 0
+}
 
 // MarshalJSON writes m; a metric that does not apply (NotApplicable) is
 // written as its name, unit, counts and reason only, so that no mean or

@@ -1,6 +1,7 @@
 package metrics
 
 import (
+	"encoding/json"
 	"math"
 	"slices"
 
@@ -69,8 +70,17 @@ type Throughput struct {
 	InputTokensPerS  float64 `json:"input_tokens_per_s"`
 	OutputTokensPerS float64 `json:"output_tokens_per_s"`
 	// OutputSource says where output counts came from: "server" (usage in
-	// every request), "chunks" (in none), "mixed", or "" (no request).
+	// every request that generates tokens), "chunks" (in none), "mixed",
+	// or "" (no such request).
 	OutputSource string `json:"output_source"`
+	// OutputNotApplicable says why a scope has no output to count
+	// (EmbeddingsReason: its requests were all embeddings requests); the
+	// output figures are then left out of JSON, and reports show n/a.
+	OutputNotApplicable string `json:"output_not_applicable,omitempty"`
+	// Inputs counts the texts the successful embeddings requests
+	// embedded, InputsPerS their rate; 0 without such requests.
+	Inputs     int64   `json:"inputs,omitempty"`
+	InputsPerS float64 `json:"inputs_per_s,omitempty"`
 	// SendRatePerS is (n−1)/(last − first SentUS) over the n measured sent
 	// requests of open-loop clients; ScheduledRatePerS the same over
 	// IntendedUS of every measured request of open-loop clients, dropped
@@ -90,21 +100,29 @@ type Throughput struct {
 // throughput computes the rates of recs over the calc's window.
 func (c *calc) throughput(recs []*trace.Record) Throughput {
 	var t Throughput
-	server := 0
+	server, generating := 0, 0
 	for _, r := range recs {
 		if !succeeded(r) {
 			continue
 		}
 		t.Requests++
+		t.Inputs += int64(r.Inputs)
 		t.InputTokens += int64(InputTokens(r))
 		t.OutputTokens += int64(OutputTokens(r))
+		if !r.Embeddings() {
+			generating++ // an embeddings request has no output to count
+		}
 		if r.ServerOutputTokens > 0 {
 			server++
 		}
 	}
-	t.OutputSource = source(server, t.Requests)
+	t.OutputSource = source(server, generating)
+	if onlyEmbeddings(recs) {
+		t.OutputNotApplicable, t.OutputSource = EmbeddingsReason, ""
+	}
 	if secs := c.window.Seconds(); secs > 0 {
 		t.RequestsPerS = float64(t.Requests) / secs
+		t.InputsPerS = float64(t.Inputs) / secs
 		t.InputTokensPerS = float64(t.InputTokens) / secs
 		t.OutputTokensPerS = float64(t.OutputTokens) / secs
 	}
@@ -188,4 +206,23 @@ func (c *calc) concurrency(recs []*trace.Record) (peak int, mean float64) {
 		}
 	}
 	return peak, area / float64(w.EndUS-w.StartUS)
+}
+
+// MarshalJSON writes t; a scope with no output to count
+// (OutputNotApplicable) is written without its output figures, so that no
+// rate of 0 stands in for one that does not exist.
+func (t Throughput) MarshalJSON() ([]byte, error) {
+	type plain Throughput // without this method
+	b, err := json.Marshal(plain(t))
+	if err != nil || t.OutputNotApplicable == "" {
+		return b, err
+	}
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(b, &m); err != nil {
+		return nil, err
+	}
+	for _, k := range []string{"output_tokens", "output_tokens_per_s", "output_source"} {
+		delete(m, k)
+	}
+	return json.Marshal(m)
 }

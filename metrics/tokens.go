@@ -139,8 +139,8 @@ func (c *calc) audit(recs []*trace.Record) TokenAudit {
 	}
 	first := ""
 	for _, r := range recs {
-		if succeeded(r) && !Streamed(r) {
-			a.NotStreamed++
+		if succeeded(r) && !Streamed(r) && !r.Embeddings() {
+			a.NotStreamed++ // an embeddings request has no output to stream
 		}
 		if succeeded(r) && r.UsageDropped != "" {
 			if a.UsageDropped++; first == "" {
@@ -180,13 +180,14 @@ func (c *calc) compare(recs []*trace.Record, p tokenPair) Comparison {
 			o = &offsets{}
 			offs[r.Client] = o
 		}
-		o.add(r.Turn, d)
+		o.add(position(r), d)
+		o.perInput = o.perInput || r.Embeddings()
 		if d == 0 {
 			continue
 		}
 		cmp.Disagree++
 		cmp.MaxAbsDiff = max(cmp.MaxAbsDiff, abs(d))
-		if r.Turn > 0 {
+		if r.Turn > 0 && !r.Embeddings() {
 			cmp.Later++
 		}
 		if d < 0 {
@@ -218,11 +219,24 @@ func (c *calc) compare(recs []*trace.Record, p tokenPair) Comparison {
 }
 
 // TemplateOffset is one client's chat-template offset: Offset tokens on
-// an opening turn and PerTurn more per earlier turn.
+// an opening turn and PerTurn more per earlier turn. For an embeddings
+// client (PerInput) it is the special tokens the server puts around each
+// text: Offset on the first, PerTurn more on each further one.
 type TemplateOffset struct {
-	Client  string `json:"client"`
-	Offset  int    `json:"offset"`
-	PerTurn int    `json:"per_turn,omitempty"`
+	Client   string `json:"client"`
+	Offset   int    `json:"offset"`
+	PerTurn  int    `json:"per_turn,omitempty"`
+	PerInput bool   `json:"per_input,omitempty"`
+}
+
+// position is where r stands in the template's growth: its turn, or
+// for an embeddings request the texts it embeds after the first, since a
+// server adds its special tokens around each.
+func position(r *trace.Record) int {
+	if r.Embeddings() {
+		return r.Inputs - 1
+	}
+	return r.Turn
 }
 
 // offsets follows the differences To − From of a comparison by turn, to
@@ -230,6 +244,7 @@ type TemplateOffset struct {
 // amount per turn, from one that varies.
 type offsets struct {
 	n          int
+	perInput   bool // the client's requests are embeddings: positions count texts
 	first      int  // the difference on the first opening turn seen
 	firstSeen  bool // an opening turn was seen
 	openingVar bool // opening turns differ by varying amounts
@@ -385,7 +400,7 @@ func clientServerCause(c *Comparison, byClient map[string]*offsets) string {
 		if !ok {
 			off, per = o.first, 0
 		}
-		offs = append(offs, TemplateOffset{Client: client, Offset: off, PerTurn: per})
+		offs = append(offs, TemplateOffset{Client: client, Offset: off, PerTurn: per, PerInput: o.perInput})
 	}
 	switch {
 	case templ:
@@ -405,6 +420,14 @@ func clientServerCause(c *Comparison, byClient map[string]*offsets) string {
 // opening turns' offsets are worded.
 func templateWords(offs []TemplateOffset, perTurn bool) string {
 	one := func(o TemplateOffset) string {
+		switch {
+		case o.PerInput && o.PerTurn == 0:
+			return "a constant " + signedInt(o.Offset) + " tokens per request"
+		case o.PerInput && o.Offset == o.PerTurn:
+			return "a constant " + signedInt(o.Offset) + " tokens per input"
+		case o.PerInput:
+			return signedInt(o.Offset) + " tokens on the first input and " + signedInt(o.PerTurn) + " more per further input"
+		}
 		if perTurn && o.PerTurn != 0 {
 			return signedInt(o.Offset) + " tokens on an opening turn and " + signedInt(o.PerTurn) + " more per earlier turn"
 		}
@@ -433,7 +456,11 @@ func clientServer(c Comparison, of string) string {
 	s := fmt.Sprintf("input: the server's prompt_tokens differ from surge's count in %s (%s)", of, moreFewer(c))
 	switch c.Cause {
 	case CauseTemplate:
-		return s + ": " + templateWords(c.Template, true) + " — the chat template's tokens around each message and BOS, which the server adds (legitimate), not a different tokenizer"
+		what := "the chat template's tokens around each message and BOS"
+		if slices.ContainsFunc(c.Template, func(o TemplateOffset) bool { return o.PerInput }) {
+			what += " (for embeddings, the special tokens around each input)"
+		}
+		return s + ": " + templateWords(c.Template, true) + " — " + what + ", which the server adds (legitimate), not a different tokenizer"
 	case CauseReplies:
 		return s + ": " + templateWords(c.Template, false) + " (chat template and BOS), later turns varying — reply re-tokenization: the server re-tokenizes the replies in the history differently (its template trims or rewrites them)"
 	}

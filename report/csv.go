@@ -209,10 +209,21 @@ func (c *csvRows) throughput(scope string, t *metrics.Throughput) {
 	r("requests", i(t.Requests), "")
 	r("request_rate", f(t.RequestsPerS), "1/s")
 	r("input_tokens", i(t.InputTokens), "")
-	r("output_tokens", i(t.OutputTokens), "")
+	na := t.OutputNotApplicable != ""
+	if !na {
+		r("output_tokens", i(t.OutputTokens), "")
+	}
+	if t.Inputs > 0 {
+		r("inputs", i(t.Inputs), "")
+		r("input_rate", f(t.InputsPerS), "1/s")
+	}
 	r("input_token_rate", f(t.InputTokensPerS), "1/s")
-	r("output_token_rate", f(t.OutputTokensPerS), "1/s")
-	r("output_source", t.OutputSource, "")
+	if na {
+		r("output_not_applicable", t.OutputNotApplicable, "")
+	} else {
+		r("output_token_rate", f(t.OutputTokensPerS), "1/s")
+		r("output_source", t.OutputSource, "")
+	}
 	r("send_rate", f(t.SendRatePerS), "1/s")
 	r("scheduled_rate", f(t.ScheduledRatePerS), "1/s")
 	r("rate_excluded", i(t.RateExcluded), "")

@@ -227,10 +227,16 @@ func keyFigures(s *metrics.Summary) []field {
 		{"requests", fmt.Sprintf("%s measured: %s ok, %s failed (%s), %s dropped", count(a.Requests), count(a.OK), count(a.Errors.Failed), pct(a.Errors.Rate), count(a.Errors.Dropped))},
 		{"window", fmt.Sprintf("%s – %s s", secs(s.Window.StartUS), secs(s.Window.EndUS))},
 		{"throughput", num(t.RequestsPerS) + " req/s"},
-		{"output tokens", num(t.OutputTokensPerS) + " tok/s (" + sourceName(t.OutputSource) + ")"},
+		{"output tokens", outputRate(t) + " (" + sourceName(t.OutputSource) + ")"},
 		{"input tokens", num(t.InputTokensPerS) + " tok/s"},
 		{"send rate", fmt.Sprintf("%s req/s sent of %s req/s scheduled", num(t.SendRatePerS), num(t.ScheduledRatePerS))},
 		{"in flight", fmt.Sprintf("%s mean, %s peak", num(t.MeanConcurrency), count(t.PeakConcurrency))},
+	}
+	if t.OutputNotApplicable != "" {
+		fs[3].Value = "n/a (" + t.OutputNotApplicable + ")"
+	}
+	if t.Inputs > 0 {
+		fs = append(fs, field{"inputs", inputRate(t) + " (embeddings)"})
 	}
 	if g := a.Goodput; g != nil {
 		fs = append(fs, field{"goodput", fmt.Sprintf("%s req/s: %s of sent requests met every SLO", num(g.PerS), pct(g.Fraction))})

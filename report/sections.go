@@ -14,7 +14,7 @@ import (
 // throughput writes the rates of sc.
 func (p *printer) throughput(sc *metrics.Scope) {
 	t := sc.Throughput
-	out := num(t.OutputTokensPerS) + " tok/s out"
+	out := outputRate(&t) + " out"
 	switch t.OutputSource {
 	case "chunks":
 		out += " (streamed chunks: no usage)"
@@ -28,8 +28,28 @@ func (p *printer) throughput(sc *metrics.Scope) {
 	case t.RateExcluded > 0:
 		sentRate += " (open-loop clients)"
 	}
-	p.field("throughput", num(t.RequestsPerS)+" req/s", num(t.InputTokensPerS)+" tok/s in", out,
+	rates := []string{num(t.RequestsPerS) + " req/s"}
+	if t.Inputs > 0 {
+		rates = append(rates, inputRate(&t))
+	}
+	rates = append(rates, num(t.InputTokensPerS)+" tok/s in", out,
 		fmt.Sprintf("in flight %s mean, %s peak", num(t.MeanConcurrency), count(t.PeakConcurrency)), sentRate)
+	p.field("throughput", rates...)
+}
+
+// outputRate is a scope's output tokens per second, or n/a when it has
+// no output to count (only embeddings requests), as every report shows
+// it.
+func outputRate(t *metrics.Throughput) string {
+	if t.OutputNotApplicable != "" {
+		return "n/a tok/s"
+	}
+	return num(t.OutputTokensPerS) + " tok/s"
+}
+
+// inputRate is a scope's embeddings inputs per second.
+func inputRate(t *metrics.Throughput) string {
+	return num(t.InputsPerS) + " inputs/s"
 }
 
 // clientCPU writes how busy the surge process was over the run: with

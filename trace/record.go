@@ -127,6 +127,11 @@ type Record struct {
 	// NotStreamed is true when the response came whole, not as an event
 	// stream (--no-stream): TTFT, TTFO, ITL and TPOT do not exist for it.
 	NotStreamed bool `json:"not_streamed,omitempty"`
+	// Inputs is the number of texts an embeddings request embedded; 0
+	// for every other API. Such a request generates no tokens and is
+	// never streamed: only its latency, its inputs and their tokens are
+	// measured.
+	Inputs int `json:"inputs,omitempty"`
 
 	// The server's own timings, when it reports them (surge's engine
 	// server: surge_timings; llama-server: timings), in µs. They count from
@@ -174,3 +179,6 @@ var _ Sink = (*RecordWriter)(nil)
 
 // OK reports whether the request succeeded.
 func (r *Record) OK() bool { return r.ErrorClass == "" }
+
+// Embeddings reports whether the request was to the embeddings API.
+func (r *Record) Embeddings() bool { return r.Inputs > 0 }

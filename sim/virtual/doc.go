@@ -45,7 +45,12 @@
 //	ClientInputTokens = ServerInputTokens = prompt tokens as the engine saw them
 //	CachedTokens = prompt tokens found in the prefix cache at admission
 //
-// all rounded to whole microseconds; InputTokens is the trace's count,
+// all rounded to whole microseconds. An embeddings request (a session of
+// api embeddings) is one step of prefill for all its texts' tokens and
+// an output step for the pooling, answered whole: FirstByteUS = E2EUS at
+// the end of that step, Inputs its texts, NotStreamed, no token times or
+// output tokens, and no prefix caching, as the built-in server answers
+// it. InputTokens is the trace's count,
 // corrected under live history, as the driver corrects it, for earlier
 // replies the engine made of other lengths than planned. The
 // first ReasoningTokens tokens of the output are reasoning, as the

@@ -21,6 +21,7 @@ type flight struct {
 	finish  string        // finish reason
 	cached  int           // prompt tokens found in the prefix cache
 	reason  int           // the turn's ReasoningTokens, at hand for every token
+	inputs  int           // texts an embeddings request embeds; 0 for other APIs
 
 	got         int           // tokens received so far
 	first, last time.Duration // first and latest token times
@@ -63,14 +64,23 @@ func (f *flight) base() trace.Record {
 		IntendedUS: at, SentUS: at,
 		InputTokens: f.input, ClientInputTokens: f.prompt, OutputTokens: t.OutputTokens,
 		ReasoningTokens: t.ReasoningTokens, WaitUS: t.WaitUS, ToolCalls: t.ToolCalls,
-		DeadlineUS: s.DeadlineUS,
+		DeadlineUS: s.DeadlineUS, Inputs: f.inputs,
 	}
 }
 
 // record is f's record once its last token is out: a 200 streaming
-// response of one token per chunk.
+// response of one token per chunk, or for an embeddings request a whole
+// answer at the end of its one step, with no tokens.
 func (f *flight) record() trace.Record {
 	rec := f.base()
+	if f.inputs > 0 {
+		rec.E2EUS = f.lastUS
+		rec.FirstByteUS = rec.E2EUS
+		rec.ServerInputTokens, rec.CachedTokens = f.prompt, f.cached
+		rec.NotStreamed = true
+		rec.Status = 200
+		return rec
+	}
 	ttft := us(f.first - f.arrival)
 	rec.FirstByteUS, rec.TTFTUS, rec.TTFOUS = ttft, ttft, f.ttfo()
 	rec.E2EUS = f.lastUS

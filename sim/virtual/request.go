@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"time"
 
+	"surge/openai"
 	"surge/sim"
 	"surge/trace"
 )
@@ -35,8 +36,12 @@ func (rn *runner) send(sr *sessionRun, k int, at time.Duration) error {
 		input:  sr.inputTokens(k),
 		reason: sr.s.Turns[k].ReasoningTokens,
 	}
+	if sr.s.API == openai.APIEmbeddings {
+		f.inputs = max(len(sr.s.Turns[k].Inputs), 1)
+	}
 	var hashes []uint64
-	if rn.prefix {
+	if rn.prefix && f.inputs == 0 {
+		// A batch of inputs is not one sequence whose prefix others share.
 		hashes = sr.hashes(&rn.hash, rn.msgs, k)
 	}
 	sr.leave(k)
