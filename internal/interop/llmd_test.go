@@ -108,6 +108,48 @@ func TestLLMDSim(t *testing.T) {
 		}
 	}
 
+	t.Run("embeddings", func(t *testing.T) {
+		if smoke() {
+			t.Skip("-short")
+		}
+		// Batches of 1 to 8 texts: each answered whole with a vector per
+		// text, the sim's own prompt count, no tokens to time.
+		spec := `version: 1
+name: interop-llmd-embeddings
+seed: 13
+tokenizer: TOKENIZER
+requests: 24
+clients:
+  - name: c
+    model: fake
+    api: embeddings
+    concurrency: 4
+    input: {dist: uniform, min: 20, max: 200}
+    inputs: {dist: uniform, min: 1, max: 8}
+`
+		r := runTrace(t, srv, tr.gen(t, spec))
+		checkComplete(t, r)
+		checkCounts(t, r)
+		checkMeasurement(t, r.dir, "run", "errors")
+		want := map[key]int{}
+		for _, s := range r.trace {
+			for i, tu := range s.Turns {
+				want[key{s.Client, s.Index, i}] = len(tu.Inputs)
+			}
+		}
+		for _, rec := range r.recs.Requests {
+			n := want[key{rec.Client, rec.Session, rec.Turn}]
+			if rec.Inputs != n || n == 0 || !rec.NotStreamed || rec.TTFTUS != 0 || rec.Chunks != 0 || rec.ServerInputTokens == 0 || rec.ServerOutputTokens != 0 {
+				t.Errorf("%s: %d inputs (the trace's %d), not streamed %v, TTFT %d, %d chunks, server tokens %d/%d; want the batch answered whole, its prompt counted",
+					rec, rec.Inputs, n, rec.NotStreamed, rec.TTFTUS, rec.Chunks, rec.ServerInputTokens, rec.ServerOutputTokens)
+			}
+		}
+		rep := readReport(t, r.dir)
+		if rep.All.Requests != len(r.recs.Requests) {
+			t.Errorf("report.json counts %d requests, the records %d", rep.All.Requests, len(r.recs.Requests))
+		}
+	})
+
 	t.Run("prefix", func(t *testing.T) {
 		// Two 256-token system prompts shared by 40 conversations: all but
 		// the first use of each is a prefix-cache hit.

@@ -203,10 +203,11 @@ func writeSpec(t *testing.T, dir, name, text string) string {
 
 // turn is one request of a trace, as surge gen writes it.
 type turn struct {
-	InputTokens  int    `json:"input_tokens"`
-	OutputTokens int    `json:"output_tokens"`
-	Prompt       string `json:"prompt"`
-	Reply        string `json:"reply"`
+	InputTokens  int      `json:"input_tokens"`
+	OutputTokens int      `json:"output_tokens"`
+	Prompt       string   `json:"prompt"`
+	Inputs       []string `json:"inputs"`
+	Reply        string   `json:"reply"`
 	Fault        *struct {
 		Kind string `json:"kind"`
 	} `json:"fault"`
@@ -253,6 +254,8 @@ type record struct {
 	ServerInputTokens  int     `json:"server_input_tokens"`
 	ServerOutputTokens int     `json:"server_output_tokens"`
 	Chunks             int     `json:"chunks"`
+	Inputs             int     `json:"inputs"`
+	NotStreamed        bool    `json:"not_streamed"`
 	CachedTokens       int     `json:"cached_tokens"`
 	ServerTTFTUS       int64   `json:"server_ttft_us"`
 	ServerE2EUS        int64   `json:"server_e2e_us"`
