@@ -203,3 +203,30 @@ func TestTypedStreamTruncated(t *testing.T) {
 		}
 	}
 }
+
+// TestRequestOptions asserts the exact body and headers of requests with
+// extra body members and headers of their own: the members merged in (a
+// member of the client's name replaced, once), the headers added beside
+// the client's without overriding them.
+func TestRequestOptions(t *testing.T) {
+	t.Parallel()
+	c, got := capture(t, Config{APIKey: "sk-test"}, replyFile(t, "vllm_chat.sse"))
+	req := chatReq()
+	req.Extra = []byte(`{"priority":1,"stream_options":{"include_usage":true,"continuous_usage_stats":true}}`)
+	req.Header = http.Header{"X-Session-Affinity": {"chat-7"}, "Authorization": {"Bearer other"}, "User-Agent": {"x"}}
+	checkOK(t, c.Do(context.Background(), req))
+	r := (*got)[0]
+	want := `{"model":"m","messages":[{"role":"user","content":"Hello"}],"max_tokens":16,"stream":true,"priority":1,"stream_options":{"include_usage":true,"continuous_usage_stats":true}}`
+	if r.body != want {
+		t.Errorf("body\n %s\nwant %s", r.body, want)
+	}
+	wantHeader := http.Header{"Content-Type": {"application/json"}, "User-Agent": {"surge"}, "Accept-Encoding": {"identity"},
+		"Authorization": {"Bearer sk-test"}, "X-Session-Affinity": {"chat-7"}}
+	if !reflect.DeepEqual(r.header, wantHeader) {
+		t.Errorf("headers\n %v\nwant %v", r.header, wantHeader)
+	}
+	req.Extra = []byte(`[1]`)
+	if res := c.Do(context.Background(), req); res.ErrClass != "http" || res.Cause != CauseInvalid || len(*got) != 1 {
+		t.Errorf("an extra body that is no object: %q %q, %d requests sent; want invalid, none sent", res.ErrClass, res.Err, len(*got)-1)
+	}
+}

@@ -113,6 +113,8 @@ func (c *Client) endpoint(req *Request, res *Result) (route, bool) {
 		why = fmt.Sprintf("api %q needs max_tokens, which Anthropic's API requires: give the request a MaxTokens (a workload's max_tokens: output or a number, not none)", req.API)
 	case len(req.Inputs) > 0 && req.API != openai.APIEmbeddings:
 		why = fmt.Sprintf("api %q takes one prompt, not a batch of %d inputs: send them to the %q api", req.API, len(req.Inputs), openai.APIEmbeddings)
+	case len(req.Extra) > 0 && openai.CheckObject(req.Extra) != nil:
+		why = fmt.Sprintf("extra body %s: %v", openai.Clip(string(req.Extra), dataExcerpt), openai.CheckObject(req.Extra))
 	}
 	if why != "" {
 		res.fail(trace.ErrHTTP, CauseInvalid, why)
@@ -126,6 +128,13 @@ func (c *Client) endpoint(req *Request, res *Result) (route, bool) {
 // failure it records the error in res and returns no response.
 func (c *Client) send(caller, ctx context.Context, w *watch, rt route, req *Request, res *Result) (*http.Response, *probe) {
 	body := buildBody(req)
+	if len(req.Extra) > 0 {
+		body, _ = openai.MergeObject(body, req.Extra) // checked by endpoint
+	}
+	header := rt.header
+	if len(req.Header) > 0 {
+		header = withHeader(rt.header, req.Header)
+	}
 	if req.Malformed {
 		body = body[:len(body)/2]
 	}
@@ -135,7 +144,7 @@ func (c *Client) send(caller, ctx context.Context, w *watch, rt route, req *Requ
 	}
 	p := newProbe(c.epoch, w)
 	ctx = httptrace.WithClientTrace(ctx, &p.trace)
-	resp, err := transport.RoundTrip(newHTTPRequest(ctx, rt.url, rt.header, body))
+	resp, err := transport.RoundTrip(newHTTPRequest(ctx, rt.url, header, body))
 	before := int64(0) // p.wrote before the last attempt
 	if err != nil && p.reused.Load() && p.response.Load() == 0 && ctx.Err() == nil {
 		// The pooled connection was dead (the server closed it after its
@@ -144,7 +153,7 @@ func (c *Client) send(caller, ctx context.Context, w *watch, rt route, req *Requ
 		res.Resends++
 		before = p.wrote.Load()
 		w.redial()
-		resp, err = c.fresh.RoundTrip(newHTTPRequest(ctx, rt.url, rt.header, body))
+		resp, err = c.fresh.RoundTrip(newHTTPRequest(ctx, rt.url, header, body))
 	}
 	if wr := p.wrote.Load(); wr != 0 && wr != before {
 		res.Written = true
@@ -200,6 +209,18 @@ func buildBody(req *Request) []byte {
 		r.StreamOptions = &openai.StreamOptions{IncludeUsage: true}
 	}
 	return r.AppendJSON(dst)
+}
+
+// withHeader is the client's header h with the request's own headers
+// added, except those h sets.
+func withHeader(h, own http.Header) http.Header {
+	out := h.Clone()
+	for name, vs := range own {
+		if out.Get(name) == "" {
+			out[http.CanonicalHeaderKey(name)] = vs
+		}
+	}
+	return out
 }
 
 // newHTTPRequest builds a POST of body to u. The URL and header are shared

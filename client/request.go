@@ -1,6 +1,7 @@
 package client
 
 import (
+	"net/http"
 	"time"
 
 	"surge/openai"
@@ -38,6 +39,14 @@ type Request struct {
 	// Inputs, when non-empty, is the batch of texts an embeddings request
 	// embeds, in place of Prompt alone; other APIs refuse it.
 	Inputs []string
+	// Extra is a JSON object whose members are merged into the body
+	// (openai.MergeObject: a member of the same name replaces the
+	// client's own); Do fails a request whose Extra is not an object.
+	Extra []byte
+	// Header holds headers of this request alone, added to the client's
+	// (Config.Header and its own, which they do not override): a
+	// session's affinity header, a tenant's.
+	Header http.Header
 	// KeepText keeps the generated text in Result.Text and
 	// Result.Reasoning; without it no text is built.
 	KeepText bool

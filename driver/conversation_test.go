@@ -217,3 +217,32 @@ func TestAPIRequests(t *testing.T) {
 		})
 	}
 }
+
+// TestRequestOptions checks that a client's headers, their placeholders
+// filled per session, and its extra body with the run's merged over it,
+// go with every request; and that an extra body that is no object is
+// refused.
+func TestRequestOptions(t *testing.T) {
+	t.Parallel()
+	synctest.Test(t, func(t *testing.T) {
+		h, ss := openTrace([]int64{0, 1}, []int{1, 1})
+		h.Clients[0].Headers = map[string]string{"X-Session-Affinity": "{session}", "X-Tenant": "t-{client}"}
+		h.Clients[0].ExtraBody = []byte(`{"priority":1,"top_k":5}`)
+		f := &fake{}
+		runBubble(t, t.Context(), mustNew(t, Config{Client: f, ExtraBody: []byte(`{"top_k":9}`)}, h, ss), f)
+		for i, req := range f.reqs {
+			want := fmt.Sprintf("o-%d", i)
+			if got := req.Header.Get("X-Session-Affinity"); got != want || req.Header.Get("X-Tenant") != "t-o" {
+				t.Errorf("request %d: headers %v, want affinity %s and tenant t-o", i, req.Header, want)
+			}
+			if string(req.Extra) != `{"priority":1,"top_k":9}` {
+				t.Errorf("request %d: extra body %s, want the run's top_k over the client's", i, req.Extra)
+			}
+		}
+	})
+	h, ss := openTrace([]int64{0}, []int{1})
+	h.Clients[0].ExtraBody = []byte(`[1]`)
+	if _, err := New(Config{Client: &fake{}, ExtraBody: []byte(`{`)}, h, ss); err == nil || !strings.Contains(err.Error(), "config: extra body") || !strings.Contains(err.Error(), `client "o": extra_body`) {
+		t.Errorf("New: %v; want both extra bodies refused", err)
+	}
+}

@@ -104,6 +104,12 @@ type Config struct {
 	// surge_reasoning_tokens, which only surge's built-in engine knows:
 	// set it for that engine alone.
 	ReasoningHint bool
+
+	// ExtraBody is a JSON object merged into the body of every request
+	// (vllm bench's --extra-body), over the members the trace's clients
+	// give (trace.ClientInfo.ExtraBody): a member of a name either has
+	// replaces surge's own.
+	ExtraBody []byte
 }
 
 // Driver sends the sessions of one trace. Progress may be called from any
@@ -112,14 +118,15 @@ type Driver struct {
 	cfg    Config
 	warmup time.Duration // resolved: records intended before it are warmup
 
-	open      []*trace.Session  // open-loop sessions before Duration, by AtUS
-	dueUS     []int64           // their offsets, for Progress
-	closed    []loop            // closed-loop clients with sessions
-	scheduled int               // requests the run means to send, if known up front
-	sessions  int               // sessions to schedule, for Progress
-	span      time.Duration     // how long the schedule lasts, for Progress
-	models    map[string]string // header model of each client, the last fallback
-	pinned    map[string]bool   // clients whose conversations carry the trace's replies
+	open      []*trace.Session   // open-loop sessions before Duration, by AtUS
+	dueUS     []int64            // their offsets, for Progress
+	closed    []loop             // closed-loop clients with sessions
+	scheduled int                // requests the run means to send, if known up front
+	sessions  int                // sessions to schedule, for Progress
+	span      time.Duration      // how long the schedule lasts, for Progress
+	models    map[string]string  // header model of each client, the last fallback
+	options   map[string]options // each client's headers and extra body
+	pinned    map[string]bool    // clients whose conversations carry the trace's replies
 	windows   []trace.FaultWindow
 
 	running atomic.Bool
@@ -174,9 +181,11 @@ func warmupOf(cfg Config, h trace.Header) time.Duration {
 func (d *Driver) split(h trace.Header, sessions []*trace.Session) {
 	byName := make(map[string]int, len(h.Clients))
 	d.models = make(map[string]string, len(h.Clients))
+	d.options = make(map[string]options, len(h.Clients))
 	d.pinned = make(map[string]bool)
 	for _, c := range h.Clients {
 		d.models[c.Name] = c.Model
+		d.options[c.Name] = newOptions(c, d.cfg.ExtraBody)
 		d.pinned[c.Name] = c.History == trace.HistoryPinned
 		if c.Concurrency > 0 {
 			byName[c.Name] = len(d.closed)

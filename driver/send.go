@@ -60,6 +60,8 @@ func (r *run) request(a *attempt, conv *conversation) *client.Request {
 		Stream:      r.cfg.Stream,
 		KeepText:    conv.keep[a.turn],
 	}
+	o := r.d.options[a.session.Client]
+	req.Extra, req.Header = o.extra, o.header(a.session)
 	if r.cfg.ReasoningHint {
 		req.ReasoningTokens = t.ReasoningTokens
 	}

@@ -21,6 +21,7 @@ func validate(cfg Config, h trace.Header, sessions []*trace.Session) error {
 	errs := validateConfig(cfg)
 	clients, cerrs := headerClients(h)
 	errs = append(errs, cerrs...)
+	errs = append(errs, checkOptions(cfg, h.Clients)...)
 	if !h.Text && len(sessions) > 0 && cfg.Expand == nil {
 		// One line instead of one per session: the whole trace lacks text.
 		errs = append(errs, errors.New("the trace has no prompt text (made with surge gen --no-text, or imported as content blocks): surge sim runs it as it is; to send it to a server, generate it with text"))

@@ -39,6 +39,8 @@ func (c Config) Check() error {
 		errs = append(errs, errors.New("no bundle directory and no Records writer: the run's records need a place (-o DIR, or -o - for standard output)"))
 	case c.Dir != "" && c.Records != nil:
 		errs = append(errs, fmt.Errorf("a bundle directory (%s) and a Records writer: the records go to one of them", c.Dir))
+	case len(c.ExtraBody) > 0 && openai.CheckObject(c.ExtraBody) != nil:
+		errs = append(errs, fmt.Errorf("--extra-body %s: %v", redact.Clip(string(c.ExtraBody)), openai.CheckObject(c.ExtraBody)))
 	case len(c.Salt) > MaxSalt:
 		errs = append(errs, fmt.Errorf("--salt %q: a nonce is at most %d bytes (it goes before every conversation)", redact.Clip(c.Salt), MaxSalt))
 	}

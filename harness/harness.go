@@ -67,8 +67,11 @@ type Config struct {
 	// the response cap. Run sets its base URL and, when zero, its pool.
 	Client client.Config
 
-	API   string // one of openai.APIs, overriding the workload's
-	Model string // the model to send, overriding the workload's
+	API string // one of openai.APIs, overriding the workload's
+	// ExtraBody is a JSON object merged into every request's body, over
+	// the members the workload's clients give (--extra-body).
+	ExtraBody JSONObject
+	Model     string // the model to send, overriding the workload's
 	// NoStream sends non-streaming requests.
 	NoStream       bool
 	MaxConcurrency int  // cap on open-loop requests in flight (0: none)

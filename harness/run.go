@@ -76,6 +76,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 		// Only the built-in engine knows the planned reasoning lengths.
 		ReasoningHint: to.builtin,
 		Expand:        expand,
+		ExtraBody:     cfg.ExtraBody,
 	}, in.Header, in.Sessions)
 	if err != nil {
 		return nil, err

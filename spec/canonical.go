@@ -107,6 +107,7 @@ func writeClient(b *bytes.Buffer, c Client, weights bool) {
 	if f := c.Faults; f != nil {
 		writeFaults(b, f)
 	}
+	writeRequest(b, c)
 }
 
 // writeSampling renders a client's sampling block.

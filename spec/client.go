@@ -14,6 +14,7 @@ import (
 var clientKeys = []string{
 	"name", "model", "api", "weight", "rate", "concurrency", "arrival",
 	"input", "output", "inputs", "reasoning", "correlation", "prompt", "sampling", "session", "prefix", "faults",
+	"headers", "extra_body",
 }
 
 // prompts are the content styles of synthetic prompts.
@@ -83,6 +84,12 @@ func (d *decoder) client(n ast.Node, path string) (Client, *clientSource) {
 		c.Faults = d.faults(n, p)
 		d.check(o, "faults", c.Faults != nil && len(c.Faults.Bursts) > 0 && c.Arrival.Count > 0,
 			"a burst adds arrivals, which arrival.count fixes: drop one of them")
+	}
+	if n, p, ok := o.get("headers"); ok {
+		c.Headers = d.headers(n, p)
+	}
+	if n, p, ok := o.get("extra_body"); ok {
+		c.ExtraBody = d.extraBody(n, p)
 	}
 	d.checkAPI(o, &c)
 	return c, src

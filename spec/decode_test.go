@@ -169,6 +169,16 @@ x-notes: anything
 `, []want{{"4:65: clients[0].inputs", "inputs (texts per request) is for api: embeddings"}}},
 		{"embeddings in a conversation", head + `  - {name: a, model: m, api: embeddings, rate: 1/s, input: 1, session: {kind: chat, turns: 2}}
 `, []want{{"4:72: clients[0].session", "chat sessions need a conversation: api chat, responses or messages"}}},
+		{"no credential headers", head + `  - {name: a, model: m, rate: 1/s, input: 1, output: 1, headers: {Authorization: Bearer x}}
+`, []want{{"4:67: clients[0].headers.Authorization", "carries credentials, which a spec must not hold"}}},
+		{"credential names hold ids only", head + `  - {name: a, model: m, rate: 1/s, input: 1, output: 1, headers: {x-session-id: "s-{session}", x-session-key: "{session}"}}
+`, []want{{"4:67: clients[0].headers.x-session-id", "may hold only {client} and {session}"}}},
+		{"header placeholders", head + `  - {name: a, model: m, rate: 1/s, input: 1, output: 1, headers: {x-id: "{turn}"}}
+`, []want{{"4:73: clients[0].headers.x-id", "the only placeholders are {client} and {session}"}}},
+		{"extra_body keeps the workload", head + `  - {name: a, model: m, rate: 1/s, input: 1, output: 1, extra_body: {messages: []}}
+`, []want{{"4:69: clients[0].extra_body.messages", "extra_body cannot replace it"}}},
+		{"extra_body is a mapping", head + `  - {name: a, model: m, rate: 1/s, input: 1, output: 1, extra_body: [1]}
+`, []want{{"4:69: clients[0].extra_body", "expected a mapping of members"}}},
 		{"prefix needs a length", head + `  - {name: a, model: m, rate: 1/s, input: 1, output: 1, prefix: {pool: 0}}
 `, []want{{"4:65: clients[0].prefix", "missing key length"}, {"4:72: clients[0].prefix.pool", "pool must be at least 1"}}},
 		{"bad salt", strings.Replace(head, "clients:", "salt: never\nclients:", 1) + `  - {name: a, model: m, rate: 1/s, input: 1, output: 1}

@@ -89,6 +89,13 @@ type Client struct {
 	Session     Session
 	Prefix      *Prefix // shared system prompts; nil: none
 	Faults      *Faults // faults injected on purpose; nil: none
+	// Headers are sent with every request, their values' placeholders
+	// ({client}, {session}: trace.HeaderValue) replaced; never credentials.
+	Headers map[string]string
+	// ExtraBody is a JSON object merged into every request's body: its
+	// members are added, or replace surge's own of the same name (not
+	// the model, messages, prompt, input, system or stream).
+	ExtraBody []byte
 }
 
 // Sampling holds the generation settings sent with each request.

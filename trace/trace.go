@@ -7,7 +7,10 @@
 // the same workload hash send the same requests at the same offsets.
 package trace
 
-import "time"
+import (
+	"encoding/json"
+	"time"
+)
 
 // Format is the trace format version written in every header. Version 2
 // added conversations (turns with parents, dependencies and waits, system
@@ -51,6 +54,13 @@ type ClientInfo struct {
 	// History is "pinned" when later turns carry the trace's planned
 	// replies; empty (live) means the server's actual replies.
 	History string `json:"history,omitempty"`
+	// Headers are sent with every request of the client, their values'
+	// placeholders replaced (HeaderValue): a tenant, a session's affinity
+	// for a router. They never carry credentials.
+	Headers map[string]string `json:"headers,omitempty"`
+	// ExtraBody is a JSON object merged into the body of every request of
+	// the client (a member of the same name replacing surge's own).
+	ExtraBody json.RawMessage `json:"extra_body,omitempty"`
 }
 
 // HistoryPinned is ClientInfo.History for a client whose conversations

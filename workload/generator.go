@@ -135,7 +135,7 @@ func (g *Generator) Header() trace.Header {
 		Text: !g.noText,
 	}
 	for _, c := range g.clients {
-		ci := trace.ClientInfo{Name: c.Name, Model: c.Model, Concurrency: c.Concurrency}
+		ci := trace.ClientInfo{Name: c.Name, Model: c.Model, Concurrency: c.Concurrency, Headers: c.Headers, ExtraBody: c.ExtraBody}
 		if c.Session.History == spec.HistoryPinned {
 			ci.History = trace.HistoryPinned
 		}
