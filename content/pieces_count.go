@@ -91,11 +91,14 @@ func isBoundary(s string, i int) bool {
 
 // endRun returns the trailing run of s that is neither space, letter nor
 // digit: the ending that decides what a paragraph break after s costs.
+// Combining marks belong to the run: pre-tokenizers whose letter class
+// lacks \p{M} (cl100k_base, Llama 3) put the marks of a Devanagari word's
+// last syllable in one chunk with the punctuation and newlines after them.
 func endRun(s string) string {
 	i := len(s)
 	for i > 0 {
 		r, n := utf8.DecodeLastRuneInString(s[:i])
-		if unicode.IsSpace(r) || unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.IsMark(r) {
+		if unicode.IsSpace(r) || unicode.IsLetter(r) || unicode.IsDigit(r) {
 			break
 		}
 		i -= n

@@ -25,8 +25,56 @@ const (
 	StyleCode Style = "code"
 )
 
-// styles lists the concrete styles in the order of the Synth's per-style
-// tables; StyleMixed chooses among them.
+// The task styles, which need SynthConfig.Tasks. Their passages are the
+// topics' statements unless said otherwise.
+const (
+	// StyleCreative asks for a story, poem, dialogue or scene from notes.
+	StyleCreative Style = "creative"
+	// StyleAnalysis asks to compare, weigh or assess what a passage says.
+	StyleAnalysis Style = "analysis"
+	// StyleExtraction asks to extract or classify what a given document holds.
+	StyleExtraction Style = "extraction"
+	// StyleMath is a word problem, in sentences with figures, to be solved
+	// step by step.
+	StyleMath Style = "math"
+	// StyleTools lists tool definitions as JSON, background paragraphs, and
+	// a request that needs the tools.
+	StyleTools Style = "tool_use"
+	// StyleLongQA is a long report with a question about it at the end.
+	StyleLongQA Style = "long_qa"
+	// StyleRAG is retrieved documents, each labelled "Document k:" and
+	// often on another topic, and a question to answer from them.
+	StyleRAG Style = "rag"
+	// StyleChat is a follow-up turn of a conversation: a reply to an
+	// earlier answer, more context, and a follow-up question.
+	StyleChat Style = "chat"
+	// StyleTranslation is a passage in one language with a request, in
+	// English, to translate it into another.
+	StyleTranslation Style = "translation"
+	// StyleAdversarial is phrasing that makes answers hard: instructions
+	// that contradict or nest, passages mixing in long sentences of
+	// nested clauses and double negatives, and ambiguous questions.
+	StyleAdversarial Style = "adversarial"
+)
+
+// TaskStyles returns the task styles, in the order of the Synth's task tables.
+func TaskStyles() []Style {
+	return []Style{StyleCreative, StyleAnalysis, StyleExtraction, StyleMath, StyleTools,
+		StyleLongQA, StyleRAG, StyleChat, StyleTranslation, StyleAdversarial}
+}
+
+// Styles returns every style Prompt accepts: StyleMixed, the first four
+// concrete styles, then TaskStyles.
+func Styles() []Style {
+	return append(append([]Style{StyleMixed}, styles()...), TaskStyles()...)
+}
+
+// IsTask reports whether style needs SynthConfig.Tasks.
+func IsTask(style Style) bool { return taskIndex(style) >= 0 }
+
+// styles lists the first concrete styles in the order of the Synth's
+// per-style tables; StyleMixed chooses among them (and not among the task
+// styles, so that traces made before those existed come out the same).
 func styles() []Style {
 	return []Style{StyleQuestion, StyleInstruction, StyleSummarize, StyleCode}
 }
@@ -39,6 +87,22 @@ const (
 	iCode
 	numStyles
 )
+
+// CanWrite returns an error unless PromptIn can write prompts of style in
+// lang: both must be known, and task styles and languages other than
+// English need SynthConfig.Tasks (a Synth of a corpus writes any).
+func (s *Synth) CanWrite(style Style, lang Language) error {
+	if style != StyleMixed && styleIndex(style) < 0 && taskIndex(style) < 0 {
+		return fmt.Errorf("unknown prompt style %q", style)
+	}
+	if langIndex(lang) < 0 {
+		return fmt.Errorf("unknown prompt language %q", lang)
+	}
+	if s.corpus == nil && s.tasks == nil && (IsTask(style) || lang != English) {
+		return fmt.Errorf("prompt style %s in language %s needs a Synth built with SynthConfig.Tasks", style, lang)
+	}
+	return nil
+}
 
 // String returns the style's name.
 func (s Style) String() string { return string(s) }
@@ -67,6 +131,11 @@ type SynthConfig struct {
 	// word once and then the whole corpus about twice to verify the counts,
 	// so a corpus of megabytes takes seconds.
 	Corpus []byte
+	// Tasks adds the text of the task styles (TaskStyles) and of the
+	// languages other than English to the built-in text. It makes NewSynth
+	// slower and changes Hash, so it is off unless a workload asks for
+	// them. It is ignored with a corpus.
+	Tasks bool
 }
 
 // Synth builds prompts of an exact token length for one tokenizer. It is
@@ -84,6 +153,7 @@ type Synth struct {
 	fillBody countTable            // generic fillers, body form
 	fillHead countTable            // generic fillers, start form
 	corpus   *corpusTables         // nil for the built-in text
+	tasks    *taskTables           // nil unless built with SynthConfig.Tasks
 }
 
 // topicTables are the pieces of one topic.
@@ -119,6 +189,9 @@ func NewSynth(tok Tokenizer, cfg SynthConfig) (*Synth, error) {
 		b.addBuiltin()
 	}
 	b.addSmall()
+	if cfg.Tasks && len(cfg.Corpus) == 0 {
+		b.addTasks()
+	}
 	s, err := b.finish()
 	if err != nil {
 		return nil, fmt.Errorf("building prompt text for tokenizer %s: %w", tok.Name(), err)
@@ -133,19 +206,30 @@ func NewSynth(tok Tokenizer, cfg SynthConfig) (*Synth, error) {
 // on the tokenizer.
 func (s *Synth) Hash() string { return s.hash }
 
-// Prompt appends to dst a prompt of exactly n tokens in the given style and
-// returns the extended slice. Pieces are chosen with r only, so the same r
-// state gives the same bytes. n <= 0 appends nothing. It panics if style is
-// not StyleMixed or one of the concrete styles. Reusing dst avoids allocation.
+// Prompt appends to dst an English prompt of exactly n tokens in the
+// given style and returns the extended slice; it is PromptIn with English.
 func (s *Synth) Prompt(dst []byte, r *rand.Rand, style Style, n int) []byte {
+	return s.PromptIn(dst, r, style, English, n)
+}
+
+// PromptIn appends to dst a prompt of exactly n tokens in the given style
+// and language and returns the extended slice. Pieces are chosen with r
+// only, so the same r state gives the same bytes. n <= 0 appends nothing.
+// In a language other than English, a prose prompt's head, passage and
+// closing are in that language, a translation's passage is (its request
+// is English), and code and tool-use prompts are English. It panics if
+// style is not one of Styles, or lang not one of Languages, or if either
+// needs SynthConfig.Tasks and the Synth was built without it (see
+// CanWrite). Reusing dst avoids allocation.
+func (s *Synth) PromptIn(dst []byte, r *rand.Rand, style Style, lang Language, n int) []byte {
 	if n <= 0 {
 		return dst
 	}
+	if err := s.CanWrite(style, lang); err != nil {
+		panic("content: " + err.Error())
+	}
 	st := styleIndex(style)
-	if st < 0 {
-		if style != StyleMixed {
-			panic(fmt.Sprintf("content: unknown prompt style %q", style))
-		}
+	if st < 0 && style == StyleMixed {
 		st = r.IntN(numStyles)
 	}
 	w := writer{p: &s.pool, breaks: s.breaks, dst: dst, left: n}
@@ -154,6 +238,8 @@ func (s *Synth) Prompt(dst []byte, r *rand.Rand, style Style, n int) []byte {
 		s.corpusPrompt(&w, r)
 	case st == iCode:
 		s.codePrompt(&w, r)
+	case st < 0 || lang != English:
+		s.taskPrompt(&w, r, style, lang)
 	default:
 		s.prosePrompt(&w, r, st)
 	}

@@ -47,3 +47,39 @@ func BenchmarkNewSynth(b *testing.B) {
 		}
 	}
 }
+
+// benchmarkTasks measures assembling prompts of n tokens in every task
+// style in turn, in English, on the o200k_base pool with the task text.
+func benchmarkTasks(b *testing.B, n int) {
+	_, s := testTaskSynth(b, "o200k_base")
+	r := rand.New(rand.NewPCG(1, 2))
+	all := TaskStyles()
+	var buf []byte
+	i := 0
+	b.ReportAllocs()
+	for b.Loop() {
+		buf = s.Prompt(buf[:0], r, all[i%len(all)], n)
+		i++
+	}
+	sec := b.Elapsed().Seconds()
+	b.ReportMetric(float64(b.N)/sec, "prompts/s")
+}
+
+func BenchmarkPromptTasks1k(b *testing.B)  { benchmarkTasks(b, 1000) }
+func BenchmarkPromptTasks16k(b *testing.B) { benchmarkTasks(b, 16000) }
+
+// BenchmarkPromptLanguages1k is benchmarkTasks' 1,000-token case for
+// question prompts in every language in turn.
+func BenchmarkPromptLanguages1k(b *testing.B) {
+	_, s := testTaskSynth(b, "o200k_base")
+	r := rand.New(rand.NewPCG(1, 2))
+	langs := Languages()
+	var buf []byte
+	i := 0
+	b.ReportAllocs()
+	for b.Loop() {
+		buf = s.PromptIn(buf[:0], r, StyleQuestion, langs[i%len(langs)], 1000)
+		i++
+	}
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "prompts/s")
+}

@@ -45,6 +45,7 @@ type builder struct {
 	fillers, ones          []uint32
 	corpusFirst, corpusEnd uint32 // corpus pieces are ids [corpusFirst, corpusEnd)
 	corpusStarts           []uint32
+	tasks                  *taskIDs // nil unless SynthConfig.Tasks
 }
 
 func newBuilder(tok Tokenizer) *builder {

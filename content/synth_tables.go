@@ -27,6 +27,9 @@ func (b *builder) builtinTables(s *Synth) error {
 		c.blocks = append(c.blocks, b.table(startForm, b.codeBlocks[li]))
 	}
 	b.smallTables(s)
+	if b.tasks != nil {
+		b.taskTables(s)
+	}
 	if err := s.checkBuiltin(); err != nil {
 		return err
 	}
@@ -91,6 +94,9 @@ func (s *Synth) checkBuiltin() error {
 	errs = append(errs, needFill("code notes", 0, &c.start, &c.body), needAny("code closings", 0, &c.closes))
 	for li := range c.heads {
 		errs = append(errs, needAny("code heads", li, &c.heads[li]), needAny("code blocks", li, &c.blocks[li]))
+	}
+	if s.tasks != nil {
+		errs = append(errs, s.checkTasks()...)
 	}
 	return firstErrors(append(errs, s.checkSmall())...)
 }

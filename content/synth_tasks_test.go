@@ -1,0 +1,258 @@
+package content
+
+import (
+	"encoding/json"
+	"math"
+	"math/rand/v2"
+	"os"
+	"strings"
+	"sync"
+	"testing"
+	"unicode"
+	"unicode/utf8"
+)
+
+// taskSynthCache builds each tokenizer's Synth with SynthConfig.Tasks once.
+var taskSynthCache sync.Map
+
+// testTaskSynth returns the tokenizer at nameOrPath and its Synth with the
+// task styles and languages.
+func testTaskSynth(t testing.TB, nameOrPath string) (Tokenizer, *Synth) {
+	t.Helper()
+	tok, err := Open(nameOrPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, _ := taskSynthCache.LoadOrStore(nameOrPath, sync.OnceValues(func() (*Synth, error) {
+		return NewSynth(tok, SynthConfig{Tasks: true})
+	}))
+	s, err := f.(func() (*Synth, error))()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tok, s
+}
+
+// taskLengths returns k lengths log-uniform in [1, 32768] from seed, after
+// 1, 2, 3 and 32,768 when edges is set.
+func taskLengths(seed uint64, k int, edges bool) []int {
+	var ns []int
+	if edges {
+		ns = []int{1, 2, 3, 32768}
+	}
+	r := rand.New(rand.NewPCG(seed, 23))
+	for range k {
+		ns = append(ns, int(math.Round(math.Exp(r.Float64()*math.Log(32768)))))
+	}
+	return ns
+}
+
+// exactTokenizers are the tokenizers of the exactness tests: the two
+// built-in encodings and Llama 3's and Qwen 3's tokenizer.json, whose
+// paths llama3Path and qwen3Path find (or skip the subtest, as they say).
+var exactTokenizers = []struct {
+	name string
+	path func(testing.TB) string
+}{
+	{"o200k_base", func(testing.TB) string { return "o200k_base" }},
+	{"cl100k_base", func(testing.TB) string { return "cl100k_base" }},
+	{"llama3", llama3Path},
+	{"qwen3", qwen3Path},
+}
+
+// TestTaskPromptExact is the exactness test of every style × language ×
+// tokenizer: each combination gets prompts of lengths log-uniform in
+// [1, 32768] (4 per combination, 24 with $CI set, plus 1, 2, 3 and
+// 32,768 in English), each encoded whole by the tokenizer.
+func TestTaskPromptExact(t *testing.T) {
+	t.Parallel()
+	k := 4
+	if os.Getenv("CI") != "" {
+		k = 24
+	}
+	for _, tz := range exactTokenizers {
+		t.Run(tz.name, func(t *testing.T) {
+			t.Parallel()
+			tok, s := testTaskSynth(t, tz.path(t))
+			r := rand.New(rand.NewPCG(7, 8))
+			var buf []byte
+			failed, total := 0, 0
+			for si, st := range Styles() {
+				for li, lang := range Languages() {
+					for _, n := range taskLengths(uint64(si*16+li), k, lang == English) {
+						buf = s.PromptIn(buf[:0], r, st, lang, n)
+						total++
+						if got := len(tok.Encode(string(buf))); got != n {
+							if failed++; failed <= 5 {
+								t.Errorf("%s %s prompt of %d tokens encodes to %d: %.300q", st, lang, n, got, buf)
+							}
+						}
+					}
+				}
+			}
+			if failed > 0 {
+				t.Errorf("%d of %d prompts have the wrong length", failed, total)
+			}
+		})
+	}
+}
+
+func TestEndRun(t *testing.T) {
+	t.Parallel()
+	tests := []struct{ in, want string }{
+		{"It rose.", "."},
+		{"Why?", "?"},
+		{"x = f(y)", ")"},
+		{"no ending", ""},
+		{"चर्चा की।", "ी।"}, // the vowel sign is a mark, chunked with the danda by cl100k_base and Llama 3
+		{"लगेगा।", "ा।"},
+		{"你好。", "。"},
+		{"مرحباً.", "ً."},
+	}
+	for _, tt := range tests {
+		if got := endRun(tt.in); got != tt.want {
+			t.Errorf("endRun(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+// TestLanguagesVerified checks that verification keeps nearly all of every
+// language's statements for every tokenizer: a script whose pieces do not
+// add up would lose them (and be written with English fillers).
+func TestLanguagesVerified(t *testing.T) {
+	t.Parallel()
+	for _, tz := range exactTokenizers {
+		t.Run(tz.name, func(t *testing.T) {
+			t.Parallel()
+			tok, err := Open(tz.path(t))
+			if err != nil {
+				t.Fatal(err)
+			}
+			b := newBuilder(tok)
+			b.addBuiltin()
+			b.addSmall()
+			b.addTasks()
+			s, err := b.finish()
+			if err != nil {
+				t.Fatal(err)
+			}
+			for li, l := range b.tasks.langs {
+				bad := 0
+				for _, id := range l.statements {
+					if s.pool.pieces[id].bad {
+						bad++
+					}
+				}
+				if bad*20 > len(l.statements) {
+					t.Errorf("%s: %d of %d statements failed verification", Languages()[li+1], bad, len(l.statements))
+				}
+			}
+		})
+	}
+}
+
+// TestTaskContent samples prompts of every task style and language and
+// checks that they read as their kind: valid UTF-8 without slots, double
+// spaces or blank-line runs; the marks of each style (document labels,
+// tool definitions that parse as JSON, a translation request naming both
+// languages); and, in a language other than English, mostly its script.
+func TestTaskContent(t *testing.T) {
+	t.Parallel()
+	_, s := testTaskSynth(t, "o200k_base")
+	r := rand.New(rand.NewPCG(5, 7))
+	marks := map[Style]func(string) bool{
+		StyleRAG: func(p string) bool {
+			return strings.Contains(p, "\n\nDocument 1: ") && strings.Contains(p, "\n\nDocument 2: ")
+		},
+		StyleTools: func(p string) bool { return strings.Contains(p, "\n\n{\"name\": \"") },
+		StyleTranslation: func(p string) bool {
+			head, _, _ := strings.Cut(p, "\n")
+			for _, l := range Languages()[1:] {
+				if strings.Contains(head, "English") && strings.Contains(head, " "+languageName(l)) {
+					return true
+				}
+			}
+			return false
+		},
+		StyleMath: func(p string) bool {
+			head, _, _ := strings.Cut(p, "\n")
+			return strings.ContainsAny(p, "0123456789") && (strings.Contains(head, "step") || strings.Contains(head, "calculation") || strings.Contains(head, "problem"))
+		},
+	}
+	for _, st := range TaskStyles() {
+		for _, lang := range Languages() {
+			for range 3 {
+				p := string(s.PromptIn(nil, r, st, lang, 600+r.IntN(1500)))
+				if !utf8.ValidString(p) || strings.ContainsAny(p, "{}§") && st != StyleTools || strings.Contains(p, "  ") || strings.Contains(p, "\n\n\n") {
+					t.Errorf("%s %s prompt has invalid text, a slot, a double space or a blank line run: %.300q", st, lang, p)
+				}
+				if lang == English && marks[st] != nil && !marks[st](p) {
+					t.Errorf("%s prompt lacks the marks of its style: %.400q", st, p)
+				}
+				if lang != English && st != StyleTools && st != StyleTranslation {
+					if f := scriptShare(p, lang); f < 0.8 {
+						t.Errorf("%s %s prompt has %.0f%% of its letters in the language's script: %.300q", st, lang, 100*f, p)
+					}
+				}
+			}
+		}
+	}
+	for _, p := range toolBlocks() {
+		var v map[string]any
+		if err := json.Unmarshal([]byte(p), &v); err != nil {
+			t.Errorf("tool definition is not JSON: %v: %s", err, p)
+		}
+	}
+}
+
+// scriptShare returns the share of p's letters in lang's script (Latin for
+// the European languages, where it counts ASCII and accented letters).
+func scriptShare(p string, lang Language) float64 {
+	table := map[Language]*unicode.RangeTable{
+		Chinese: unicode.Han, Arabic: unicode.Arabic, Hindi: unicode.Devanagari, Russian: unicode.Cyrillic,
+		Spanish: unicode.Latin, French: unicode.Latin, German: unicode.Latin,
+	}[lang]
+	in, all := 0, 0
+	for _, c := range p {
+		if !unicode.IsLetter(c) {
+			continue
+		}
+		all++
+		switch {
+		case lang == Japanese && (unicode.In(c, unicode.Han, unicode.Hiragana, unicode.Katakana) || c == 'ー'):
+			in++
+		case table != nil && unicode.Is(table, c):
+			in++
+		}
+	}
+	if all == 0 {
+		return 0
+	}
+	return float64(in) / float64(all)
+}
+
+func TestCanWrite(t *testing.T) {
+	t.Parallel()
+	_, plain := testSynth(t, "o200k_base")
+	_, tasks := testTaskSynth(t, "o200k_base")
+	tests := []struct {
+		s       *Synth
+		style   Style
+		lang    Language
+		wantErr string
+	}{
+		{plain, StyleQuestion, English, ""},
+		{plain, StyleMixed, English, ""},
+		{plain, StyleRAG, English, "needs a Synth built with SynthConfig.Tasks"},
+		{plain, StyleQuestion, Hindi, "needs a Synth built with SynthConfig.Tasks"},
+		{tasks, StyleRAG, Hindi, ""},
+		{tasks, Style("poetry"), English, `unknown prompt style "poetry"`},
+		{tasks, StyleQuestion, Language("xx"), `unknown prompt language "xx"`},
+	}
+	for _, tt := range tests {
+		err := tt.s.CanWrite(tt.style, tt.lang)
+		if tt.wantErr == "" && err != nil || tt.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tt.wantErr)) {
+			t.Errorf("CanWrite(%s, %s) = %v, want %q", tt.style, tt.lang, err, tt.wantErr)
+		}
+	}
+}
