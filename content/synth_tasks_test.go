@@ -256,3 +256,40 @@ func TestCanWrite(t *testing.T) {
 		}
 	}
 }
+
+// TestWriteReferencePrompts writes, when $SURGE_REFERENCE_PROMPTS names a
+// file, the prompts of TestTaskPromptExact's CI set (every style ×
+// language × tokenizer, 24 lengths each) as JSON Lines of tokenizer,
+// style, lang, n and text, for testdata/synth/check_prompts.mjs to count
+// with the reference tokenizers (.ci/run does both).
+func TestWriteReferencePrompts(t *testing.T) {
+	out := os.Getenv("SURGE_REFERENCE_PROMPTS")
+	if out == "" {
+		t.Skip("set $SURGE_REFERENCE_PROMPTS to a file to write the prompts for the reference tokenizers")
+	}
+	f, err := os.Create(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	enc := json.NewEncoder(f)
+	for _, tz := range exactTokenizers {
+		_, s := testTaskSynth(t, tz.path(t))
+		r := rand.New(rand.NewPCG(7, 9))
+		var buf []byte
+		for si, st := range Styles() {
+			for li, lang := range Languages() {
+				for _, n := range taskLengths(uint64(si*16+li), 24, lang == English) {
+					buf = s.PromptIn(buf[:0], r, st, lang, n)
+					line := map[string]any{"tokenizer": tz.name, "style": st, "lang": lang, "n": n, "text": string(buf)}
+					if err := enc.Encode(line); err != nil {
+						t.Fatal(err)
+					}
+				}
+			}
+		}
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+}
