@@ -73,6 +73,8 @@ func (a *attempt) base() trace.Record {
 		Turn:         a.turn,
 		Model:        a.model,
 		Warmup:       a.warmup,
+		Style:        t.Style,
+		Language:     t.Language,
 		IntendedUS:   us(a.intended),
 		QueueUS:      us(a.queue),
 		Inputs:       a.inputs,

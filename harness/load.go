@@ -137,7 +137,7 @@ func OpenContent(fsys fs.FS, name string, s *spec.Spec) (content.Tokenizer, *con
 	if err != nil {
 		return nil, nil, fmt.Errorf("spec %s: tokenizer: %w", name, err)
 	}
-	var cfg content.SynthConfig
+	cfg := content.SynthConfig{Tasks: workload.NeedsTasks(s)}
 	if s.Corpus != "" {
 		if cfg.Corpus, err = fs.ReadFile(fsys, SpecRelative(name, s.Corpus)); err != nil {
 			return nil, nil, fmt.Errorf("spec %s: corpus: %w", name, err)

@@ -9,9 +9,10 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
-	"surge/dist"
+	"strings"
 
 	"surge/arrival"
+	"surge/dist"
 )
 
 // Canonical renders the resolved spec as YAML in a fixed form: defaults
@@ -97,6 +98,8 @@ func writeClient(b *bytes.Buffer, c Client, weights bool) {
 		fmt.Fprintf(b, "    correlation: %s\n", num(c.Correlation))
 	}
 	fmt.Fprintf(b, "    prompt: %s\n", c.Prompt)
+	writeMix(b, "content", c.Content)
+	writeMix(b, "language", c.Language)
 	if c.Output != nil {
 		writeSampling(b, c.Sampling)
 	}
@@ -292,4 +295,19 @@ func writeAgent(b *bytes.Buffer, s Session) {
 		fmt.Fprintf(b, "      compaction: {limit: %d, to: %s}\n", c.Limit, strconv.Quote(c.To.String()))
 	}
 	fmt.Fprintf(b, "      history: %s\n", s.History)
+}
+
+// writeMix writes a weighted mix as a flow mapping in name order, or
+// nothing for nil, so that specs without one hash as they did before.
+func writeMix(b *bytes.Buffer, key string, ws []Weight) {
+	if ws == nil {
+		return
+	}
+	sorted := slices.Clone(ws)
+	slices.SortFunc(sorted, func(x, y Weight) int { return strings.Compare(x.Name, y.Name) })
+	parts := make([]string, len(sorted))
+	for i, w := range sorted {
+		parts[i] = w.Name + ": " + num(w.Weight)
+	}
+	fmt.Fprintf(b, "    %s: {%s}\n", key, strings.Join(parts, ", "))
 }

@@ -13,12 +13,9 @@ import (
 // clientKeys are the keys of a client.
 var clientKeys = []string{
 	"name", "model", "api", "weight", "rate", "concurrency", "arrival",
-	"input", "output", "inputs", "reasoning", "correlation", "prompt", "sampling", "session", "prefix", "faults",
+	"input", "output", "inputs", "reasoning", "correlation", "prompt", "content", "language", "sampling", "session", "prefix", "faults",
 	"headers", "extra_body",
 }
-
-// prompts are the content styles of synthetic prompts.
-var prompts = []string{"mixed", "question", "instruction", "summarize", "code"}
 
 // clientName is the form of a client name: it appears in traces, records
 // and report columns.
@@ -70,7 +67,14 @@ func (d *decoder) client(n ast.Node, path string) (Client, *clientSource) {
 	if o.has("reasoning") {
 		c.Reasoning = d.lengths(o, "reasoning", "the reasoning length in tokens, like reasoning: 1k")
 	}
-	field(o, "prompt", d.choice("prompt", prompts), &c.Prompt)
+	field(o, "prompt", d.choice("prompt style", promptStyles()), &c.Prompt)
+	if n, p, ok := o.get("content"); ok {
+		c.Content = d.contentMix(n, p)
+		d.check(o, "content", o.has("prompt"), "give prompt (one style) or content (a mix of styles), not both")
+	}
+	if n, p, ok := o.get("language"); ok {
+		c.Language = d.languageMix(n, p)
+	}
 	if n, p, ok := o.get("sampling"); ok {
 		c.Sampling = d.sampling(n, p)
 	}

@@ -1,6 +1,7 @@
 package spec
 
 import (
+	"slices"
 	"strings"
 	"testing"
 )
@@ -37,5 +38,43 @@ func TestMaxTokens(t *testing.T) {
 		if line := "max_tokens: " + tt.printed + "\n"; !strings.Contains(string(s.Canonical()), line) {
 			t.Errorf("%s: canonical form lacks %q:\n%s", tt.reason, line, s.Canonical())
 		}
+	}
+}
+
+// TestContentMix checks that content: and language: read as weighted
+// mixes in the order written, that a single language is a weight of 1,
+// and that the canonical form writes them sorted and only when given, so
+// a spec without them hashes as before.
+func TestContentMix(t *testing.T) {
+	t.Parallel()
+	const base = "version: 1\nduration: 1m\nclients:\n  - {name: a, model: m, rate: 1/s, input: 10, output: 10"
+	s, err := Parse("t.yaml", []byte(base+", content: {code: 0.4, creative: 0.2, analysis: 0.3, translation: 0.1}, language: {zh: 1, en: 3}}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := s.Clients[0]
+	want := []Weight{{"code", 0.4}, {"creative", 0.2}, {"analysis", 0.3}, {"translation", 0.1}}
+	if !slices.Equal(c.Content, want) || !slices.Equal(c.Language, []Weight{{"zh", 1}, {"en", 3}}) {
+		t.Errorf("content %v, language %v; want %v and [zh 1, en 3]", c.Content, c.Language, want)
+	}
+	canon := string(s.Canonical())
+	for _, line := range []string{"    content: {analysis: 0.3, code: 0.4, creative: 0.2, translation: 0.1}\n", "    language: {en: 3, zh: 1}\n"} {
+		if !strings.Contains(canon, line) {
+			t.Errorf("canonical form lacks %q:\n%s", line, canon)
+		}
+	}
+	one, err := Parse("t.yaml", []byte(base+", language: hi}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(one.Clients[0].Language, []Weight{{"hi", 1}}) {
+		t.Errorf("language: hi read as %v", one.Clients[0].Language)
+	}
+	plain, err := Parse("t.yaml", []byte(base+"}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := string(plain.Canonical()); strings.Contains(c, "content:") || strings.Contains(c, "language:") {
+		t.Errorf("a spec without content or language writes them:\n%s", c)
 	}
 }

@@ -144,7 +144,17 @@ x-notes: anything
 		{"enum with hint", head + `  - {name: a, model: m, rate: 1/s, api: chats, input: 1, output: 1}
 `, []want{{"4:41: clients[0].api", `unknown api chats (did you mean "chat"?)`}}},
 		{"enum without a close match lists the choices", head + `  - {name: a, model: m, rate: 1/s, prompt: poem, input: 1, output: 1}
-`, []want{{"4:44: clients[0].prompt", "(valid: mixed, question, instruction, summarize, code)"}}},
+`, []want{{"4:44: clients[0].prompt", "(valid: mixed, question, instruction, summarize, code, creative, analysis, extraction, math, tool_use, long_qa, rag, chat, translation, adversarial)"}}},
+		{"a misspelt style in a content mix", head + `  - {name: a, model: m, rate: 1/s, input: 1, output: 1, content: {code: 0.5, creativ: 0.5}}
+`, []want{{"4:78: clients[0].content.creativ", `unknown key (did you mean "creative"?)`}}},
+		{"a content weight must be positive", head + `  - {name: a, model: m, rate: 1/s, input: 1, output: 1, content: {code: 0}}
+`, []want{{"4:73: clients[0].content.code", "weight of code must be > 0, got 0"}}},
+		{"prompt and content together", head + `  - {name: a, model: m, rate: 1/s, input: 1, output: 1, prompt: code, content: {rag: 1}}
+`, []want{{"4:80: clients[0].content", "give prompt (one style) or content (a mix of styles), not both"}}},
+		{"an unknown language", head + `  - {name: a, model: m, rate: 1/s, input: 1, output: 1, language: esp}
+`, []want{{"4:67: clients[0].language", `unknown language esp (did you mean "es"?)`}}},
+		{"an unknown language in a mix", head + `  - {name: a, model: m, rate: 1/s, input: 1, output: 1, language: {en: 1, kr: 1}}
+`, []want{{"4:75: clients[0].language.kr", "unknown key"}}},
 		{"faults must be a mapping", head + `  - {name: a, model: m, rate: 1/s, input: 1, output: 1, faults: []}
 `, []want{{"4:65: clients[0].faults", "expected a mapping, got a list"}}},
 		{"unknown session kind", head + `  - {name: a, model: m, rate: 1/s, input: 1, output: 1, session: {kind: retrieval}}

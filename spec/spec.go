@@ -84,11 +84,17 @@ type Client struct {
 	// input and output lengths, drawn through a Gaussian copula; 0 draws
 	// them independently.
 	Correlation float64
-	Prompt      string // content style: mixed (default), question, instruction, summarize, code
-	Sampling    Sampling
-	Session     Session
-	Prefix      *Prefix // shared system prompts; nil: none
-	Faults      *Faults // faults injected on purpose; nil: none
+	Prompt      string // content style: mixed (default) or another of content.Styles
+	// Content, when not nil, draws each request's style from these
+	// weights instead of using Prompt.
+	Content []Weight
+	// Language draws each request's language from these weights; nil
+	// means English.
+	Language []Weight
+	Sampling Sampling
+	Session  Session
+	Prefix   *Prefix // shared system prompts; nil: none
+	Faults   *Faults // faults injected on purpose; nil: none
 	// Headers are sent with every request, their values' placeholders
 	// ({client}, {session}: trace.HeaderValue) replaced; never credentials.
 	Headers map[string]string

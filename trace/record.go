@@ -85,6 +85,10 @@ type Record struct {
 	Turn    int    `json:"turn"`
 	Model   string `json:"model,omitempty"`
 	Warmup  bool   `json:"warmup,omitempty"` // intended within the warmup window
+	// Style and Language are the turn's (trace.Turn), so that figures can
+	// be broken down by the kind of prompt.
+	Style    string `json:"style,omitempty"`
+	Language string `json:"language,omitempty"`
 	// Fault is the kind of fault the request carried on purpose (its
 	// turn's, or "storm" for one a storm cancelled); empty for none.
 	Fault string `json:"fault,omitempty"`

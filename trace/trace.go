@@ -115,8 +115,12 @@ type Turn struct {
 	IgnoreEOS       bool     `json:"ignore_eos,omitempty"`
 	Temperature     *float64 `json:"temperature,omitempty"`
 	TopP            *float64 `json:"top_p,omitempty"`
-	Style           string   `json:"style,omitempty"`
-	Prompt          string   `json:"prompt,omitempty"` // the new user message
+	// Style is the content style of the prompt's synthetic text, and
+	// Language its language when not English ("en"); both are empty for
+	// an imported trace's turns.
+	Style    string `json:"style,omitempty"`
+	Language string `json:"language,omitempty"`
+	Prompt   string `json:"prompt,omitempty"` // the new user message
 	// Inputs is the batch of texts an embeddings request embeds, in
 	// place of Prompt; InputTokens is then their sum.
 	Inputs []string `json:"inputs,omitempty"`

@@ -58,9 +58,9 @@ func (b *builder) chatText(c *client, turns []trace.Turn, users []int) {
 	pinned := c.Session.History == spec.HistoryPinned
 	for k := range turns {
 		t := &turns[k]
-		b.buf = b.g.synth.Prompt(b.buf[:0], b.rng, c.style, users[k])
+		b.buf = b.prompt(b.buf[:0], b.rng, t, users[k])
 		t.Prompt = string(b.buf)
-		b.buf = b.g.synth.Prompt(b.buf[:0], b.rng, c.style, t.OutputTokens-t.ReasoningTokens)
+		b.buf = b.prompt(b.buf[:0], b.rng, t, t.OutputTokens-t.ReasoningTokens)
 		if pinned {
 			t.Reply = string(b.buf)
 		}

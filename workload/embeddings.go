@@ -18,11 +18,12 @@ func (b *builder) embeddingsTurn(c *client) trace.Turn {
 		n = min(tokens(c.Inputs.Sample(b.rng)), spec.MaxInputs)
 	}
 	lens := make([]int, n)
-	t := trace.Turn{Style: string(c.style)}
+	var t trace.Turn
 	for i := range lens {
 		lens[i] = tokens(c.Input.Sample(b.rng))
 		t.InputTokens += lens[i]
 	}
+	c.text.label(b.rng, &t)
 	b.inputs = append(b.inputs, lens)
 	return t
 }
@@ -34,7 +35,7 @@ func (b *builder) embeddingsTurn(c *client) trace.Turn {
 func (b *builder) text(c *client, t *trace.Turn) {
 	if c.API != openai.APIEmbeddings {
 		if !b.g.noText {
-			b.buf = b.g.synth.Prompt(b.buf[:0], b.rng, c.style, t.InputTokens-t.SystemTokens)
+			b.buf = b.prompt(b.buf[:0], b.rng, t, t.InputTokens-t.SystemTokens)
 			t.Prompt = string(b.buf)
 		}
 		return
@@ -46,7 +47,7 @@ func (b *builder) text(c *client, t *trace.Turn) {
 	}
 	t.Inputs = make([]string, len(lens))
 	for i, n := range lens {
-		b.buf = b.g.synth.Prompt(b.buf[:0], b.rng, c.style, n)
+		b.buf = b.prompt(b.buf[:0], b.rng, t, n)
 		t.Inputs[i] = string(b.buf)
 	}
 }

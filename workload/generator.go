@@ -42,7 +42,7 @@ type client struct {
 	*spec.Client
 	key      uint64
 	sessions int // closed loop: number of sessions to generate
-	style    content.Style
+	text     clientContent
 	pool     *pool // shared system prompts; nil: none
 }
 
@@ -72,7 +72,10 @@ func (g *Generator) resolveClients() error {
 	var errs []error
 	for i := range g.spec.Clients {
 		c := &g.spec.Clients[i]
-		rc := client{Client: c, key: nameKey(c.Name), style: content.Style(c.Prompt)}
+		rc := client{Client: c, key: nameKey(c.Name), text: newClientContent(c)}
+		if err := rc.text.check(g.synth); err != nil {
+			errs = append(errs, fmt.Errorf("client %q: %w", c.Name, err))
+		}
 		if c.Prefix != nil {
 			p, err := newPool(c.Prefix)
 			if err != nil {
@@ -280,6 +283,11 @@ func (b *builder) build(ci, index int, atUS int64) *trace.Session {
 	return s
 }
 
+// prompt appends to dst a prompt of n tokens in t's style and language.
+func (b *builder) prompt(dst []byte, r *rand.Rand, t *trace.Turn, n int) []byte {
+	return b.g.synth.PromptIn(dst, r, content.Style(t.Style), turnLanguage(t), n)
+}
+
 // newTurn draws a turn's lengths with the session's generator (input,
 // output, then reasoning if the client has it) and applies the client's
 // sampling settings and max_tokens policy to the whole generation,
@@ -310,9 +318,10 @@ func (b *builder) lengthsTurn(c *client, in, out int) trace.Turn {
 	}
 	total := out + reasoning
 	t := trace.Turn{
-		InputTokens: in, OutputTokens: total, ReasoningTokens: reasoning, Style: string(c.style),
+		InputTokens: in, OutputTokens: total, ReasoningTokens: reasoning,
 		Temperature: c.Sampling.Temperature, TopP: c.Sampling.TopP,
 	}
+	c.text.label(b.rng, &t)
 	switch m := c.Sampling.MaxTokens; {
 	case c.Sampling.ExactOutput:
 		t.MaxTokens, t.MinTokens, t.IgnoreEOS = total, total, true

@@ -63,7 +63,7 @@ func (b *builder) buildSystem(c *client, i int) *systemPrompt {
 	r := rand.New(rand.NewPCG(mix(b.g.spec.Seed^prefixStream), mix(c.key^mix(uint64(i)))))
 	sp := &systemPrompt{tokens: tokens(c.Prefix.Length.Sample(r))}
 	if !b.g.noText {
-		sp.text = string(b.g.synth.Prompt(nil, r, c.style, sp.tokens))
+		sp.text = string(b.g.synth.PromptIn(nil, r, c.text.style, c.text.lang, sp.tokens))
 	}
 	return sp
 }

@@ -60,7 +60,7 @@ func (b *builder) rag(c *client) []trace.Turn {
 		t.InputTokens += sys.tokens
 	}
 	if !b.g.noText {
-		b.buf = b.g.synth.Prompt(b.buf, b.rng, c.style, question)
+		b.buf = b.prompt(b.buf, b.rng, &t, question)
 		t.Prompt = string(b.buf)
 	}
 	return []trace.Turn{t}
@@ -73,7 +73,7 @@ func (b *builder) document(c *client, rank int) int {
 	r := rand.New(rand.NewPCG(mix(b.g.spec.Seed^docStream), mix(c.key^mix(uint64(rank)))))
 	n := tokens(c.Session.RAG.Chunk.Sample(r))
 	if !b.g.noText {
-		b.buf = b.g.synth.Prompt(b.buf, r, c.style, n)
+		b.buf = b.g.synth.PromptIn(b.buf, r, c.text.style, c.text.lang, n)
 	}
 	return n
 }

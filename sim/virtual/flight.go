@@ -61,6 +61,7 @@ func (f *flight) base() trace.Record {
 	at := us(f.arrival)
 	return trace.Record{
 		Client: s.Client, Session: s.Index, Turn: f.turn, Model: f.model, Warmup: f.warmup,
+		Style: t.Style, Language: t.Language,
 		IntendedUS: at, SentUS: at,
 		InputTokens: f.input, ClientInputTokens: f.prompt, OutputTokens: t.OutputTokens,
 		ReasoningTokens: t.ReasoningTokens, WaitUS: t.WaitUS, ToolCalls: t.ToolCalls,
