@@ -28,7 +28,7 @@ func finish(cfg *Config, in *Workload, html report.HTMLInput) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	sum := metrics.Summarize(rs, metrics.Options{PerClient: true})
+	sum := metrics.Summarize(rs, metrics.Options{PerClient: true, PerStyle: true})
 	server, engine, err := serverView(cfg.Dir, sum)
 	if err != nil {
 		fmt.Fprintf(cfg.Log, "surge: %v (the report leaves the server's metrics out)\n", err)

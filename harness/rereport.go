@@ -45,7 +45,7 @@ func Report(r Records) (report.HTMLInput, error) {
 	for _, w := range warnings {
 		fmt.Fprintf(log, "surge: warning: %s\n", w)
 	}
-	sum := metrics.Summarize(rs, metrics.Options{PerClient: r.PerClient})
+	sum := metrics.Summarize(rs, metrics.Options{PerClient: r.PerClient, PerStyle: true})
 	in := report.HTMLInput{Summary: sum, Records: rs, Title: "surge report"}
 	dir := ""
 	if info, err := fs.Stat(r.Files, r.Names[0]); err == nil && info.IsDir() && len(r.Names) == 1 {

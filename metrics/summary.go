@@ -1,8 +1,10 @@
 package metrics
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
+	"strings"
 
 	"surge/trace"
 )
@@ -12,6 +14,9 @@ import (
 type Options struct {
 	// PerClient also summarises each client on its own, in Summary.Clients.
 	PerClient bool
+	// PerStyle also summarises each prompt style on its own, in
+	// Summary.Styles, when the records carry more than one style.
+	PerStyle bool
 	// Level is the confidence level of percentile intervals; 0 means 0.95.
 	Level float64
 	// SLOConfidence is the confidence level of SLO verdicts (early
@@ -78,6 +83,7 @@ type Summary struct {
 	Window        Window  `json:"window"`
 	All           Scope   `json:"all"`
 	Clients       []Scope `json:"clients,omitempty"` // by name; only with Options.PerClient
+	Styles        []Scope `json:"styles,omitempty"`  // by prompt style; only with Options.PerStyle
 	// PrefixReuse is the prefix-cache reuse the workload implies, from the
 	// header (nil when the header has none): the share of prompt tokens an
 	// unbounded prefix cache would find cached, to set beside each scope's
@@ -108,7 +114,10 @@ type Summary struct {
 // (Client empty). Measured means neither warmup nor faulted (see
 // Population).
 type Scope struct {
-	Client   string `json:"client"`
+	Client string `json:"client"`
+	// Style is the prompt style of a style's scope (Summary.Styles); empty
+	// in the others.
+	Style    string `json:"style,omitempty"`
 	Requests int    `json:"requests"` // measured records: sent or dropped
 	Sent     int    `json:"sent"`
 	OK       int    `json:"ok"` // sent without an error class
@@ -173,8 +182,11 @@ func Summarize(rs *trace.Records, opts Options) *Summary {
 	if groups != nil {
 		s.All.Sessions = c.sessions(groups)
 	}
+	if o.PerStyle {
+		s.Styles = c.styles(all)
+	}
 	if o.PerClient {
-		for _, g := range byClient(all) {
+		for _, g := range groupBy(all, func(r *trace.Record) string { return r.Client }) {
 			sc := c.scope(g[0].Client, g)
 			if groups != nil {
 				sc.Sessions = c.sessions(ofClient(groups, sc.Client))
@@ -200,29 +212,41 @@ func duration(end *trace.RunEnd, recs []*trace.Record) int64 {
 	return last
 }
 
-// byClient groups recs by client, in order of client name.
-func byClient(recs []*trace.Record) [][]*trace.Record {
+// groupBy groups recs by key, in order of key: the one grouping of
+// records by client or by style.
+func groupBy(recs []*trace.Record, key func(*trace.Record) string) [][]*trace.Record {
 	index := map[string]int{}
 	var groups [][]*trace.Record
 	for _, r := range recs {
-		i, ok := index[r.Client]
+		i, ok := index[key(r)]
 		if !ok {
 			i = len(groups)
-			index[r.Client] = i
+			index[key(r)] = i
 			groups = append(groups, nil)
 		}
 		groups[i] = append(groups[i], r)
 	}
-	slices.SortFunc(groups, func(a, b []*trace.Record) int {
-		switch {
-		case a[0].Client < b[0].Client:
-			return -1
-		case a[0].Client > b[0].Client:
-			return 1
-		}
-		return 0
-	})
+	slices.SortFunc(groups, func(a, b []*trace.Record) int { return strings.Compare(key(a[0]), key(b[0])) })
 	return groups
+}
+
+// styles summarises each prompt style of recs, or returns nil when they
+// carry fewer than two. Style scopes add no warnings of their own: the
+// run's and the clients' scopes carry them.
+func (c *calc) styles(recs []*trace.Record) []Scope {
+	groups := groupBy(recs, func(r *trace.Record) string { return r.Style })
+	if len(groups) < 2 {
+		return nil
+	}
+	var out []Scope
+	for _, g := range groups {
+		n := len(c.warnings)
+		sc := c.scope("", g)
+		c.warnings = c.warnings[:n]
+		sc.Style = cmp.Or(g[0].Style, "(none)")
+		out = append(out, sc)
+	}
+	return out
 }
 
 // calc holds what every scope's computation shares: options, SLOs, the

@@ -114,7 +114,7 @@ type chartView struct {
 func buildPage(in HTMLInput) (*page, error) {
 	s := in.Summary
 	if s == nil && in.Records != nil {
-		s = metrics.Summarize(in.Records, metrics.Options{PerClient: true})
+		s = metrics.Summarize(in.Records, metrics.Options{PerClient: true, PerStyle: true})
 	}
 	if s == nil && in.Sweep == nil {
 		return nil, errNothing

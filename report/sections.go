@@ -410,6 +410,27 @@ func (p *printer) clients(s *metrics.Summary) {
 	p.table(t, "")
 }
 
+// styles writes one row per prompt style when the run had several:
+// latency and output length by the kind of prompt.
+func (p *printer) styles(s *metrics.Summary) {
+	if len(s.Styles) < 2 {
+		return
+	}
+	p.line("")
+	t := &table{}
+	t.add("style", "ok", "TTFT p50 ms", "p99", "TPOT p50 ms", "p99", "output tok/req")
+	for i := range s.Styles {
+		c := &s.Styles[i]
+		perReq := "–"
+		if th := c.Throughput; th.Requests > 0 {
+			perReq = num(float64(th.OutputTokens) / float64(th.Requests))
+		}
+		t.add(c.Style, count(c.OK), at(&c.Latency.TTFT, 50), at(&c.Latency.TTFT, 99),
+			at(&c.Latency.TPOT, 50), at(&c.Latency.TPOT, 99), perReq)
+	}
+	p.table(t, "")
+}
+
 // at is percentile q of m in milliseconds, "n/a" when m does not apply,
 // or "–" without values.
 func at(m *metrics.Metric, q float64) string {

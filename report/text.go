@@ -55,6 +55,7 @@ func Text(w io.Writer, s *metrics.Summary) error {
 	p.faults(s)
 	p.sessions(s)
 	p.clients(s)
+	p.styles(s)
 	if p.err == nil {
 		p.err = p.notes.write(w)
 	}
