@@ -83,3 +83,16 @@ func BenchmarkPromptLanguages1k(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "prompts/s")
 }
+
+// BenchmarkNewSynthTasks is BenchmarkNewSynth with SynthConfig.Tasks.
+func BenchmarkNewSynthTasks(b *testing.B) {
+	tok, err := Builtin("o200k_base")
+	if err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		if _, err := NewSynth(tok, SynthConfig{Tasks: true}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
