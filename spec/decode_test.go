@@ -151,6 +151,8 @@ x-notes: anything
 `, []want{{"4:73: clients[0].content.code", "weight of code must be > 0, got 0"}}},
 		{"prompt and content together", head + `  - {name: a, model: m, rate: 1/s, input: 1, output: 1, prompt: code, content: {rag: 1}}
 `, []want{{"4:80: clients[0].content", "give prompt (one style) or content (a mix of styles), not both"}}},
+		{"languages: for language:", head + `  - {name: a, model: m, rate: 1/s, input: 1, output: 1, languages: {en: 1}}
+`, []want{{"4:57: clients[0].languages", `unknown key (did you mean "language"?)`}}},
 		{"an unknown language", head + `  - {name: a, model: m, rate: 1/s, input: 1, output: 1, language: esp}
 `, []want{{"4:67: clients[0].language", `unknown language esp (did you mean "es"?)`}}},
 		{"an unknown language in a mix", head + `  - {name: a, model: m, rate: 1/s, input: 1, output: 1, language: {en: 1, kr: 1}}

@@ -102,6 +102,12 @@ var aliases = map[string]string{
 	"kind":            "dist",
 	"stddev":          "sd",
 	"std":             "sd",
+	"style":           "prompt",
+	"styles":          "content",
+	"mix":             "content",
+	"lang":            "language",
+	"languages":       "language",
+	"locale":          "language",
 }
 
 // elsewhere says where a key belongs when it is written at the wrong level,
@@ -110,7 +116,7 @@ var aliases = map[string]string{
 var elsewhere = map[string]map[string]string{
 	"": merged(
 		where("under each client", "model", "api", "input", "output", "arrival",
-			"concurrency", "prompt", "sampling", "weight"),
+			"concurrency", "prompt", "content", "language", "sampling", "weight"),
 		where("under slo", metrics...)),
 	"client": merged(
 		where("under arrival", "process", "cv", "burstiness", "stages", "ramp", "diurnal", "spikes"),
