@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -13,24 +14,45 @@ import (
 )
 
 // taskSynthCache builds each tokenizer's Synth with SynthConfig.Tasks once.
-var taskSynthCache sync.Map
+var taskSynthCache sync.Map // tokenizer name or path → func() (*taskBuild, error)
+
+// taskBuild is a tokenizer, its Synth with the task text, and the builder
+// that made it (for tests of what verification kept).
+type taskBuild struct {
+	tok Tokenizer
+	b   *builder
+	s   *Synth
+}
+
+// testTaskBuild builds, once per test binary, what NewSynth with
+// SynthConfig.Tasks builds for the tokenizer at nameOrPath.
+func testTaskBuild(t testing.TB, nameOrPath string) *taskBuild {
+	t.Helper()
+	f, _ := taskSynthCache.LoadOrStore(nameOrPath, sync.OnceValues(func() (*taskBuild, error) {
+		tok, err := Open(nameOrPath)
+		if err != nil {
+			return nil, err
+		}
+		b := newBuilder(tok)
+		b.addBuiltin()
+		b.addSmall()
+		b.addTasks()
+		s, err := b.finish()
+		return &taskBuild{tok: tok, b: b, s: s}, err
+	}))
+	tb, err := f.(func() (*taskBuild, error))()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tb
+}
 
 // testTaskSynth returns the tokenizer at nameOrPath and its Synth with the
 // task styles and languages.
 func testTaskSynth(t testing.TB, nameOrPath string) (Tokenizer, *Synth) {
 	t.Helper()
-	tok, err := Open(nameOrPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, _ := taskSynthCache.LoadOrStore(nameOrPath, sync.OnceValues(func() (*Synth, error) {
-		return NewSynth(tok, SynthConfig{Tasks: true})
-	}))
-	s, err := f.(func() (*Synth, error))()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return tok, s
+	tb := testTaskBuild(t, nameOrPath)
+	return tb.tok, tb.s
 }
 
 // taskLengths returns k lengths log-uniform in [1, 32768] from seed, after
@@ -62,11 +84,11 @@ var exactTokenizers = []struct {
 
 // TestTaskPromptExact is the exactness test of every style × language ×
 // tokenizer: each combination gets prompts of lengths log-uniform in
-// [1, 32768] (4 per combination, 24 with $CI set, plus 1, 2, 3 and
+// [1, 32768] (2 per combination, 24 with $CI set, plus 1, 2, 3 and
 // 32,768 in English), each encoded whole by the tokenizer.
 func TestTaskPromptExact(t *testing.T) {
 	t.Parallel()
-	k := 4
+	k := 2
 	if os.Getenv("CI") != "" {
 		k = 24
 	}
@@ -124,18 +146,8 @@ func TestLanguagesVerified(t *testing.T) {
 	for _, tz := range exactTokenizers {
 		t.Run(tz.name, func(t *testing.T) {
 			t.Parallel()
-			tok, err := Open(tz.path(t))
-			if err != nil {
-				t.Fatal(err)
-			}
-			b := newBuilder(tok)
-			b.addBuiltin()
-			b.addSmall()
-			b.addTasks()
-			s, err := b.finish()
-			if err != nil {
-				t.Fatal(err)
-			}
+			tb := testTaskBuild(t, tz.path(t))
+			b, s := tb.b, tb.s
 			for li, l := range b.tasks.langs {
 				bad := 0
 				for _, id := range l.statements {
@@ -258,38 +270,44 @@ func TestCanWrite(t *testing.T) {
 }
 
 // TestWriteReferencePrompts writes, when $SURGE_REFERENCE_PROMPTS names a
-// file, the prompts of TestTaskPromptExact's CI set (every style ×
-// language × tokenizer, 24 lengths each) as JSON Lines of tokenizer,
-// style, lang, n and text, for testdata/synth/check_prompts.mjs to count
-// with the reference tokenizers (.ci/run does both).
+// directory, the prompts of TestTaskPromptExact's CI set (every style ×
+// language at 24 lengths) for each tokenizer, to NAME.jsonl there in the
+// form of a trace that bench/exact/count.mjs reads (a header line, then
+// one session per prompt, its client naming style and language), so that
+// bench/exact/verify.sh can recount them with the reference tokenizers.
 func TestWriteReferencePrompts(t *testing.T) {
-	out := os.Getenv("SURGE_REFERENCE_PROMPTS")
-	if out == "" {
-		t.Skip("set $SURGE_REFERENCE_PROMPTS to a file to write the prompts for the reference tokenizers")
+	dir := os.Getenv("SURGE_REFERENCE_PROMPTS")
+	if dir == "" {
+		t.Skip("set $SURGE_REFERENCE_PROMPTS to a directory to write the prompts for the reference tokenizers")
 	}
-	f, err := os.Create(out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	enc := json.NewEncoder(f)
 	for _, tz := range exactTokenizers {
 		_, s := testTaskSynth(t, tz.path(t))
+		f, err := os.Create(filepath.Join(dir, tz.name+".jsonl"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		enc := json.NewEncoder(f)
+		if err := enc.Encode(map[string]string{"reference_prompts": tz.name}); err != nil {
+			t.Fatal(err)
+		}
 		r := rand.New(rand.NewPCG(7, 9))
 		var buf []byte
+		i := 0
 		for si, st := range Styles() {
 			for li, lang := range Languages() {
 				for _, n := range taskLengths(uint64(si*16+li), 24, lang == English) {
 					buf = s.PromptIn(buf[:0], r, st, lang, n)
-					line := map[string]any{"tokenizer": tz.name, "style": st, "lang": lang, "n": n, "text": string(buf)}
-					if err := enc.Encode(line); err != nil {
+					session := map[string]any{"client": string(st) + "/" + string(lang), "index": i,
+						"turns": []map[string]any{{"input_tokens": n, "prompt": string(buf)}}}
+					if err := enc.Encode(session); err != nil {
 						t.Fatal(err)
 					}
+					i++
 				}
 			}
 		}
-	}
-	if err := f.Close(); err != nil {
-		t.Fatal(err)
+		if err := f.Close(); err != nil {
+			t.Fatal(err)
+		}
 	}
 }
