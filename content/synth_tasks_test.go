@@ -311,3 +311,22 @@ func TestWriteReferencePrompts(t *testing.T) {
 		}
 	}
 }
+
+// TestTaskHashStable pins the task text as TestHashStable pins the
+// built-in text: update the digest only when the task templates or the
+// languages' vocabularies change on purpose.
+func TestTaskHashStable(t *testing.T) {
+	t.Parallel()
+	const want = "sha256:9784ac0890b935d549e35e9930e76e9ce6e195155f421ca9165c90ee6b2698c6"
+	_, o := testTaskSynth(t, "o200k_base")
+	_, c := testTaskSynth(t, "cl100k_base")
+	if o.Hash() != c.Hash() {
+		t.Errorf("hash depends on the tokenizer: %s vs %s", o.Hash(), c.Hash())
+	}
+	if _, plain := testSynth(t, "o200k_base"); plain.Hash() == o.Hash() {
+		t.Error("the task text does not change the hash")
+	}
+	if o.Hash() != want {
+		t.Errorf("Hash() = %s, want %s", o.Hash(), want)
+	}
+}
