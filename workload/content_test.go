@@ -136,3 +136,41 @@ func TestContentTraceDeterministic(t *testing.T) {
 		t.Error("two generations of one spec differ")
 	}
 }
+
+// TestGoldenContentHash pins the bytes of a trace with content and
+// language mixes, as TestGoldenWorkloadHash pins one without: .ci/run
+// checks it on a 32-bit build too. Update it only when generation changes
+// on purpose, and say so in the commit.
+func TestGoldenContentHash(t *testing.T) {
+	t.Parallel()
+	const want = "sha256:4729b761da4370b1b0a78447f39b96ec63e6f41f64e0a53c88059fed90142663"
+	tok, synth := o200kTasks(t)
+	s := parse(t, mixSpec)
+	s.Requests = 300
+	g, err := New(s, tok, synth, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	w, err := trace.NewWriter(&buf, g.Header())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := g.Generate(t.Context(), w.Write); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	r, err := trace.NewReader(bytes.NewReader(buf.Bytes()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum, err := trace.Summarize(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.WorkloadHash != want {
+		t.Errorf("workload hash %s, want %s", sum.WorkloadHash, want)
+	}
+}
