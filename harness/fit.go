@@ -69,6 +69,9 @@ type FitOptions struct {
 	// Check regenerates the fitted spec and compares it with the trace
 	// (fit.Check); Strict then fails when a count is off its bound.
 	Check, Strict bool
+	// Drift, when it names a spec, grades the files against it instead
+	// of fitting them (Drift).
+	Drift DriftOptions
 }
 
 // Fit reads the named files of fsys, fits a spec named name to their
@@ -76,7 +79,11 @@ type FitOptions struct {
 // with Check, the comparison of a trace regenerated from the spec with
 // the files'. It returns the spec with the error of a strict check that
 // found a count off its bound, so that the spec can still be written.
+// With opts.Drift.Against it returns Drift's report instead.
 func Fit(ctx context.Context, fsys fs.FS, names []string, name string, opts FitOptions, log io.Writer) ([]byte, error) {
+	if opts.Drift.Against != "" {
+		return Drift(ctx, fsys, names, opts)
+	}
 	tr, err := FitTraffic(ctx, fsys, names, opts.Import, opts.Tokenizer)
 	if err != nil {
 		return nil, err

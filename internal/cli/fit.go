@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"surge/fit"
 	"surge/harness"
 	"surge/internal/hostfs"
 )
@@ -17,6 +18,7 @@ type fitFlags struct {
 	flat   bool
 	check  bool
 	strict bool
+	drift  harness.DriftOptions
 }
 
 func newFit() *cobra.Command {
@@ -44,6 +46,12 @@ stderr. See docs/fit.md.`,
 	fs.BoolVar(&f.flat, "flat", false, "state each client's mean rate instead of its rate curve")
 	fs.BoolVar(&f.check, "check", false, "generate a trace from the fitted spec and print it beside the original (to stderr), flagging counts off their bounds")
 	fs.BoolVar(&f.strict, "strict", false, "with --check: fail (exit 1) when a count is off its bound")
+	fs.StringVar(&f.drift.Against, "against", "", "grade the files against this spec instead of fitting one: a table (or --json) of the drift; exit 1 past a bound (docs/fit.md)")
+	fs.BoolVar(&f.drift.JSON, "json", false, "with --against: write the report as JSON")
+	fs.Float64Var(&f.drift.Bounds.KS, "max-ks", fit.DefaultDriftBounds.KS, "with --against: largest KS distance of a length law")
+	fs.Float64Var(&f.drift.Bounds.Rate, "max-rate-change", fit.DefaultDriftBounds.Rate, "with --against: largest relative change of a client's rate")
+	fs.Float64Var(&f.drift.Bounds.CV, "max-cv-change", fit.DefaultDriftBounds.CV, "with --against: largest relative change of a client's gap CV")
+	fs.Float64Var(&f.drift.Bounds.Shape, "max-shape", fit.DefaultDriftBounds.Shape, "with --against: largest total variation distance of the hourly shares")
 	return c
 }
 
@@ -61,7 +69,7 @@ func runFit(c *cobra.Command, files []string, f fitFlags) error {
 	}
 	name := strings.TrimSuffix(filepath.Base(files[0]), filepath.Ext(files[0]))
 	spec, err := harness.Fit(c.Context(), hostfs.FS{}, names, name, harness.FitOptions{Import: opts, Tokenizer: filepath.ToSlash(f.imp.tokenizer),
-		Flat: f.flat, Check: f.check, Strict: f.strict}, c.ErrOrStderr())
+		Flat: f.flat, Check: f.check, Strict: f.strict, Drift: f.drift}, c.ErrOrStderr())
 	if spec == nil {
 		return cliError(err)
 	}

@@ -1,0 +1,90 @@
+package fit
+
+import (
+	"bytes"
+	"slices"
+	"strings"
+	"testing"
+
+	"surge/spec"
+)
+
+// times returns n arrival times spread evenly over [from, to) seconds.
+func times(n int, from, to float64) []float64 {
+	ts := make([]float64, n)
+	for i := range ts {
+		ts[i] = from + (to-from)*float64(i)/float64(n)
+	}
+	return ts
+}
+
+// TestGradeClientShape grades traffic spread over two hours against
+// traffic of the same rate that puts three quarters of it in the first:
+// the hourly shape is off (total variation 0.25), and within one hour the
+// shape is not measured.
+func TestGradeClientShape(t *testing.T) {
+	even := Sample{Times: times(1000, 0, 7200), In: times(1000, 1, 100), Out: times(1000, 1, 10)}
+	skewed := Sample{Times: append(times(750, 0, 3600), times(250, 3600, 7200)...), In: even.In, Out: even.Out}
+	for _, tc := range []struct {
+		name      string
+		log, spec Sample
+		shape     float64 // want the shape's distance; -1: not measured
+		off       bool
+	}{
+		{"same", even, even, 0, false},
+		{"skewed", even, skewed, 0.25, true},
+		{"one hour", Sample{Times: times(1000, 0, 3000), In: even.In, Out: even.Out}, skewed, -1, false},
+	} {
+		c := gradeClient("c", "c", tc.log, tc.spec, DefaultDriftBounds)
+		i := slices.IndexFunc(c.Measures, func(m DriftMeasure) bool { return m.Name == DriftShape })
+		switch {
+		case tc.shape < 0 && i >= 0:
+			t.Errorf("%s: shape measured %+v, want none", tc.name, c.Measures[i])
+		case tc.shape >= 0 && (i < 0 || abs(c.Measures[i].Distance-tc.shape) > 1e-9 || c.Measures[i].Off != tc.off):
+			t.Errorf("%s: measures %+v, want shape %.3f off %v", tc.name, c.Measures, tc.shape, tc.off)
+		}
+	}
+}
+
+func abs(x float64) float64 { return max(x, -x) }
+
+// TestPairClients pairs a log's clients with a spec's by name, the split
+// parts of a spec's client together, and names what either side lacks; a
+// spec of one client takes a log of one whatever their names.
+func TestPairClients(t *testing.T) {
+	s := &spec.Spec{Clients: []spec.Client{{Name: "chat.shared"}, {Name: "chat.own"}, {Name: "batch"}}}
+	pairs, missing := pairClients(s, []string{"Chat", "code"})
+	if pairs["Chat"] != "chat" || len(pairs) != 1 {
+		t.Errorf("pairs %v, want Chat paired with chat", pairs)
+	}
+	want := []string{"client code of the log is not in the spec", "client batch of the spec has no sessions in the log"}
+	if !slices.Equal(missing, want) {
+		t.Errorf("missing %q, want %q", missing, want)
+	}
+	one := &spec.Spec{Clients: []spec.Client{{Name: "a"}}}
+	if pairs, missing := pairClients(one, []string{"b"}); pairs["b"] != "a" || len(missing) != 0 {
+		t.Errorf("one client each: pairs %v, missing %v, want b paired with a", pairs, missing)
+	}
+}
+
+// TestDriftReportText checks that the table fits in 100 columns and
+// gives each verdict.
+func TestDriftReportText(t *testing.T) {
+	r := DriftReport{Clients: []DriftClient{{Client: "c", Spec: "c", Sessions: [2]int{10, 12},
+		Measures: []DriftMeasure{measure(DriftRate, 123456.7, 0.0001234, 12345.678, 0.25), measure(DriftInput, 1, 1, 0, 0.1)}}}}
+	r.Off = []string{"client c: rate/s 1.23e+04, bound 0.25"}
+	var b bytes.Buffer
+	if err := r.WriteText(&b); err != nil {
+		t.Fatal(err)
+	}
+	for line := range strings.Lines(b.String()) {
+		if len(line) > 101 {
+			t.Errorf("line of %d columns: %q", len(line)-1, line)
+		}
+	}
+	for _, want := range []string{" off\n", " ok\n", "the spec no longer describes the log\n"} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("the table lacks %q:\n%s", want, &b)
+		}
+	}
+}
