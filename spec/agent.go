@@ -19,6 +19,16 @@ type Agent struct {
 	ToolResult  dist.Dist // tokens each tool result adds to the context
 	Subagent    *Subagent
 	Compaction  *Compaction
+	Reset       *Reset
+}
+
+// Reset is a context that shrinks without a limit: with Probability a
+// step that calls tools starts a fresh context of To tokens (its new
+// message included, after the system prompt), as a coding agent's
+// context does when it is cleared or compacted on its own.
+type Reset struct {
+	Probability float64
+	To          dist.Dist
 }
 
 // Subagent is an agent's delegation: instead of calling tools, a step may
@@ -39,7 +49,7 @@ type Compaction struct {
 }
 
 // agentKeys are the session keys of kind agent.
-var agentKeys = []string{"steps", "tools", "tool_latency", "tool_result", "subagent", "compaction"}
+var agentKeys = []string{"steps", "tools", "tool_latency", "tool_result", "subagent", "compaction", "reset"}
 
 // agent reads the agent keys of a session block.
 func (d *decoder) agent(o *object) *Agent {
@@ -55,6 +65,9 @@ func (d *decoder) agent(o *object) *Agent {
 	}
 	if n, p, ok := o.get("compaction"); ok {
 		a.Compaction = d.compaction(n, p)
+	}
+	if n, p, ok := o.get("reset"); ok {
+		a.Reset = d.reset(n, p)
 	}
 	return a
 }
@@ -91,4 +104,19 @@ func (d *decoder) compaction(n ast.Node, path string) *Compaction {
 		d.check(o, "to", true, "the summary (%s) is never shorter than the limit %d", c.To, c.Limit)
 	}
 	return c
+}
+
+// reset reads an agent's reset block.
+func (d *decoder) reset(n ast.Node, path string) *Reset {
+	o, ok := d.object(n, path)
+	if !ok {
+		return nil
+	}
+	d.known(o, []string{"probability", "to"}, "reset")
+	r := &Reset{}
+	if requireField(d, o, "probability", "the chance a step starts a fresh context, like probability: 0.01", d.number, &r.Probability) {
+		d.check(o, "probability", r.Probability < 0 || r.Probability > 1, "probability must be in [0, 1], got %g", r.Probability)
+	}
+	r.To = d.lengths(o, "to", "tokens of the fresh context, like to: 20k")
+	return r
 }

@@ -294,6 +294,9 @@ func writeAgent(b *bytes.Buffer, s Session) {
 	if c := a.Compaction; c != nil {
 		fmt.Fprintf(b, "      compaction: {limit: %d, to: %s}\n", c.Limit, strconv.Quote(c.To.String()))
 	}
+	if r := a.Reset; r != nil {
+		fmt.Fprintf(b, "      reset: {probability: %s, to: %s}\n", num(r.Probability), strconv.Quote(r.To.String()))
+	}
 	fmt.Fprintf(b, "      history: %s\n", s.History)
 }
 

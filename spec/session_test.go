@@ -3,6 +3,7 @@ package spec
 import (
 	"math"
 	"os"
+	"strings"
 	"testing"
 
 	"surge/dist"
@@ -47,5 +48,31 @@ func TestSessionsDecode(t *testing.T) {
 	}
 	if c := s.Clients[1].Session; c.History != HistoryLive {
 		t.Errorf("history %q, want the default live", c.History)
+	}
+}
+
+// TestAgentReset reads an agent's reset block, writes it back in the
+// canonical form (which parses to the same block), and refuses a
+// probability out of [0, 1].
+func TestAgentReset(t *testing.T) {
+	const base = "version: 1\nrequests: 5\nclients:\n  - name: a\n    model: m\n    concurrency: 1\n    input: 1k\n    output: 100\n    session:\n      kind: agent\n      steps: 5\n      tools: 1\n      tool_latency: 1s\n      tool_result: 200\n"
+	s, err := Parse("reset.yaml", []byte(base+"      reset: {probability: 0.02, to: 20k}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := s.Clients[0].Session.Agent.Reset
+	if r == nil || r.Probability != 0.02 || r.To.String() != "fixed(value=20000)" {
+		t.Fatalf("reset %+v, want probability 0.02 to fixed 20000", r)
+	}
+	again, err := Parse("canonical", s.Canonical())
+	if err != nil {
+		t.Fatalf("canonical form: %v\n%s", err, s.Canonical())
+	}
+	if r2 := again.Clients[0].Session.Agent.Reset; r2 == nil || r2.Probability != r.Probability || r2.To.String() != r.To.String() {
+		t.Errorf("canonical reset %+v, want %+v", r2, r)
+	}
+	_, err = Parse("bad.yaml", []byte(base+"      reset: {probability: 2, to: 20k}\n"))
+	if err == nil || !strings.Contains(err.Error(), "probability must be in [0, 1]") {
+		t.Errorf("probability 2: %v, want a refusal", err)
 	}
 }

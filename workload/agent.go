@@ -52,6 +52,10 @@ func (e *episode) loop(at, steps int, comp *spec.Compaction) int {
 			continue
 		}
 		wait, result, calls := e.tools()
+		if r := e.a.Reset; r != nil && e.b.rng.Float64() < r.Probability {
+			last = e.reset(last, tokens(r.To.Sample(e.b.rng)), wait, calls)
+			continue
+		}
 		last = e.next(last, result, wait, calls, comp, nil)
 	}
 	return last
@@ -90,6 +94,18 @@ func (e *episode) next(prev, user int, wait int64, calls int, comp *spec.Compact
 	t.Parent = &[]int{prev}[0]
 	t.InputTokens = context
 	return e.add(t, user)
+}
+
+// reset appends the step after turn prev that starts a fresh context of
+// to tokens after the system prompt (its new message included), after
+// wait, as the agent's Reset says.
+func (e *episode) reset(prev, to int, wait int64, calls int) int {
+	t := e.b.turnFor(e.c, 0)
+	root := e.root(prev)
+	t.WaitUS, t.ToolCalls, t.After = wait, calls, []int{prev}
+	t.SystemID, t.SystemTokens, t.System = root.SystemID, root.SystemTokens, root.System
+	t.InputTokens = t.SystemTokens + to
+	return e.add(t, to)
 }
 
 // subagent forks a sub-agent after turn at: a fresh context holding its

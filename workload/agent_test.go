@@ -120,3 +120,52 @@ func TestAgentSubagentsAndCompaction(t *testing.T) {
 		t.Errorf("%d sub-agents and %d compactions in 40 episodes; the spec makes both likely", subs, compactions)
 	}
 }
+
+// TestAgentReset checks an agent whose context resets: with probability
+// 0.3 a tool-calling step starts a fresh context of exactly 500 tokens
+// after the system prompt (no parent, after the step before), so about
+// 30% of later turns are resets and every other later prompt grows.
+func TestAgentReset(t *testing.T) {
+	t.Parallel()
+	s := parse(t, `version: 1
+seed: 3
+requests: 60
+clients:
+  - name: coder
+    model: m
+    concurrency: 2
+    input: 2k
+    output: 100
+    session:
+      kind: agent
+      steps: 10
+      tools: 1
+      tool_latency: 1s
+      tool_result: 300
+      reset: {probability: 0.3, to: 500}
+      history: pinned
+`)
+	_, ss := generate(t, s, Options{NoText: true})
+	resets, later := 0, 0
+	for _, se := range ss {
+		if err := se.Validate(); err != nil {
+			t.Fatal(err)
+		}
+		for k, tu := range se.Turns[1:] {
+			later++
+			prev := se.Turns[k]
+			switch {
+			case tu.Parent == nil:
+				resets++
+				if tu.InputTokens != tu.SystemTokens+500 || len(tu.After) != 1 || tu.After[0] != k {
+					t.Fatalf("%d turn %d: reset %+v", se.Index, k+1, tu)
+				}
+			case tu.InputTokens != prev.InputTokens+prev.OutputTokens+300:
+				t.Fatalf("%d turn %d: prompt %d, want %d", se.Index, k+1, tu.InputTokens, prev.InputTokens+prev.OutputTokens+300)
+			}
+		}
+	}
+	if share := float64(resets) / float64(later); share < 0.22 || share > 0.38 {
+		t.Errorf("%d resets of %d later turns (%.2f), want about 0.3", resets, later, share)
+	}
+}
