@@ -92,6 +92,12 @@ func Check(ctx context.Context, w io.Writer, specYAML []byte, orig *Traffic, cli
 	if err := tw.Flush(); err != nil {
 		return r, err
 	}
+	for i, c := range r.Comparisons {
+		if c.Episodes {
+			fmt.Fprintf(w, "episodes of %s: steps KS %.3f, context growth KS %.3f, contexts shrinking at %.1f%% of later turns (the trace %.1f%%)\n",
+				r.Names[i], c.KSSteps, c.KSGrowth, 100*c.Shrinks[1], 100*c.Shrinks[0])
+		}
+	}
 	for _, o := range r.Off {
 		fmt.Fprintf(w, "off: %s\n", o)
 	}

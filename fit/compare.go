@@ -42,6 +42,14 @@ type Comparison struct {
 	KSIn, KSOut float64
 	// Spearman is the rank correlation of input and output lengths.
 	Spearman [2]float64
+	// Episodes says whether both hold sessions of several turns; then
+	// KSSteps and KSGrowth are the KS distances of the turns per session
+	// and of the context's growth per later turn (Episodes.Delta,
+	// negative where it shrank), and Shrinks the share of later turns
+	// whose context shrank in each.
+	Episodes          bool
+	KSSteps, KSGrowth float64
+	Shrinks           [2]float64
 }
 
 // ComparisonP are the probabilities of Comparison's length quantiles.
@@ -69,6 +77,11 @@ func Compare(orig, regen Sample) Comparison {
 	}
 	c.KSIn = KS2(orig.In, regen.In)
 	c.KSOut = KS2(orig.Out, regen.Out)
+	if o, r := orig.Episodes, regen.Episodes; o.Multi > 0 && r.Multi > 0 {
+		c.Episodes = true
+		c.KSSteps, c.KSGrowth = KS2(o.Steps, r.Steps), KS2(o.Delta, r.Delta)
+		c.Shrinks = [2]float64{float64(o.Shrinks) / float64(len(o.Delta)), float64(r.Shrinks) / float64(len(r.Delta))}
+	}
 	return c
 }
 

@@ -40,9 +40,6 @@ func writeClosed(b *bytes.Buffer, c Client) error {
 		}
 	}
 	b.WriteString("    session:\n      kind: agent\n      history: pinned\n      tools: 1\n")
-	if e.Shrinks > 0 {
-		fmt.Fprintf(b, "      # %d of %d later prompts are shorter than the one before plus its answer (resets, compaction, sub-agents): left out of tool_result\n", e.Shrinks, e.Later)
-	}
 	for _, k := range []struct {
 		key   string
 		l     Length
@@ -52,5 +49,20 @@ func writeClosed(b *bytes.Buffer, c Client) error {
 			return err
 		}
 	}
+	if err := writeReset(b, e); err != nil {
+		return err
+	}
 	return writePrefix(b, c.Prefix)
+}
+
+// writeReset writes the reset of episodes whose prompts shrank: the share
+// of later prompts that did, and the law of their lengths.
+func writeReset(b *bytes.Buffer, e *EpisodeFit) error {
+	if e.Reset == nil || e.Later == 0 {
+		return nil
+	}
+	fmt.Fprintf(b, "      # %d of %d later prompts are shorter than the one before plus its answer (resets, compaction, sub-agents):\n", e.Shrinks, e.Later)
+	fmt.Fprintf(b, "      # stated as resets to their lengths, and left out of tool_result\n")
+	fmt.Fprintf(b, "      reset:\n        probability: %s\n", num(float64(e.Shrinks)/float64(e.Later)))
+	return writeLength(b, "        ", "to", *e.Reset, 1)
 }

@@ -22,8 +22,13 @@ type Episodes struct {
 	// minus the earlier prompt and answer (tool results, a user message).
 	Growth []float64
 	// Shrinks counts the later turns whose prompt is shorter than that:
-	// contexts reset or compacted, or sub-agents starting afresh.
+	// contexts reset or compacted, or sub-agents starting afresh; Resets
+	// holds their prompts, less their system prompts.
 	Shrinks int
+	Resets  []float64
+	// Delta is, for each later turn, its prompt less the earlier prompt
+	// and answer: the context's growth, negative where it shrank.
+	Delta []float64
 	// Waits are the waits before later turns, in seconds (think or tool
 	// time).
 	Waits []float64
@@ -48,12 +53,22 @@ func (e *Episodes) add(s *trace.Session) {
 		}
 		prev := s.Turns[deps[0]]
 		e.Waits = append(e.Waits, float64(t.WaitUS)/1e6)
-		if d := t.InputTokens - prev.InputTokens - (prev.OutputTokens - prev.ReasoningTokens); d >= 0 {
+		d := t.InputTokens - prev.InputTokens - (prev.OutputTokens - prev.ReasoningTokens)
+		e.Delta = append(e.Delta, float64(d))
+		if d >= 0 {
 			e.Growth = append(e.Growth, float64(d))
 		} else {
 			e.Shrinks++
+			e.Resets = append(e.Resets, float64(max(t.InputTokens-t.SystemTokens, 1)))
 		}
 	}
+}
+
+// merge adds the shapes of q, another client's sessions.
+func (e *Episodes) merge(q *Episodes) {
+	e.Steps, e.Task, e.Growth = append(e.Steps, q.Steps...), append(e.Task, q.Task...), append(e.Growth, q.Growth...)
+	e.Resets, e.Delta, e.Waits = append(e.Resets, q.Resets...), append(e.Delta, q.Delta...), append(e.Waits, q.Waits...)
+	e.Shrinks, e.Multi = e.Shrinks+q.Shrinks, e.Multi+q.Multi
 }
 
 // EpisodeFit is the fit of a client's multi-turn sessions as agent
@@ -63,8 +78,9 @@ type EpisodeFit struct {
 	// Steps, Task, Growth and Wait are the fits of Episodes' samples.
 	Steps, Task, Growth, Wait Length
 	// Shrinks and Later count the later turns whose prompt shrank, and
-	// all later turns.
+	// all later turns; Reset is the fit of the shrunk prompts, when any.
 	Shrinks, Later int
+	Reset          *Length
 }
 
 // FitEpisodes fits the shape of e, which must hold sessions of several
@@ -82,6 +98,13 @@ func FitEpisodes(e Episodes) (EpisodeFit, error) {
 		}
 	}
 	f.Shrinks, f.Later = e.Shrinks, len(e.Waits)
+	if len(e.Resets) > 0 {
+		r, err := fitAny(e.Resets)
+		if err != nil {
+			return EpisodeFit{}, fmt.Errorf("fitting the episodes' resets: %w", err)
+		}
+		f.Reset = &r
+	}
 	return f, nil
 }
 

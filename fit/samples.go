@@ -205,6 +205,7 @@ func (fs *Sample) merge(q *Sample) {
 	fs.Times, fs.In, fs.Out = append(fs.Times, q.Times...), append(fs.In, q.In...), append(fs.Out, q.Out...)
 	fs.Reasoning = append(fs.Reasoning, q.Reasoning...)
 	fs.Prefixes.merge(&q.Prefixes)
+	fs.Episodes.merge(&q.Episodes)
 }
 
 // fitLengths fits a sample's lengths: input, and output and reasoning
