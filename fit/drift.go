@@ -37,6 +37,8 @@ const (
 	DriftInput     = "input KS"
 	DriftOutput    = "output KS"
 	DriftReasoning = "reasoning KS"
+	DriftSteps     = "steps KS"
+	DriftGrowth    = "growth KS"
 )
 
 // DriftMeasure is one figure of a client in the log and in traffic
@@ -170,13 +172,23 @@ func gradeClient(name, of string, log, gen Sample, b DriftBounds) DriftClient {
 	for _, l := range []struct {
 		name      string
 		log, spec []float64
-	}{{DriftInput, log.In, gen.In}, {DriftOutput, log.Out, gen.Out}, {DriftReasoning, log.Reasoning, gen.Reasoning}} {
+	}{{DriftInput, log.In, gen.In}, {DriftOutput, log.Out, gen.Out}, {DriftReasoning, log.Reasoning, gen.Reasoning},
+		{DriftSteps, multi(log.Episodes).Steps, multi(gen.Episodes).Steps}, {DriftGrowth, log.Episodes.Delta, gen.Episodes.Delta}} {
 		if len(l.log) == 0 || len(l.spec) == 0 || (l.name == DriftReasoning && share(l.log, log.Out) == 0 && share(l.spec, gen.Out) == 0) {
 			continue
 		}
 		c.Measures = append(c.Measures, measure(l.name, median(l.log), median(l.spec), KS2(l.log, l.spec), max(b.KS, ksCritical(len(l.log), len(l.spec)))))
 	}
 	return c
+}
+
+// multi returns e when it holds sessions of several turns, else none:
+// steps are graded only between episodes.
+func multi(e Episodes) Episodes {
+	if e.Multi == 0 {
+		return Episodes{}
+	}
+	return e
 }
 
 // measure builds a measure, off when its distance is past its bound.

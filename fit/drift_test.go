@@ -88,3 +88,32 @@ func TestDriftReportText(t *testing.T) {
 		}
 	}
 }
+
+// TestGradeClientEpisodes grades steps per episode and context growth
+// only between clients of multi-turn sessions: episodes of 10 steps
+// against episodes of 20 are off (KS 1), single requests get neither.
+func TestGradeClientEpisodes(t *testing.T) {
+	ep := func(steps float64) Sample {
+		s := Sample{In: []float64{1, 2}, Out: []float64{1, 2}}
+		for range 50 {
+			s.Episodes.Steps = append(s.Episodes.Steps, steps)
+			s.Episodes.Delta = append(s.Episodes.Delta, 100, -50)
+			s.Episodes.Multi++
+		}
+		return s
+	}
+	names := func(c DriftClient) (off map[string]bool) {
+		off = map[string]bool{}
+		for _, m := range c.Measures {
+			off[m.Name] = m.Off
+		}
+		return off
+	}
+	if got := names(gradeClient("a", "a", ep(10), ep(20), DefaultDriftBounds)); !got[DriftSteps] || got[DriftGrowth] {
+		t.Errorf("10 steps against 20: %v, want steps off and growth ok", got)
+	}
+	single := Sample{In: []float64{1, 2}, Out: []float64{1, 2}, Episodes: Episodes{Steps: []float64{1, 1}}}
+	if got := names(gradeClient("a", "a", single, single, DefaultDriftBounds)); len(got) != 2 {
+		t.Errorf("single requests: measures %v, want input and output only", got)
+	}
+}
