@@ -29,6 +29,19 @@ type DriftBounds struct {
 // DefaultDriftBounds are the bounds surge fit --against holds a log to.
 var DefaultDriftBounds = DriftBounds{KS: 0.1, Rate: 0.25, CV: 0.25, Shape: 0.1}
 
+// orDefault returns b with each bound not above 0 taken from
+// DefaultDriftBounds.
+func (b DriftBounds) orDefault() DriftBounds {
+	d := DefaultDriftBounds
+	pick := func(v, def float64) float64 {
+		if v > 0 {
+			return v
+		}
+		return def
+	}
+	return DriftBounds{KS: pick(b.KS, d.KS), Rate: pick(b.Rate, d.Rate), CV: pick(b.CV, d.CV), Shape: pick(b.Shape, d.Shape)}
+}
+
 // The measures of a client Drift grades, by name.
 const (
 	DriftRate      = "rate/s"
@@ -88,8 +101,9 @@ func (r DriftReport) Err() error {
 // grades each client of the log against the spec's client of the same
 // name (with its .shared and .own parts; a spec of one client describes a
 // log of one client whatever their names), measure by measure, against
-// bounds.
+// bounds (a bound not above 0 is DefaultDriftBounds').
 func Drift(ctx context.Context, specYAML []byte, log *Traffic, bounds DriftBounds) (DriftReport, error) {
+	bounds = bounds.orDefault()
 	r := DriftReport{Bounds: bounds, Off: []string{}}
 	s, err := spec.Parse("spec", specYAML)
 	if err != nil {

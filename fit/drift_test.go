@@ -117,3 +117,11 @@ func TestGradeClientEpisodes(t *testing.T) {
 		t.Errorf("single requests: measures %v, want input and output only", got)
 	}
 }
+
+// TestDriftBoundsDefault takes each bound not above 0 from the defaults.
+func TestDriftBoundsDefault(t *testing.T) {
+	got := DriftBounds{Rate: 0.5, CV: -1}.orDefault()
+	if want := (DriftBounds{KS: 0.1, Rate: 0.5, CV: 0.25, Shape: 0.1}); got != want {
+		t.Errorf("bounds %+v, want %+v", got, want)
+	}
+}

@@ -15,7 +15,7 @@ type DriftOptions struct {
 	// Against is the path of the spec in the file system, none to fit.
 	Against string
 	// Bounds are the thresholds past which the spec no longer describes
-	// the log (fit.DefaultDriftBounds unless set).
+	// the log (fit.DefaultDriftBounds for a bound not above 0).
 	Bounds fit.DriftBounds
 	// JSON writes the report as JSON rather than a table.
 	JSON bool
