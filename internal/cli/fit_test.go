@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"encoding/json"
 	"fmt"
 	"math"
 	"os"
@@ -189,5 +190,30 @@ func TestFitImportOptions(t *testing.T) {
 		if code != exitOK || !strings.Contains(out, "count: 400 ") || !strings.Contains(out, "rate: 4.0") {
 			t.Errorf("%v: exit %d, %s\n%s", args, code, e, out)
 		}
+	}
+}
+
+// TestFitAgainst runs surge fit --against: the second half hour of
+// Azure's conversation trace against a spec fitted to its first passes
+// (exit 0), the coding trace's first half hour fails (exit 1), and --json
+// writes the report as JSON.
+func TestFitAgainst(t *testing.T) {
+	t.Parallel()
+	dir := "../../../shared/traces/azure-llm-2023"
+	if _, err := os.Stat(dir); err != nil {
+		t.Skipf("shared traces not available: %v", err)
+	}
+	conv, code := filepath.Join(dir, "AzureLLMInferenceTrace_conv.csv"), filepath.Join(dir, "AzureLLMInferenceTrace_code.csv")
+	spec := filepath.Join(t.TempDir(), "conv.yaml")
+	if c, _, e := run(t, "fit", conv, "--window", "0-30m", "-o", spec); c != exitOK {
+		t.Fatalf("fit: exit %d: %s", c, e)
+	}
+	if c, out, e := run(t, "fit", conv, "--window", "30m-60m", "--against", spec); c != exitOK || !strings.Contains(out, "the spec describes the log\n") {
+		t.Errorf("the next 3 minutes: exit %d, %q:\n%s", c, e, out)
+	}
+	c, out, _ := run(t, "fit", code, "--window", "0-30m", "--against", spec, "--json")
+	var r struct{ Off []string }
+	if err := json.Unmarshal([]byte(out), &r); c != exitFailure || err != nil || len(r.Off) == 0 {
+		t.Errorf("the coding trace: exit %d, report %s (%v), want exit %d and measures off", c, out, err, exitFailure)
 	}
 }
