@@ -18,7 +18,7 @@ type CostParams struct {
 }
 
 // DefaultCostParams returns the parameters fitted on the rows of
-// testdata/sim_calibration.json listed in docs/sim-validation.md (H100,
+// testdata/sim_calibration.json listed in docs/sim-fit.md (H100,
 // vLLM 0.19.1, NVIDIA NIM and TensorRT-LLM). Re-fit with
 // `go test ./sim -run TestFitCostParams -fit -v`. EtaLink is not fitted:
 // the measured NCCL all-reduce bus bandwidth of the reference README

@@ -83,8 +83,8 @@
 // per-operator profiles.
 //
 // The free parameters are in CostParams; DefaultCostParams holds values
-// fitted on published H100 measurements. docs/sim-validation.md compares
-// the model with held-out measurements of three kinds: serving throughput
-// and latency (through a steady-state predictor), step times of static
-// batches (StepTime directly) and single GEMMs (GEMMTime), on H100 and A100.
+// fitted on published H100 measurements through closed-form predictors
+// (docs/sim-fit.md); docs/sim-validation.md runs the engine itself, as
+// `surge sim` does (package surge/sim/validation), on every published row
+// its flags can express.
 package sim

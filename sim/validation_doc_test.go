@@ -27,10 +27,10 @@ func updating() bool {
 
 const (
 	calibrationPath = "testdata/sim_calibration.json"
-	validationDoc   = "../docs/sim-validation.md"
+	validationDoc   = "../docs/sim-fit.md"
 )
 
-// TestValidationDoc regenerates docs/sim-validation.md from the calibration
+// TestValidationDoc regenerates docs/sim-fit.md from the calibration
 // rows and DefaultCostParams and checks the committed file is current
 // (`go test ./sim -run TestValidationDoc -update` rewrites it).
 func TestValidationDoc(t *testing.T) {
@@ -58,7 +58,7 @@ func TestValidationDoc(t *testing.T) {
 // TestValidationTargets checks the acceptance targets: median |error|
 // ≤ 15 % for throughput and ≤ 25 % for latency on the serving rows (those
 // of predictSteady), and ≤ 25 % for latency over all rows, serving,
-// static-batch steps and GEMMs together. docs/sim-validation.md explains
+// static-batch steps and GEMMs together. docs/sim-fit.md explains
 // where the step and GEMM groups miss on their own; TestStepOpAnchors
 // checks the regimes they should match.
 func TestValidationTargets(t *testing.T) {
@@ -175,7 +175,7 @@ func median(xs []float64) float64 {
 	return (xs[n/2-1] + xs[n/2]) / 2
 }
 
-// validationMarkdown renders docs/sim-validation.md.
+// validationMarkdown renders docs/sim-fit.md.
 func validationMarkdown(rows []calRow, p CostParams) string {
 	cases, skips := classifyAll(rows)
 	var b strings.Builder

@@ -1,8 +1,8 @@
 package sim
 
 // This file holds the STATIC-BATCH and OPERATOR predictors used only to
-// validate the cost model against published step- and kernel-level
-// measurements (docs/sim-validation.md): Splitwise's static batches and
+// check the cost model against published step- and kernel-level
+// measurements (docs/sim-fit.md): Splitwise's static batches and
 // Vidur's GEMM profiles. Like predictSteady they are closed-form, and as a
 // test file they are not part of the package.
 

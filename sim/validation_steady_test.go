@@ -1,9 +1,10 @@
 package sim
 
-// This file is the STEADY-STATE PREDICTOR used only to validate the cost
-// model against published measurements (docs/sim-validation.md). It is a
-// closed-form stand-in for the engine: the engine in this package replaces
-// it for real simulations, and as a test file it is not part of the package.
+// This file is the STEADY-STATE PREDICTOR used only to fit the cost
+// parameters on published measurements (docs/sim-fit.md). It is a
+// closed-form stand-in for the engine, fast enough for the fit's search;
+// the engine itself is validated by package surge/sim/validation
+// (docs/sim-validation.md). As a test file it is not part of the package.
 
 import "math"
 
