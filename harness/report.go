@@ -13,6 +13,7 @@ import (
 
 	"surge/metrics"
 	"surge/report"
+	"surge/sim"
 	"surge/trace"
 )
 
@@ -23,7 +24,7 @@ import (
 // text report. When a report file cannot be written (a full disk), the
 // others are still written and the Result is returned with the error, so
 // the text report can still be shown.
-func finish(cfg *Config, in *Workload, html report.HTMLInput) (*Result, error) {
+func finish(cfg *Config, in *Workload, html report.HTMLInput, engineStats *sim.Stats) (*Result, error) {
 	rs, err := readBack(cfg)
 	if err != nil {
 		return nil, err
@@ -46,6 +47,11 @@ func finish(cfg *Config, in *Workload, html report.HTMLInput) (*Result, error) {
 	}
 	if err := report.EngineText(&text, engine); err != nil {
 		return nil, err
+	}
+	if engineStats != nil {
+		if err := report.PreemptionText(&text, engineStats.Preemptions, engineStats.Finished); err != nil {
+			return nil, err
+		}
 	}
 	files := map[string]func(io.Writer) error{
 		"report.txt":  func(w io.Writer) error { _, err := io.WriteString(w, text.String()); return err },

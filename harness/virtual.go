@@ -38,7 +38,7 @@ func runVirtual(ctx context.Context, cfg Config) (*Result, error) {
 		}
 	}
 	wall := time.Now()
-	end, server, err := simulate(ctx, &cfg)
+	end, server, final, err := simulate(ctx, &cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -51,7 +51,7 @@ func runVirtual(ctx context.Context, cfg Config) (*Result, error) {
 		fmt.Fprintf(cfg.Log, "simulated %v of %s in %v (%.0f× real time)\n",
 			simulated.Round(time.Millisecond), cfg.Virtual.Target, el.Round(time.Millisecond), simulated.Seconds()/max(el.Seconds(), 1e-9))
 	}
-	res, err := finish(&cfg, in, report.HTMLInput{Prompt: Prompts(in.Sessions), Server: server})
+	res, err := finish(&cfg, in, report.HTMLInput{Prompt: Prompts(in.Sessions), Server: server}, &final)
 	if res == nil {
 		return nil, err
 	}
@@ -68,17 +68,21 @@ func runVirtual(ctx context.Context, cfg Config) (*Result, error) {
 
 // simulate runs the workload in virtual time, streaming records to
 // DIR/records.jsonl and to cfg.Watch, when set. It returns the engines'
-// state sampled every second of virtual time.
-func simulate(ctx context.Context, cfg *Config) (trace.RunEnd, []report.ServerSample, error) {
-	var server []report.ServerSample
+// state sampled every second of virtual time, and its counters at the end.
+func simulate(ctx context.Context, cfg *Config) (trace.RunEnd, []report.ServerSample, sim.Stats, error) {
+	var (
+		server []report.ServerSample
+		final  sim.Stats
+	)
 	vc := cfg.Virtual.Config
 	vc.Observe = func(at time.Duration, st sim.Stats) {
 		server = append(server, report.ServerSample{AtUS: at.Microseconds(), KVCacheUsage: st.KVUsage, Running: st.Running, Waiting: st.Waiting})
 	}
+	vc.Final = func(st sim.Stats) { final = st }
 	in := cfg.Workload
 	file, err := createRecords(cfg)
 	if err != nil {
-		return trace.RunEnd{}, nil, err
+		return trace.RunEnd{}, nil, final, err
 	}
 	defer file.Close()
 	vc.Start = time.Now().Round(0)
@@ -90,16 +94,16 @@ func simulate(ctx context.Context, cfg *Config) (trace.RunEnd, []report.ServerSa
 		FaultWindows: bursts(in.Header.FaultWindows), SLOConfidence: in.SLOConfidence,
 	})
 	if err != nil {
-		return trace.RunEnd{}, nil, err
+		return trace.RunEnd{}, nil, final, err
 	}
 	end, err := virtual.Run(ctx, vc, in.Header, in.Sessions, sinkOf(rw, cfg.Watch))
 	if err != nil {
-		return end, nil, fmt.Errorf("sim: %w", err)
+		return end, nil, final, fmt.Errorf("sim: %w", err)
 	}
 	if err := rw.Close(end); err != nil {
-		return end, nil, fmt.Errorf("writing records: %w", err)
+		return end, nil, final, fmt.Errorf("writing records: %w", err)
 	}
-	return end, server, file.Close()
+	return end, server, final, file.Close()
 }
 
 // faulted counts the requests of in that carry a fault.

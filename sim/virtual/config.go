@@ -71,6 +71,10 @@ type Config struct {
 	// series of the server's state.
 	Observe      func(at time.Duration, st sim.Stats)
 	ObserveEvery time.Duration
+	// Final, when set, is called once when the run ends, interrupted or
+	// not, with the engines' state summed as for Observe: its counters
+	// (preemptions, tokens, requests finished) are the whole run's.
+	Final func(st sim.Stats)
 }
 
 // check returns cfg with defaults applied, or every problem found.

@@ -62,6 +62,9 @@ func (rn *runner) run(ctx context.Context, scheduled int) (trace.RunEnd, error) 
 	if err == nil && interrupted {
 		err = rn.cancelAll()
 	}
+	if rn.cfg.Final != nil {
+		rn.cfg.Final(rn.stats())
+	}
 	if err != nil {
 		return trace.RunEnd{}, err
 	}
@@ -142,6 +145,11 @@ func (rn *runner) observe() {
 		every = time.Second
 	}
 	rn.nextObs = (rn.now/every + 1) * every
+	rn.cfg.Observe(rn.now, rn.stats())
+}
+
+// stats sums the replicas' gauges and counters (KVUsage their mean).
+func (rn *runner) stats() sim.Stats {
 	var st sim.Stats
 	for i := range rn.reps {
 		s := rn.reps[i].eng.Stats()
@@ -155,7 +163,7 @@ func (rn *runner) observe() {
 		st.GenerationTokens += s.GenerationTokens
 		st.Finished += s.Finished
 	}
-	rn.cfg.Observe(rn.now, st)
+	return st
 }
 
 // next returns the earliest event, and the replica for deliveries and
