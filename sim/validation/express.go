@@ -30,11 +30,11 @@ type Case struct {
 // Express maps r to the case that runs it, or returns why the command
 // line cannot express it.
 func Express(r Row) (Case, string) {
-	if _, ok := groupOf[r.Metric]; !ok {
-		return Case{}, notServing(r.Metric)
-	}
 	if r.ISL == nil || r.OSL == nil {
 		return Case{}, "no fixed prompt and output lengths (a dataset's lengths, which shared/reference does not hold)"
+	}
+	if _, ok := groupOf[r.Metric]; !ok {
+		return Case{}, notServing(r.Metric)
 	}
 	if *r.ISL == 202 && *r.OSL == 179 { // the ShareGPT means the rows of that dataset give
 		return Case{}, "ShareGPT lengths: the row gives only their means (202/179), and they are heavy-tailed"
@@ -58,7 +58,7 @@ func notServing(metric string) string {
 	case strings.HasSuffix(metric, "_per_node"):
 		return "per-node throughput of a disaggregated, expert-parallel deployment"
 	}
-	return "metric " + metric + " is not in surge's report"
+	return "metric " + metric + " is not read from surge's report yet"
 }
 
 // engineOf maps the row's model, GPU, precision and engine to flags.
