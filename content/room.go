@@ -118,7 +118,8 @@ func spaceAt(text string, i int) bool {
 
 // endCut returns how much of tail, which begins at a word boundary, to
 // keep so that e of its tokens are dropped from its end: a cut inside one
-// of its last words, the words after it dropped whole.
+// of its last words, the words after it dropped whole. What it keeps does
+// not end in a space, which a chat template may trim.
 func endCut(tok Tokenizer, tail string, e int) (int, bool) {
 	after := 0 // tokens of the words after the one cut
 	for end := len(tail); end > 0 && after < e; {
@@ -132,6 +133,9 @@ func endCut(tok Tokenizer, tail string, e int) (int, bool) {
 			}
 			_, size := utf8.DecodeLastRuneInString(word[:i])
 			i -= size
+			if r, _ := utf8.DecodeLastRuneInString(word[:i]); i > 0 && unicode.IsSpace(r) {
+				continue
+			}
 			if after+n-len(tok.Encode(word[:i])) == e {
 				return start + i, true
 			}

@@ -13,7 +13,7 @@ import (
 // conversation so far.
 type conversation struct {
 	s      *trace.Session
-	salt   string
+	salt   *salting                             // nil: none
 	expand func(s *trace.Session, k int) string // writes a turn's missing text; may be nil
 	pinned bool                                 // carry the trace's planned replies, not the server's
 	keep   []bool                               // turn k's reply text is needed by a later turn
@@ -26,7 +26,7 @@ type conversation struct {
 }
 
 // newConversation prepares the conversation state of s.
-func newConversation(s *trace.Session, salt string, pinned bool, expand func(*trace.Session, int) string) *conversation {
+func newConversation(s *trace.Session, salt *salting, pinned bool, expand func(*trace.Session, int) string) *conversation {
 	c := &conversation{
 		s: s, salt: salt, pinned: pinned, expand: expand,
 		keep: make([]bool, len(s.Turns)),
@@ -43,7 +43,8 @@ func newConversation(s *trace.Session, salt string, pinned bool, expand func(*tr
 
 // messages returns the messages turn k sends: its parent's messages and
 // reply then its user message, or, for a turn starting a conversation, the
-// system prompt and the user message, the first of them salted.
+// system prompt and the user message, the first of them salted (the salt
+// in place of its first tokens).
 func (c *conversation) messages(k int) []openai.Message {
 	t := &c.s.Turns[k]
 	c.mu.Lock()
@@ -60,8 +61,8 @@ func (c *conversation) messages(k int) []openai.Message {
 		msgs = []openai.Message{{Role: "system", Content: t.System}}
 	}
 	msgs = append(msgs, openai.Message{Role: "user", Content: c.prompt(k)})
-	if t.Parent == nil && c.salt != "" {
-		msgs[0].Content = c.salt + msgs[0].Content
+	if t.Parent == nil {
+		msgs[0].Content, c.grown[k] = c.salt.apply(msgs[0].Content)
 	}
 	c.sent[k] = msgs
 	return msgs
@@ -81,14 +82,28 @@ func (c *conversation) prompt(k int) string {
 func (c *conversation) inputs(k int) (string, []string) {
 	batch := c.s.Turns[k].Inputs
 	if len(batch) == 0 {
-		return c.salt + c.prompt(k), nil
+		return c.completion(k), nil
 	}
-	if c.salt == "" {
+	if c.salt == nil {
 		return "", batch
 	}
 	salted := slices.Clone(batch)
-	salted[0] = c.salt + salted[0]
+	var grown int
+	salted[0], grown = c.salt.apply(batch[0])
+	c.mu.Lock()
+	c.grown[k] = grown
+	c.mu.Unlock()
 	return "", salted
+}
+
+// completion is turn k's completions prompt, salted: its text with the
+// salt in place of its first tokens.
+func (c *conversation) completion(k int) string {
+	text, grown := c.salt.apply(c.prompt(k))
+	c.mu.Lock()
+	c.grown[k] = grown
+	c.mu.Unlock()
+	return text
 }
 
 // reply is what turn p's successors carry as its reply; c.mu is held.
@@ -109,8 +124,9 @@ func (c *conversation) finished(k int, text string, tokens int) {
 
 // inputTokens is the prompt length turn k sends by the trace's counts:
 // the planned length, corrected for live replies of other lengths than
-// planned (by the server's own output counts), without the salt. It is
-// meaningful once messages(k) has been called.
+// planned (by the server's own output counts); the salt takes the place
+// of tokens the plan has (see salting.apply). It is meaningful once
+// messages(k) or completion(k) has been called.
 func (c *conversation) inputTokens(k int) int {
 	c.mu.Lock()
 	defer c.mu.Unlock()

@@ -101,7 +101,8 @@ func TestDAGOrder(t *testing.T) {
 // TestHistory checks what later turns carry: with pinned history the
 // trace's planned replies, so that two runs send identical requests; with
 // live history the server's replies. The salt leads the first message of
-// each conversation, and only there.
+// each conversation, and only there, in place of its first token (the
+// "~" saltCut drops).
 func TestHistory(t *testing.T) {
 	t.Parallel()
 	for _, pinned := range []bool{true, false} {
@@ -115,7 +116,9 @@ func TestHistory(t *testing.T) {
 				h := trace.Header{Text: true, Clients: []trace.ClientInfo{ci}}
 				runOnce := func() *recorder {
 					f := newRecorder()
-					runBubble(t, t.Context(), mustNew(t, Config{Client: f, Salt: "[salt] "}, h, []*trace.Session{dagSession()}), nil)
+					s := dagSession()
+					s.Turns[0].System, s.Turns[2].Prompt, s.Turns[4].Prompt = "~sys", "~user-2", "~user-4"
+					runBubble(t, t.Context(), mustNew(t, Config{Client: f, Salt: "[salt] ", SaltTokens: 1, Cut: saltCut}, h, []*trace.Session{s}), nil)
 					return f
 				}
 				a, b := runOnce(), runOnce()

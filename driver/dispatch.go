@@ -61,7 +61,7 @@ func (r *run) work(i int) {
 // nil) are not capped.
 func (r *run) session(s *trace.Session, intended time.Duration, adm *admission) {
 	sr := &sessionRun{
-		r: r, conv: newConversation(s, r.cfg.Salt, r.d.pinned[s.Client], r.cfg.Expand), capped: adm != nil,
+		r: r, conv: newConversation(s, r.d.salt, r.d.pinned[s.Client], r.cfg.Expand), capped: adm != nil,
 		done: make([]chan struct{}, len(s.Turns)),
 		ok:   make([]bool, len(s.Turns)), end: make([]time.Duration, len(s.Turns)),
 	}

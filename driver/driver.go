@@ -85,10 +85,17 @@ type Config struct {
 
 	// Salt is put before the first message of every conversation (and
 	// every completions prompt), so that this run's prompts share no
-	// prefix with an earlier run's; SaltTokens is its length in tokens,
-	// added to the trace's counts when Count is nil. Empty: no salt.
+	// prefix with an earlier run's. It takes the place of the message's
+	// first SaltTokens tokens, so that prompts keep the lengths the trace
+	// gives: Cut returns what a first message keeps behind the salt (see
+	// content.MakeRoom), false when no cut keeps it exact. New cuts the
+	// first messages the trace holds, and refuses (with a *SaltError) a
+	// trace with one shorter than the salt or one Cut fails on; a message
+	// written at send time (Expand) that Cut fails on is sent whole
+	// behind the salt, and recorded that much longer. Empty: no salt.
 	Salt       string
 	SaltTokens int
+	Cut        func(first string) (string, bool)
 
 	// Expand, when set, writes the prompt text of turns that have none
 	// (a trace made without text, or imported with lengths only): turn k
@@ -128,6 +135,7 @@ type Driver struct {
 	options   map[string]options // each client's headers and extra body
 	pinned    map[string]bool    // clients whose conversations carry the trace's replies
 	windows   []trace.FaultWindow
+	salt      *salting // nil: none
 
 	running atomic.Bool
 	cur     atomic.Pointer[run] // the current or last run, for Progress
@@ -148,7 +156,11 @@ func New(cfg Config, h trace.Header, sessions []*trace.Session) (*Driver, error)
 	if err := validate(cfg, h, sessions); err != nil {
 		return nil, fmt.Errorf("driver: %w", err)
 	}
-	d := &Driver{cfg: cfg, warmup: warmupOf(cfg, h), windows: h.FaultWindows}
+	salt, err := newSalting(cfg, sessions)
+	if err != nil {
+		return nil, fmt.Errorf("driver: %w", err)
+	}
+	d := &Driver{cfg: cfg, warmup: warmupOf(cfg, h), windows: h.FaultWindows, salt: salt}
 	d.split(h, sessions)
 	return d, nil
 }

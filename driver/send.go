@@ -22,7 +22,7 @@ type attempt struct {
 
 	called, returned time.Time // around Client.Do
 	inputs           int       // texts an embeddings request embeds; 0 for other APIs
-	inputTokens      int       // prompt tokens surge means to send by the trace's counts, salt included
+	inputTokens      int       // prompt tokens surge means to send by the trace's counts, the salt's among them
 	clientTokens     int       // prompt tokens counted by surge
 	stormed          bool      // cancelled by a cancellation storm
 	retries          int       // re-sends under the retry policy (see run.do)
@@ -46,7 +46,7 @@ func (r *run) attempt(s *trace.Session, k int, intended time.Duration) attempt {
 
 // request builds the client request for a, turn a.turn of the session
 // whose conversation is conv: a chat request carries the conversation so
-// far, a completions request the salted prompt.
+// far, a completions request its salted prompt.
 func (r *run) request(a *attempt, conv *conversation) *client.Request {
 	t := &a.session.Turns[a.turn]
 	req := &client.Request{
@@ -69,7 +69,7 @@ func (r *run) request(a *attempt, conv *conversation) *client.Request {
 	case req.API == openai.APIEmbeddings:
 		req.Prompt, req.Inputs = conv.inputs(a.turn)
 	case !openai.Conversational(req.API):
-		req.Prompt = conv.salt + conv.prompt(a.turn)
+		req.Prompt = conv.completion(a.turn)
 	default:
 		req.Messages = conv.messages(a.turn)
 	}
@@ -87,7 +87,7 @@ func (r *run) send(a *attempt, conv *conversation) bool {
 	release()
 	// Counting happens after the request, so a slow tokenizer never adds
 	// to the schedule lag.
-	a.inputTokens = conv.inputTokens(a.turn) + r.cfg.SaltTokens
+	a.inputTokens = conv.inputTokens(a.turn)
 	a.clientTokens = a.inputTokens
 	if r.cfg.Count != nil {
 		a.clientTokens = r.count(req)

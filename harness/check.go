@@ -15,8 +15,8 @@ func knownAPI(api string) bool {
 	return ok
 }
 
-// MaxSalt bounds Config.Salt: a nonce makes every prompt longer by its
-// tokens, and a run records it in every file.
+// MaxSalt bounds Config.Salt: a nonce takes the place of the first
+// tokens of every conversation, and a run records it in every file.
 const MaxSalt = 256
 
 // Check reports what is wrong in c's settings before anything runs, as

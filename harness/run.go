@@ -60,7 +60,10 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 			return nil, err
 		}
 	}
-	salt, saltTokens := runSalt(shardSalt(cfg.Salt, cfg.Shard, cfg.StartAt), in)
+	salt, err := runSalt(shardSalt(cfg.Salt, cfg.Shard, cfg.StartAt), in)
+	if err != nil {
+		return nil, err
+	}
 	expand, err := expander(cfg.Log, in)
 	if err != nil {
 		return nil, err
@@ -72,12 +75,15 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 		MaxConcurrency: cfg.MaxConcurrency, Drop: cfg.Drop, Drain: cfg.Drain, Spin: cfg.Spin,
 		Retry:  retry,
 		Warmup: time.Duration(in.Header.WarmupUS) * time.Microsecond,
-		Salt:   salt, SaltTokens: saltTokens,
+		Salt:   salt.text, SaltTokens: salt.tokens, Cut: salt.cut,
 		// Only the built-in engine knows the planned reasoning lengths.
 		ReasoningHint: to.builtin,
 		Expand:        expand,
 		ExtraBody:     cfg.ExtraBody,
 	}, in.Header, in.Sessions)
+	if se := (*driver.SaltError)(nil); errors.As(err, &se) {
+		return nil, ConfigError{err}
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -85,7 +91,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 		return nil, err
 	}
 	if cfg.bare() {
-		return bare(ctx, &cfg, d, in, to, header(&cfg, in, to, salt, time.Now()))
+		return bare(ctx, &cfg, d, in, to, header(&cfg, in, to, salt.text, time.Now()))
 	}
 	// From here a Result with the text report is returned whenever the
 	// run was recorded, with the error of any file that could not be
@@ -98,7 +104,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	if start.IsZero() {
 		start = time.Now()
 	}
-	end, err := measure(ctx, &cfg, d, to, header(&cfg, in, to, salt, start))
+	end, err := measure(ctx, &cfg, d, to, header(&cfg, in, to, salt.text, start))
 	server := probe()
 	if err != nil {
 		return nil, err
@@ -107,7 +113,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	if res == nil {
 		return nil, err
 	}
-	m := manifest(&cfg, in, to.shown, salt, start, end)
+	m := manifest(&cfg, in, to.shown, salt.text, start, end)
 	m.Server = server
 	if merr := bundle.WriteManifest(cfg.Dir, m); merr != nil {
 		err = errors.Join(err, fmt.Errorf("writing the bundle's manifest: %w", merr))

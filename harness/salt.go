@@ -1,38 +1,43 @@
 package harness
 
 import (
-	"crypto/rand"
-	"encoding/hex"
 	"fmt"
 
+	"surge/content"
 	"surge/trace"
 )
 
 // SaltNone is the Salt that turns salting off.
 const SaltNone = "none"
 
-// runSalt returns the text a run puts before the first message of every
-// conversation and its length in the workload's tokenizer. It ends in a
-// newline, which the tokenizers surge knows never merge with the word
-// after it, so the salted prompt is exactly that many tokens longer.
-// SaltNone, or an empty salt on a trace whose header says salt none,
-// means no salt; an empty salt otherwise a random nonce of this run;
-// anything else is the nonce, to repeat a run's exact prompts.
-func runSalt(nonce string, w *Workload) (string, int) {
+// salt is a run's salt: the text put before the first message of every
+// conversation, its length in the workload's tokenizer, and the cut that
+// makes room for it in a message (see driver.Config.Salt).
+type salt struct {
+	text   string
+	tokens int
+	cut    func(first string) (string, bool)
+}
+
+// runSalt returns the salt of a run with nonce on w. SaltNone, or an
+// empty nonce on a trace whose header says salt none, means no salt; an
+// empty nonce otherwise a new one (trace.NewNonce); anything else is the
+// nonce, to repeat a run's exact prompts. The salt ends in a newline,
+// which the tokenizers surge knows never merge with the word after it.
+// It takes the place of each conversation's first tokens, which needs
+// w's tokenizer: without it the run is refused.
+func runSalt(nonce string, w *Workload) (salt, error) {
 	switch {
 	case nonce == SaltNone, nonce == "" && w.Header.Salt == trace.SaltNone:
-		return "", 0
+		return salt{}, nil
 	case nonce == "":
-		var b [4]byte
-		rand.Read(b[:])
-		nonce = hex.EncodeToString(b[:])
+		nonce = trace.NewNonce()
 	}
-	salt := fmt.Sprintf("[surge %s]\n", nonce)
+	text := fmt.Sprintf("[surge %s]\n", nonce)
 	tok, err := w.openTokenizer()
 	if err != nil {
-		// A run against a server whose tokenizer surge cannot open still
-		// runs; the token audit then misses the salt's few tokens.
-		return salt, 0
+		return salt{}, ConfigError{fmt.Errorf("salting the prompts: the salt takes the place of each conversation's first tokens, counted by the workload's tokenizer, which does not open (%w); run with --salt none", err)}
 	}
-	return salt, len(tok.Encode(salt))
+	cut := func(first string) (string, bool) { return content.MakeRoom(tok, text, first) }
+	return salt{text: text, tokens: len(tok.Encode(text)), cut: cut}, nil
 }

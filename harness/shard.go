@@ -2,7 +2,6 @@ package harness
 
 import (
 	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
 	"time"
 
@@ -60,5 +59,5 @@ func shardSalt(salt string, sh *trace.Shard, startAt time.Time) string {
 		return salt
 	}
 	sum := sha256.Sum256([]byte(startAt.UTC().Format(time.RFC3339Nano)))
-	return hex.EncodeToString(sum[:4])
+	return trace.NonceOf(sum[:])
 }

@@ -16,6 +16,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 
 	"surge/internal/k8s"
+	"surge/trace"
 )
 
 // k8sMain runs `surge k8s args...` and returns the exit code, stdout and
@@ -134,8 +135,8 @@ func TestK8sDirAndFiles(t *testing.T) {
 		t.Errorf("spec volume items %+v, want the corpus at its path beside the spec", items)
 	}
 	a := job.Spec.Template.Spec.Containers[0].Args
-	if i := slices.Index(a, "--salt"); i < 0 || len(a[i+1]) != 8 {
-		t.Errorf("args %q, want --salt and a new 8-digit nonce shared by every shard", a)
+	if i := slices.Index(a, "--salt"); i < 0 || len(a[i+1]) != trace.NonceDigits {
+		t.Errorf("args %q, want --salt and a new %d-digit nonce shared by every shard", a, trace.NonceDigits)
 	}
 	r := job.Spec.Template.Spec.Containers[0].Resources
 	if r.Limits.Cpu().String() != "3" || r.Requests.Memory().String() != "1Gi" {

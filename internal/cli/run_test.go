@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"surge/metrics"
+	"surge/trace"
 )
 
 // TestRunAndReport runs a spec against a streaming test server and checks
@@ -198,14 +199,27 @@ func TestRunBuiltinEngine(t *testing.T) {
 		t.Fatalf("exit %d\nstderr:\n%s\nstdout:\n%s", code, e, out)
 	}
 	rs := readRun(t, dir)
+	f, err := os.Open(filepath.Join(dir, "trace.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	tr, err := trace.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	planned := map[int]int{}
+	for s, err := tr.Read(); err == nil; s, err = tr.Read() {
+		planned[s.Index] = s.Turns[0].InputTokens
+	}
 	for _, r := range rs.Records {
 		// Output 8 tokens, asked for with max_tokens 8: the engine ends at
-		// its natural length or at the cap.
-		// The run's salt makes every prompt longer by the same few tokens,
-		// which the requested count, the client's and the server's include.
-		if !r.OK() || r.ServerOutputTokens < 1 || r.ServerOutputTokens > 8 ||
+		// its natural length or at the cap. The run's salt takes the place
+		// of every prompt's first tokens, so the requested count, the
+		// client's and the server's are the trace's.
+		if !r.OK() || r.ServerOutputTokens < 1 || r.ServerOutputTokens > 8 || r.InputTokens != planned[r.Session] ||
 			r.ServerInputTokens != r.ClientInputTokens || r.ClientInputTokens != r.InputTokens {
-			t.Fatalf("record %+v", r)
+			t.Fatalf("record %+v; the trace's input_tokens %d", r, planned[r.Session])
 		}
 	}
 	if !strings.HasPrefix(rs.Header.Salt, "[surge ") {

@@ -183,17 +183,19 @@ func checkTokens(t *testing.T, w *workloadOf, o outcome, pinned, exactOut bool) 
 }
 
 // wantMessages is the messages turn k sends by docs/trace.md: for a turn
-// starting a conversation its system prompt (if any) and prompt; for a
-// turn continuing one its parent's messages, the parent's reply (the
-// trace's when pinned, else the one the server sent) and its prompt.
-func wantMessages(s *trace.Session, k int, o outcome, pinned bool) []openai.Message {
+// starting a conversation its system prompt (if any) and prompt, the
+// first of them salted; for a turn continuing one its parent's messages,
+// the parent's reply (the trace's when pinned, else the one the server
+// sent) and its prompt.
+func wantMessages(c contentOf, s *trace.Session, k int, o outcome, pinned bool) []openai.Message {
 	tu := &s.Turns[k]
 	user := openai.Message{Role: "user", Content: tu.Prompt}
 	if tu.Parent == nil {
 		if tu.System == "" {
+			user.Content = c.salted(o.salt, user.Content)
 			return []openai.Message{user}
 		}
-		return []openai.Message{{Role: "system", Content: tu.System}, user}
+		return []openai.Message{{Role: "system", Content: c.salted(o.salt, tu.System)}, user}
 	}
 	p := *tu.Parent
 	reply := s.Turns[p].Reply
@@ -202,7 +204,7 @@ func wantMessages(s *trace.Session, k int, o outcome, pinned bool) []openai.Mess
 			reply = ps.text
 		}
 	}
-	return append(wantMessages(s, p, o, pinned), openai.Message{Role: "assistant", Content: reply}, user)
+	return append(wantMessages(c, s, p, o, pinned), openai.Message{Role: "assistant", Content: reply}, user)
 }
 
 // checkMessages checks the bytes the driver sent for each turn against
@@ -215,7 +217,7 @@ func checkMessages(t *testing.T, c contentOf, w *workloadOf, o outcome, pinned b
 		if tu == nil {
 			continue
 		}
-		if want := wantMessages(s, k.turn, o, pinned); !slices.Equal(sn.msgs, want) {
+		if want := wantMessages(c, s, k.turn, o, pinned); !slices.Equal(sn.msgs, want) {
 			t.Errorf("%s: turn %v sent %d messages that are not the conversation so far (%d messages)", o.side, k, len(sn.msgs), len(want))
 		}
 		if sn.maxTokens != tu.MaxTokens {

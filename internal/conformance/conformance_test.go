@@ -131,6 +131,9 @@ type conformanceCase struct {
 	// dag, when set, wants the trace to hold joins (turns with After)
 	// and parallel tool calls, so the case tests what it means to.
 	dag bool
+	// salted sends the driver's prompts salted, as surge run does; the
+	// virtual run has no salt, and the lengths must agree all the same.
+	salted bool
 }
 
 // TestConformance runs each workload through the driver against the
@@ -156,6 +159,10 @@ func TestConformance(t *testing.T) {
 		{name: "chat live cut by the context", spec: chatSpec("live", "max_tokens: none", 300), median: 5000, limit: 200},
 		{name: "chat refused", spec: chatSpec("pinned", exact, 12), pinned: true, exactOut: true, refuse: true},
 		{name: "agent refused", spec: agentSpec("pinned"), pinned: true, exactOut: true, refuse: true, dag: true},
+		// The salt takes the place of each conversation's first tokens:
+		// a system prompt (chat) or a user message (batch's single).
+		{name: "chat live salted", spec: chatSpec("live", exact, 12), exactOut: true, salted: true},
+		{name: "batch salted", spec: batchSpec, exactOut: true, salted: true},
 	}
 	for _, tc := range cases {
 		t.Run(strings.ReplaceAll(tc.name, " ", "_"), func(t *testing.T) {
@@ -168,7 +175,11 @@ func TestConformance(t *testing.T) {
 				e.maxModelLen = refusingLimit(w)
 			}
 			vir := runVirtual(t, c, e, w)
-			drv := runDriver(t, c, e, w)
+			salt := ""
+			if tc.salted {
+				salt = "[surge 0123456789]\n"
+			}
+			drv := runDriver(t, c, e, w, salt)
 			for _, o := range []outcome{drv, vir} {
 				checkSent(t, w, o)
 				checkOrder(t, w, o, o.sent == nil)

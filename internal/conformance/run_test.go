@@ -75,6 +75,22 @@ func newContent(t *testing.T) contentOf {
 // count is the number of tokens of text.
 func (c contentOf) count(text string) int { return len(c.tok.Encode(text)) }
 
+// cut makes room for salt in a conversation's first message, as surge run
+// does.
+func (c contentOf) cut(salt string) func(string) (string, bool) {
+	return func(first string) (string, bool) { return content.MakeRoom(c.tok, salt, first) }
+}
+
+// salted is first, a conversation's first message, as the driver sends it
+// with salt: the salt in place of its first tokens.
+func (c contentOf) salted(salt, first string) string {
+	if salt == "" {
+		return first
+	}
+	kept, _ := c.cut(salt)(first)
+	return salt + kept
+}
+
 // compile compiles the spec text into its sessions, in memory.
 func (c contentOf) compile(t *testing.T, text string) *workloadOf {
 	t.Helper()
@@ -147,13 +163,17 @@ type recorder struct {
 	errs  []string
 }
 
-// newRecorder indexes w's turns by prompt; prompts must be unique.
-func newRecorder(t *testing.T, next driver.Doer, w *workloadOf) *recorder {
+// newRecorder indexes w's turns by prompt, as salted when it is a
+// conversation's first message; prompts must be unique.
+func newRecorder(t *testing.T, next driver.Doer, w *workloadOf, salted func(string) string) *recorder {
 	t.Helper()
 	r := &recorder{next: next, turns: map[string]key{}, sends: map[key]*sent{}}
 	for _, s := range w.sessions {
 		for k := range s.Turns {
 			p := s.Turns[k].Prompt
+			if tu := &s.Turns[k]; tu.Parent == nil && tu.System == "" {
+				p = salted(p)
+			}
 			if old, dup := r.turns[p]; dup {
 				t.Fatalf("turns %v and %v have the same prompt: the recorder could not tell them apart", old, key{s.Client, s.Index, k})
 			}
@@ -212,16 +232,20 @@ func (c *collect) Write(rec *trace.Record) error {
 }
 
 // outcome is what one side did with a workload: a record per turn sent,
-// and for the driver what it handed the client.
+// and for the driver what it handed the client and the salt it put
+// before each conversation.
 type outcome struct {
 	side string
 	recs map[key]trace.Record
 	sent map[key]*sent // nil for the virtual run
+	salt string
 }
 
 // runDriver sends w in real time to the built-in engine e serves on a
-// loopback port, streaming, counting prompts with c's tokenizer.
-func runDriver(t *testing.T, c contentOf, e engine, w *workloadOf) outcome {
+// loopback port, streaming, counting prompts with c's tokenizer, and
+// salting each conversation with salt (none when empty) as surge run
+// does.
+func runDriver(t *testing.T, c contentOf, e engine, w *workloadOf, salt string) outcome {
 	t.Helper()
 	srv, err := server.New(e.serverConfig(c.tok))
 	if err != nil {
@@ -244,11 +268,15 @@ func runDriver(t *testing.T, c contentOf, e engine, w *workloadOf) outcome {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rec := newRecorder(t, cl, w)
-	d, err := driver.New(driver.Config{
+	rec := newRecorder(t, cl, w, func(first string) string { return c.salted(salt, first) })
+	cfg := driver.Config{
 		Client: rec, Stream: true, Warmup: -1, ReasoningHint: true,
 		Count: c.count, Drain: 20 * time.Second,
-	}, w.header, w.sessions)
+	}
+	if salt != "" {
+		cfg.Salt, cfg.SaltTokens, cfg.Cut = salt, c.count(salt), c.cut(salt)
+	}
+	d, err := driver.New(cfg, w.header, w.sessions)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -266,7 +294,7 @@ func runDriver(t *testing.T, c contentOf, e engine, w *workloadOf) outcome {
 	if len(sink.dups) > 0 {
 		t.Errorf("driver: turns recorded twice: %v", sink.dups)
 	}
-	return outcome{side: "driver", recs: sink.recs, sent: rec.sends}
+	return outcome{side: "driver", recs: sink.recs, sent: rec.sends, salt: salt}
 }
 
 // runVirtual runs w in virtual time through the engine e configures.

@@ -190,8 +190,9 @@ func checkComplete(t *testing.T, r run) {
 
 // checkPrompts checks every healthy request's prompt length against
 // llama-server's own tokenizer: the trace's prompt has the trace's
-// input_tokens, and the prompt as sent (the run's salt before it) has the
-// record's input_tokens and client_input_tokens. The server's
+// input_tokens, and so has the prompt as sent (the run's salt in place of
+// its first tokens), as the record's input_tokens and client_input_tokens
+// say. The server's
 // prompt_tokens must exceed that by the same number in every request:
 // the BOS token for completions (1), the chat template for chat; the
 // excess is returned.
@@ -207,9 +208,9 @@ func checkPrompts(t *testing.T, p *peer, r run) int {
 		if n := tokenize(t, p, tu.Prompt); n != tu.InputTokens {
 			t.Errorf("%s: the trace's prompt is %d tokens by %s's tokenizer, the trace says %d", rec, n, p.name, tu.InputTokens)
 		}
-		sent := tokenize(t, p, r.recs.Salt+tu.Prompt)
-		if rec.InputTokens != sent || rec.ClientInputTokens != sent {
-			t.Errorf("%s: salt and prompt are %d tokens by %s's tokenizer; the record says input_tokens %d, client_input_tokens %d", rec, sent, p.name, rec.InputTokens, rec.ClientInputTokens)
+		sent := tokenize(t, p, salted(t, r.recs.Salt, tu.Prompt))
+		if sent != tu.InputTokens || rec.InputTokens != sent || rec.ClientInputTokens != sent {
+			t.Errorf("%s: the prompt as sent, salted, is %d tokens by %s's tokenizer; the trace says %d, the record input_tokens %d, client_input_tokens %d", rec, sent, p.name, tu.InputTokens, rec.InputTokens, rec.ClientInputTokens)
 		}
 		offsets[rec.ServerInputTokens-sent]++
 	}

@@ -47,13 +47,13 @@ func TestLlamaConversations(t *testing.T) {
 		for _, rec := range r.recs.Requests {
 			// Turn k sends the conversation so far: every earlier user
 			// message and pinned reply, then its own message, the salt
-			// before the first.
+			// in place of the first one's first tokens.
 			pieces := 0
 			for i := 0; i <= rec.Turn; i++ {
 				tu := want[key{rec.Client, rec.Session, i}]
 				text := tu.Prompt
 				if i == 0 {
-					text = r.recs.Salt + text
+					text = salted(t, r.recs.Salt, text)
 				}
 				pieces += tokenize(t, srv, text)
 				if i < rec.Turn {

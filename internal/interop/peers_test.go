@@ -13,10 +13,12 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
 
+	"surge/content"
 	"surge/internal/testbin"
 )
 
@@ -199,6 +201,31 @@ func writeSpec(t *testing.T, dir, name, text string) string {
 		t.Fatal(err)
 	}
 	return path
+}
+
+// tokenizers holds the tokenizers salted loaded, by path, each loaded
+// once: loading one takes about half a second.
+var tokenizers sync.Map // path → func() (content.Tokenizer, error)
+
+// salted is first, a conversation's first message, as a run salted with
+// salt sends it: the salt in place of its first tokens in the Llama 3
+// tokenizer the specs name (content.MakeRoom, as surge run cuts it).
+func salted(t *testing.T, salt, first string) string {
+	t.Helper()
+	if salt == "" {
+		return first
+	}
+	path := filepath.Join(peersDir(t), "llama", "tokenizer.json")
+	load, _ := tokenizers.LoadOrStore(path, sync.OnceValues(func() (content.Tokenizer, error) { return content.Open(path) }))
+	tok, err := load.(func() (content.Tokenizer, error))()
+	if err != nil {
+		t.Fatal(err)
+	}
+	kept, ok := content.MakeRoom(tok, salt, first)
+	if !ok {
+		t.Fatalf("no room for the salt %q in %.60q", salt, first)
+	}
+	return salt + kept
 }
 
 // turn is one request of a trace, as surge gen writes it.

@@ -138,7 +138,7 @@ func testServerTimings(t *testing.T, srv *peer, tr *traces) {
 	us := func(ms float64) int64 { return int64(math.Round(ms * 1000)) }
 	near := func(a, b int64) bool { return a-b <= 1 && b-a <= 1 }
 	for _, rec := range r.recs.Requests {
-		prompt := r.recs.Salt + want[key{rec.Client, rec.Session, rec.Turn}].Prompt
+		prompt := salted(t, r.recs.Salt, want[key{rec.Client, rec.Session, rec.Turn}].Prompt)
 		tp.mu.Lock()
 		tm, ok := tp.got[prompt]
 		tp.mu.Unlock()

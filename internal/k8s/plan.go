@@ -1,8 +1,6 @@
 package k8s
 
 import (
-	"crypto/rand"
-	"encoding/hex"
 	"fmt"
 	"path/filepath"
 	"regexp"
@@ -41,9 +39,7 @@ func SharedSalt(salt string, h trace.Header) string {
 	if salt != "" || h.Salt == trace.SaltNone {
 		return salt
 	}
-	var b [4]byte
-	rand.Read(b[:])
-	return hex.EncodeToString(b[:])
+	return trace.NewNonce()
 }
 
 var notLabel = regexp.MustCompile(`[^a-z0-9-]+`)

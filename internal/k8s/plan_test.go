@@ -54,8 +54,8 @@ func TestSharedSalt(t *testing.T) {
 		t.Errorf("salt: none in the workload: %q, want none", got)
 	}
 	a, b := SharedSalt("", trace.Header{}), SharedSalt("", trace.Header{})
-	if len(a) != 8 || a == b {
-		t.Errorf("new nonces %q, %q: want 8 hex digits, a new one each time", a, b)
+	if len(a) != trace.NonceDigits || a == b {
+		t.Errorf("new nonces %q, %q: want %d digits, a new one each time", a, b, trace.NonceDigits)
 	}
 }
 

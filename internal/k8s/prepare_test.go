@@ -57,7 +57,7 @@ func TestPrepare(t *testing.T) {
 		t.Fatal(err)
 	}
 	cfg := p.Config
-	if cfg.Name != "surge-chat" || !cfg.StartAt.Equal(o.Now.Add(time.Minute+time.Second)) || len(cfg.Salt) != 8 {
+	if cfg.Name != "surge-chat" || !cfg.StartAt.Equal(o.Now.Add(time.Minute+time.Second)) || len(cfg.Salt) != trace.NonceDigits {
 		t.Errorf("name %q, start %v, salt %q; want surge-chat, a minute and a second after now, a new nonce", cfg.Name, cfg.StartAt, cfg.Salt)
 	}
 	if string(cfg.Spec) != prepareSpec || len(cfg.Files) != 1 || cfg.Files[0].Path != "corpus.txt" || string(cfg.Files[0].Data) != "some words" {
