@@ -33,6 +33,8 @@ func (c Config) Check() error {
 		errs = append(errs, errors.New("--drop needs --max-concurrency: there is no cap to drop at"))
 	case c.MaxErrorRate < 0 || c.MaxErrorRate > 1 || c.MaxErrorRate != c.MaxErrorRate:
 		errs = append(errs, fmt.Errorf("--max-error-rate %g: want a fraction from 0 (off) to 1, e.g. 0.5", c.MaxErrorRate))
+	case c.ReadyCheckTimeout < 0:
+		errs = append(errs, fmt.Errorf("--ready-check-timeout %v: want a time like 10m, or 0 not to wait", c.ReadyCheckTimeout))
 	case c.ProgressEvery < 0:
 		errs = append(errs, fmt.Errorf("--progress %v: want a period like 10s, or 0 for none", c.ProgressEvery))
 	case c.Dir == "" && c.Records == nil:

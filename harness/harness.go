@@ -88,6 +88,12 @@ type Config struct {
 	// (when it lists any) and one small request per server and API must
 	// succeed, or Run returns an UnreachableError.
 	NoPreflight bool
+	// ReadyCheckTimeout, when positive, waits up to this long before the
+	// preflight for every server to answer GET /v1/models with anything
+	// but a server error, as a server still loading its model does not,
+	// asking again with backoff; then the run goes on (vllm bench serve's
+	// --ready-check-timeout-sec). 0 does not wait.
+	ReadyCheckTimeout time.Duration
 	// MaxErrorRate, when positive, stops the run once at least
 	// MinAbortRequests requests have finished and more than this
 	// fraction of them failed: the run is recorded and reported as

@@ -41,10 +41,12 @@ type check struct{ url, api, model string }
 // sends a server that its /v1/models does not list (llama-server, for
 // one, takes any name; vLLM refuses). A failed request of an unlisted
 // model names the models the server lists. It returns an
-// UnreachableError naming every problem, or nil.
+// UnreachableError naming every problem, or nil. Before it, and even
+// with NoPreflight, it waits up to cfg.ReadyCheckTimeout for the servers
+// to answer (waitReady).
 func preflight(ctx context.Context, cfg *Config, in *Workload, to *Servers) error {
-	if cfg.NoPreflight {
-		return nil
+	if err := waitReady(ctx, cfg, to); err != nil || cfg.NoPreflight {
+		return err
 	}
 	checks, byURL := preflightChecks(cfg, in, to)
 	served := map[string][]string{}

@@ -92,6 +92,7 @@ func (f *runFlags) register(fs *pflag.FlagSet) {
 	fs.DurationVar(&f.cfg.Client.Timeout, "timeout", 10*time.Minute, "per-request deadline")
 	fs.DurationVar(&f.cfg.Drain, "drain", time.Minute, "how long to wait for requests in flight after the schedule ends")
 	fs.BoolVar(&f.cfg.NoPreflight, "no-preflight", false, "skip the preflight: before the schedule each server's /v1/models must list the models sent to it and one 1-token request per server and API must succeed, else surge exits 3")
+	fs.DurationVar(&f.cfg.ReadyCheckTimeout, "ready-check-timeout", 0, "before the preflight, wait up to this long for each server to answer /v1/models (not 503 or refused, as while loading a model), asking again with backoff; 0: do not wait")
 	fs.Float64Var(&f.cfg.MaxErrorRate, "max-error-rate", 0, fmt.Sprintf("stop the run (exit 3, recorded as aborted) once more than this fraction of its requests failed, judged from the %dth finished request on (0: never)", harness.MinAbortRequests))
 	fs.DurationVar(&f.cfg.ProgressEvery, "progress", 10*time.Second, "when stderr is not a terminal, a progress line this often (elapsed, % of the schedule, ETA); on a terminal a live line; 0: neither")
 	fs.DurationVar(&f.cfg.Spin, "spin", 0, "stop sleeping this long before each open-loop send and spin until it is due: schedule lag of tens of µs instead of hundreds, at the cost of up to a core (e.g. 1.5ms)")
