@@ -49,6 +49,10 @@ type Config struct {
 	// ProgressEvery, without Progress, writes that line to Log this
 	// often (0: never), for logs that cannot show a live line.
 	ProgressEvery time.Duration
+	// TextWidth is the width of the Result's text report, a terminal's
+	// (report.WidthFor); 0 means report.TextWidth, the width of the
+	// bundle's report.txt whatever this is.
+	TextWidth int
 
 	// Virtual, when set, runs the workload through the built-in engine
 	// in virtual time instead: Target, Engine, Servers, the client and
@@ -151,7 +155,7 @@ type Result struct {
 	Dir     string
 	Summary *metrics.Summary
 	End     trace.RunEnd
-	Report  string // the text report, as in the bundle's report.txt
+	Report  string // the text report, as in the bundle's report.txt but Config.TextWidth wide
 	Target  string // where the requests went, without credentials
 	// Scrapes say how a bare run's scrapes of the server's metrics went
 	// (a sweep's point stops scraping a target that has no endpoint).

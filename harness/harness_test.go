@@ -2,6 +2,7 @@ package harness
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"io"
@@ -14,11 +15,13 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"surge/client"
 	"surge/driver"
 	"surge/internal/selftest"
 	"surge/metrics"
+	"surge/report"
 	"surge/trace"
 )
 
@@ -263,6 +266,42 @@ func TestRunWarnsPastTheCeiling(t *testing.T) {
 		}
 		if got := strings.Contains(log.String(), "ceiling"); got != tt.warn {
 			t.Errorf("%d in flight, ceiling %q: warned %v, want %v\n%s", tt.concurrency, tt.ceiling, got, tt.warn, log.String())
+		}
+	}
+}
+
+// TestRunTextWidth: the Result's text report is Config.TextWidth wide (a
+// terminal's), the bundle's report.txt report.TextWidth wide whatever it
+// is, so that surge report re-renders it as it was.
+func TestRunTextWidth(t *testing.T) {
+	t.Parallel()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Error(w, `{"error":{"message":"no"}}`, http.StatusBadRequest)
+	}))
+	defer srv.Close()
+	widest := func(s string) int {
+		n := 0
+		for _, l := range strings.Split(s, "\n") {
+			n = max(n, utf8.RuneCountInString(l))
+		}
+		return n
+	}
+	for _, cols := range []int{0, report.MinTextWidth, 200} {
+		dir := filepath.Join(t.TempDir(), "run")
+		res, err := Run(context.Background(), Config{Workload: failing(t, 3), Dir: dir, Target: srv.URL, Scrape: Scrape{Off: true}, NoPreflight: true, TextWidth: cols})
+		if err != nil {
+			t.Fatal(err)
+		}
+		file, err := os.ReadFile(filepath.Join(dir, "report.txt"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := cmp.Or(cols, report.TextWidth)
+		if w := widest(res.Report); w > want || (cols == 200 && w <= report.TextWidth) {
+			t.Errorf("TextWidth %d: the Result's report is %d columns wide", cols, w)
+		}
+		if w := widest(string(file)); w > report.TextWidth || (cols == 0 && string(file) != res.Report) {
+			t.Errorf("TextWidth %d: report.txt is %d columns wide, or not the Result's at the default width", cols, w)
 		}
 	}
 }

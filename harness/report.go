@@ -2,6 +2,7 @@ package harness
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -21,9 +22,10 @@ import (
 // report` would, with the server's metrics when the bundle holds them,
 // and writes report.txt, report.json and report.html, the last with
 // html's prompts and server samples. The Result has the summary and the
-// text report. When a report file cannot be written (a full disk), the
-// others are still written and the Result is returned with the error, so
-// the text report can still be shown.
+// text report, cfg.TextWidth wide (report.txt is report.TextWidth wide,
+// as surge report re-renders it to a file). When a report file cannot be
+// written (a full disk), the others are still written and the Result is
+// returned with the error, so the text report can still be shown.
 func finish(cfg *Config, in *Workload, html report.HTMLInput, engineStats *sim.Stats) (*Result, error) {
 	rs, err := readBack(cfg)
 	if err != nil {
@@ -41,24 +43,29 @@ func finish(cfg *Config, in *Workload, html report.HTMLInput, engineStats *sim.S
 	html.Warn = func(err error) {
 		fmt.Fprintf(cfg.Log, "surge: warning: %v (the report says so in its place)\n", err)
 	}
-	var text strings.Builder
-	if err := report.Text(&text, sum); err != nil {
+	render := func(b *strings.Builder, cols int) error {
+		if err := report.TextEngineAt(b, sum, engine, cols); err != nil || engineStats == nil {
+			return err
+		}
+		return report.PreemptionTextAt(b, engineStats.Preemptions, engineStats.Finished, cols)
+	}
+	var text, shown strings.Builder
+	if err := render(&text, report.TextWidth); err != nil {
 		return nil, err
 	}
-	if err := report.EngineText(&text, engine); err != nil {
-		return nil, err
-	}
-	if engineStats != nil {
-		if err := report.PreemptionText(&text, engineStats.Preemptions, engineStats.Finished); err != nil {
+	if cols := cmp.Or(cfg.TextWidth, report.TextWidth); cols != report.TextWidth {
+		if err := render(&shown, cols); err != nil {
 			return nil, err
 		}
+	} else {
+		shown.WriteString(text.String())
 	}
 	files := map[string]func(io.Writer) error{
 		"report.txt":  func(w io.Writer) error { _, err := io.WriteString(w, text.String()); return err },
 		"report.json": func(w io.Writer) error { return report.JSONEngine(w, sum, engine) },
 		"report.html": func(w io.Writer) error { return report.HTML(w, html) },
 	}
-	res := &Result{Dir: cfg.Dir, Summary: sum, Report: text.String()}
+	res := &Result{Dir: cfg.Dir, Summary: sum, Report: shown.String()}
 	if cfg.Dir == "" {
 		return res, nil
 	}

@@ -3,6 +3,7 @@ package report
 import (
 	"io"
 	"math"
+	"slices"
 	"strings"
 
 	"surge/bundle/scrape"
@@ -197,19 +198,50 @@ func optMS(us *float64) string {
 // within TextWidth: per metric one row for its mean and one per
 // percentile, each the engine's value, the client's and their gap;
 // nothing when es is empty.
-func EngineText(w io.Writer, es []EngineLatency) error {
+func EngineText(w io.Writer, es []EngineLatency) error { return EngineTextAt(w, es, TextWidth) }
+
+// EngineTextAt is EngineText within cols columns: its heading wrapped to
+// them, and the histograms' names above the table rather than in it when
+// it would be wider.
+func EngineTextAt(w io.Writer, es []EngineLatency, cols int) error {
 	if len(es) == 0 {
 		return nil
 	}
 	var b strings.Builder
 	b.WriteString("\n")
-	for _, l := range fieldLines("engine", "latency the server measured (its /metrics histograms over the measurement window) "+
+	for _, l := range fieldLines(cols, "engine", "latency the server measured (its /metrics histograms over the measurement window) "+
 		"against the client's, ms; the mean is exact; quantiles are interpolated within buckets, so one in the highest "+
 		"bucket with observations shows as that bucket's range and a gap smaller than its bucket's width is not measurable") {
 		b.WriteString(l + "\n")
 	}
+	t := engineTable(es, true)
+	if t.width("  ") > cols {
+		var names []string
+		for _, e := range es {
+			names = append(names, e.Metric+": "+e.Family)
+		}
+		for _, l := range fieldLines(cols, "histograms", names...) {
+			b.WriteString(l + "\n")
+		}
+		t = engineTable(es, false)
+	}
+	if err := t.write(&b, "  "); err != nil {
+		return err
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// engineTable is the text table of es: per metric a row for its mean and
+// one per percentile, with the histogram's name when named.
+func engineTable(es []EngineLatency, named bool) *table {
 	t := &table{left: map[int]bool{1: true, 3: true}}
-	t.add("", "histogram", "n", "", "engine", "client", "gap")
+	head := []string{"", "histogram", "n", "", "engine", "client", "gap"}
+	if !named {
+		head = slices.Delete(head, 1, 2)
+		t.left = map[int]bool{2: true}
+	}
+	t.add(head...)
 	stats := []string{"mean", "p50", "p99"}
 	for i := range es {
 		e := &es[i]
@@ -219,14 +251,13 @@ func EngineText(w io.Writer, es []EngineLatency) error {
 			if j == 0 {
 				row = []string{e.Metric, e.Family, count(e.Count), stat}
 			}
+			if !named {
+				row = slices.Delete(row, 1, 2)
+			}
 			t.add(append(row, cells[3*j:3*j+3]...)...)
 		}
 	}
-	if err := t.write(&b, "  "); err != nil {
-		return err
-	}
-	_, err := io.WriteString(w, b.String())
-	return err
+	return t
 }
 
 // engineGrid is the HTML table of es; nil when empty.

@@ -37,7 +37,7 @@ func (p *printer) faults(s *metrics.Summary) {
 	}
 	for _, w := range f.Windows {
 		indent := "  "
-		for _, l := range wrapWords(windowLine(w), TextWidth-4) {
+		for _, l := range wrapWords(windowLine(w), p.cols()-4) {
 			p.line("%s%s", indent, l)
 			indent = "    " // under the first line, indented
 		}

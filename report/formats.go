@@ -12,19 +12,25 @@ import (
 // TextEngine writes the text report of s (Text), then its
 // engine-against-client table es (EngineText).
 func TextEngine(w io.Writer, s *metrics.Summary, es []EngineLatency) error {
-	if err := Text(w, s); err != nil {
+	return TextEngineAt(w, s, es, TextWidth)
+}
+
+// TextEngineAt is TextEngine in lines of at most cols columns (TextAt).
+func TextEngineAt(w io.Writer, s *metrics.Summary, es []EngineLatency, cols int) error {
+	if err := TextAt(w, s, cols); err != nil {
 		return err
 	}
-	return EngineText(w, es)
+	return EngineTextAt(w, es, cols)
 }
 
 // Renderer returns the function writing a summary with its
-// engine-against-client table in format: "text" (TextEngine), "json"
-// (JSONEngine) or "csv" (CSVEngine); ok is false for any other format.
-func Renderer(format string) (render func(io.Writer, *metrics.Summary, []EngineLatency) error, ok bool) {
+// engine-against-client table in format: "text" (TextEngineAt, in lines
+// of cols columns), "json" (JSONEngine) or "csv" (CSVEngine); ok is false
+// for any other format.
+func Renderer(format string, cols int) (render func(io.Writer, *metrics.Summary, []EngineLatency) error, ok bool) {
 	switch format {
 	case "text":
-		return TextEngine, true
+		return func(w io.Writer, s *metrics.Summary, es []EngineLatency) error { return TextEngineAt(w, s, es, cols) }, true
 	case "json":
 		return JSONEngine, true
 	case "csv":

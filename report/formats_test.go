@@ -32,7 +32,7 @@ func TestRenderer(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.format, func(t *testing.T) {
-			render, ok := Renderer(tt.format)
+			render, ok := Renderer(tt.format, TextWidth)
 			if ok != (tt.want != nil) {
 				t.Fatalf("Renderer(%q) ok = %v, want %v", tt.format, ok, tt.want != nil)
 			}

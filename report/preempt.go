@@ -12,8 +12,13 @@ import (
 // finished: a storm of them means the engine thrashed, a cost the
 // latency figures carry but do not name.
 func PreemptionText(w io.Writer, preemptions, finished int64) error {
+	return PreemptionTextAt(w, preemptions, finished, TextWidth)
+}
+
+// PreemptionTextAt is PreemptionText wrapped to cols columns.
+func PreemptionTextAt(w io.Writer, preemptions, finished int64, cols int) error {
 	var b strings.Builder
-	for _, l := range fieldLines("engine", fmt.Sprintf("%s preemptions for %s requests finished (running requests evicted to free KV blocks, then recomputed)",
+	for _, l := range fieldLines(cols, "engine", fmt.Sprintf("%s preemptions for %s requests finished (running requests evicted to free KV blocks, then recomputed)",
 		count(preemptions), count(finished))) {
 		b.WriteString(l + "\n")
 	}

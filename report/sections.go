@@ -119,8 +119,8 @@ func (p *printer) slos(s *metrics.Summary) {
 
 // noted writes t, whose odd rows are each a note on the row above (its
 // second cell; the others are empty): a note is written under the row
-// from its second column, wrapped to TextWidth, and takes no part in the
-// columns' widths. An empty note writes nothing.
+// from its second column, wrapped to the printer's width, and takes no
+// part in the columns' widths. An empty note writes nothing.
 func (p *printer) noted(t *table, indent string) {
 	rows := &table{left: t.left}
 	for i := 0; i < len(t.rows); i += 2 {
@@ -136,7 +136,7 @@ func (p *printer) noted(t *table, indent string) {
 	for i, l := range lines {
 		p.line("%s", l)
 		if note := t.rows[2*i+1][1]; note != "" {
-			for _, w := range wrapWords(note, TextWidth-width(under)) {
+			for _, w := range wrapWords(note, p.cols()-width(under)) {
 				p.line("%s%s", under, w)
 			}
 		}

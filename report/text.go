@@ -1,6 +1,7 @@
 package report
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"strconv"
@@ -38,8 +39,13 @@ var rowNames = map[string]string{
 // of first turns apart from later ones; mean, p50, p90, p99 and max, no
 // intervals), a per-client table when there are several clients, and the
 // caveats that apply to this run as numbered footnotes.
-func Text(w io.Writer, s *metrics.Summary) error {
-	p := &printer{w: w, notes: footnotes{width: TextWidth}}
+func Text(w io.Writer, s *metrics.Summary) error { return TextAt(w, s, TextWidth) }
+
+// TextAt is Text in lines of at most cols columns (a terminal's, see
+// WidthFor), wrapping fields and footnotes to it and leaving out the
+// latency table's highest percentiles when it would be wider.
+func TextAt(w io.Writer, s *metrics.Summary, cols int) error {
+	p := &printer{w: w, width: cols, notes: footnotes{width: cols}}
 	p.header(s)
 	p.measurement(s)
 	p.slos(s)
@@ -66,8 +72,12 @@ func Text(w io.Writer, s *metrics.Summary) error {
 type printer struct {
 	w     io.Writer
 	err   error
+	width int // columns of a line; 0: TextWidth
 	notes footnotes
 }
+
+// cols is the most columns a line of p takes.
+func (p *printer) cols() int { return cmp.Or(p.width, TextWidth) }
 
 // line writes one formatted line.
 func (p *printer) line(format string, args ...any) {
@@ -77,9 +87,9 @@ func (p *printer) line(format string, args ...any) {
 }
 
 // field writes a field of the report: its label, then parts joined by
-// " · " and wrapped to TextWidth.
+// " · " and wrapped to the printer's width.
 func (p *printer) field(label string, parts ...string) {
-	for _, l := range fieldLines(label, parts...) {
+	for _, l := range fieldLines(p.cols(), label, parts...) {
 		p.line("%s", l)
 	}
 }
@@ -127,7 +137,7 @@ func (p *printer) measurement(s *metrics.Summary) {
 	if s.Measurement == nil {
 		return
 	}
-	for i, l := range wrapHang(s.Measurement.Line(), TextWidth, TextWidth-labelWidth) {
+	for i, l := range wrapHang(s.Measurement.Line(), p.cols(), p.cols()-labelWidth) {
 		if i > 0 {
 			l = strings.Repeat(" ", labelWidth) + l
 		}
@@ -140,7 +150,7 @@ func secs(us int64) string { return fmt.Sprintf("%.3f", float64(us)/1e6) }
 
 // latency writes the latency table of all clients together, leaving out
 // its highest percentiles (the JSON and CSV reports have them) when the
-// table would be wider than TextWidth.
+// table would be wider than the printer's width.
 func (p *printer) latency(s *metrics.Summary) {
 	p.line("")
 	for ps := textPercentiles; ; ps = ps[:len(ps)-1] {
@@ -150,7 +160,7 @@ func (p *printer) latency(s *metrics.Summary) {
 			p.line("latency     no successful request")
 			return
 		}
-		if t.width("") <= TextWidth || len(ps) <= 2 {
+		if t.width("") <= p.cols() || len(ps) <= 2 {
 			p.table(t, "")
 			p.line("")
 			return

@@ -1,8 +1,12 @@
 package report
 
 import (
+	"io"
+	"os"
 	"strings"
 	"unicode/utf8"
+
+	"golang.org/x/term"
 )
 
 // TextWidth is the most columns a line of the text report takes (a
@@ -12,6 +16,36 @@ import (
 // lines in bytes, which are never fewer than runes, so a wrapped line
 // fits even where a tool counts bytes (mawk's length does).
 const TextWidth = 100
+
+// MinTextWidth is the fewest columns a text report is laid out in, however
+// narrow its terminal: its tables (SLOs, clients, sessions, the engine's)
+// fit in them.
+const MinTextWidth = 80
+
+// FitWidth is the width of a text report for a terminal of cols columns:
+// cols, but at least MinTextWidth; TextWidth when there is no terminal
+// (cols ≤ 0).
+func FitWidth(cols int) int {
+	if cols <= 0 {
+		return TextWidth
+	}
+	return max(cols, MinTextWidth)
+}
+
+// WidthFor is the width of a text report written to w: its terminal's
+// (FitWidth), or TextWidth when w is not a terminal, as a file, a pipe or
+// a bundle's report.txt is not.
+func WidthFor(w io.Writer) int {
+	f, ok := w.(*os.File)
+	if !ok {
+		return TextWidth
+	}
+	cols, _, err := term.GetSize(int(f.Fd()))
+	if err != nil {
+		return TextWidth
+	}
+	return FitWidth(cols)
+}
 
 // labelWidth is the width of the label column of the text report's
 // fields ("throughput  "), and so the indent of their continuation
@@ -95,10 +129,10 @@ func pack(parts []string, room int) []string {
 }
 
 // fieldLines are the lines of a field of the text report: label padded
-// to labelWidth, then the parts packed to TextWidth, continuation lines
-// indented under the first.
-func fieldLines(label string, parts ...string) []string {
-	lines := pack(parts, TextWidth-labelWidth)
+// to labelWidth, then the parts packed to lines of cols columns,
+// continuation lines indented under the first.
+func fieldLines(cols int, label string, parts ...string) []string {
+	lines := pack(parts, cols-labelWidth)
 	pad := strings.Repeat(" ", labelWidth)
 	for i := range lines {
 		head := pad

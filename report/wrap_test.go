@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -53,9 +54,10 @@ func TestPack(t *testing.T) {
 }
 
 // TestTextWidth checks that no line of a text report, with the engine's
-// table after it, is wider than TextWidth: the golden runs, and one whose
-// every free text (measurement reasons, error messages, token findings) is
-// long.
+// table after it, is wider than the width it is laid out in (TextWidth,
+// a narrow terminal's MinTextWidth, a wide one's): the golden runs, and
+// one whose every free text (measurement reasons, error messages, token
+// findings) is long, which a wider terminal gives fewer lines.
 func TestTextWidth(t *testing.T) {
 	t.Parallel()
 	long := summarize(t, "run")
@@ -66,18 +68,55 @@ func TestTextWidth(t *testing.T) {
 	for name, s := range map[string]*metrics.Summary{
 		"run": summarize(t, "run"), "killed": summarize(t, "killed"), "sessions": summarize(t, "sessions"), "long texts": long,
 	} {
-		var buf bytes.Buffer
-		if err := Text(&buf, s); err != nil {
-			t.Fatal(err)
-		}
-		if err := EngineText(&buf, []EngineLatency{engineRowFor(s)}); err != nil {
-			t.Fatal(err)
-		}
-		for i, l := range strings.Split(buf.String(), "\n") {
-			if w := width(l); w > TextWidth {
-				t.Errorf("%s: line %d is %d columns wide, more than %d:\n%s", name, i+1, w, TextWidth, l)
+		lines := map[int]int{}
+		for _, cols := range []int{MinTextWidth, 90, TextWidth, 160} {
+			var buf bytes.Buffer
+			if err := TextAt(&buf, s, cols); err != nil {
+				t.Fatal(err)
 			}
+			if err := EngineTextAt(&buf, []EngineLatency{engineRowFor(s)}, cols); err != nil {
+				t.Fatal(err)
+			}
+			for i, l := range strings.Split(buf.String(), "\n") {
+				if w := width(l); w > cols {
+					t.Errorf("%s at %d columns: line %d is %d columns wide:\n%s", name, cols, i+1, w, l)
+				}
+			}
+			lines[cols] = strings.Count(buf.String(), "\n")
 		}
+		if name == "long texts" && !(lines[MinTextWidth] > lines[TextWidth] && lines[TextWidth] > lines[160]) {
+			t.Errorf("%s: lines at 80, 100 and 160 columns %v: want fewer the wider", name, lines)
+		}
+	}
+	var buf, at bytes.Buffer
+	if err := Text(&buf, long); err != nil {
+		t.Fatal(err)
+	}
+	if err := TextAt(&at, long, TextWidth); err != nil {
+		t.Fatal(err)
+	}
+	if buf.String() != at.String() {
+		t.Error("Text is not TextAt at TextWidth")
+	}
+}
+
+func TestFitWidth(t *testing.T) {
+	t.Parallel()
+	for cols, want := range map[int]int{0: TextWidth, -1: TextWidth, 20: MinTextWidth, MinTextWidth - 1: MinTextWidth, 90: 90, 100: 100, 240: 240} {
+		if got := FitWidth(cols); got != want {
+			t.Errorf("FitWidth(%d) = %d, want %d", cols, got, want)
+		}
+	}
+	f, err := os.CreateTemp(t.TempDir(), "report")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if got := WidthFor(f); got != TextWidth {
+		t.Errorf("WidthFor(a file) = %d, want %d", got, TextWidth)
+	}
+	if got := WidthFor(&bytes.Buffer{}); got != TextWidth {
+		t.Errorf("WidthFor(a buffer) = %d, want %d", got, TextWidth)
 	}
 }
 

@@ -8,12 +8,15 @@ import (
 	"github.com/spf13/cobra"
 
 	"surge/harness"
+	"surge/report"
 )
 
 // output sets where cfg's run leaves what it records: the directory -o
 // names (by default prefix and the time), or for -o - standard output,
-// which then receives the records and nothing else.
+// which then receives the records and nothing else; and the width of the
+// text report printRun prints, stdout's terminal's.
 func output(c *cobra.Command, cfg *harness.Config, out, prefix string) {
+	cfg.TextWidth = report.WidthFor(c.OutOrStdout())
 	if out == "-" {
 		cfg.Records = c.OutOrStdout()
 		return

@@ -34,7 +34,7 @@ of the text report), and --png DIR each chart as a PNG image.`,
 			return nil
 		},
 		RunE: func(c *cobra.Command, args []string) error {
-			write, ok := report.Renderer(format)
+			write, ok := report.Renderer(format, report.WidthFor(c.OutOrStdout()))
 			if !ok {
 				return usageError{fmt.Errorf("--format %q: want text, json or csv", format)}
 			}
