@@ -8,53 +8,107 @@ import (
 	"surge/sweep"
 )
 
-// SweepText writes a sweep's result for people: one row per point, then
-// the knees, the SLO search and the operating point.
+// SweepText writes a sweep's result for people, in lines of at most
+// TextWidth columns: one row per point, then the knees, the SLO search
+// and the operating point. Each point's marks (knee, highest pass,
+// interrupted) end its row, or when the table would be too wide with
+// them, follow it a line each.
 func SweepText(w io.Writer, r *sweep.Result) error {
-	var b strings.Builder
-	fmt.Fprintf(&b, "sweep       %s · %s · %s\n", r.Spec, r.Target, sweepMode(r))
+	var lines []string
+	lines = append(lines, fieldLines(TextWidth, "sweep", r.Spec, r.Target, sweepMode(r))...)
 	if r.Saturation > 0 {
-		fmt.Fprintf(&b, "saturation  %s req/s closed loop (the probe)\n", num(r.Saturation))
+		lines = append(lines, fieldLines(TextWidth, "saturation", num(r.Saturation)+" req/s closed loop (the probe)")...)
 	}
-	b.WriteString("\n")
-	t := table{left: map[int]bool{8: true, 9: true, 10: true}}
-	asked, got := loadHeaders(r.Mode)
-	t.add(asked, got, "req/s", "out tok/s", "TTFT p50", "TTFT p99", "TPOT p99", "E2E p99", "verdict", "measurement", "")
-	for i, p := range r.Points {
-		row := []string{loadNum(p.Load), num(achieved(r.Mode, p)), num(p.Throughput), num(p.OutputTokS), ms(p.TTFT.P50), ms(p.TTFT.P99), ms(p.TPOT.P99), ms(p.E2E.P99)}
-		t.add(append(unmeasured(p, row), verdictWord(p), measurementWord(p), marks(r, i))...)
+	t, below := sweepTable(r, true), false
+	if t.width("") > TextWidth {
+		t, below = sweepTable(r, false), true
 	}
+	var b strings.Builder
 	if err := t.write(&b, ""); err != nil {
 		return err
 	}
-	b.WriteString("\n" + achievedNote(r.Mode) + "\n")
-	b.WriteString("latencies in ms; TTFT and E2E from the intended send time (queueing counts)\n")
+	lines = append(lines, "")
+	lines = append(lines, strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")...)
+	lines = append(lines, "")
+	lines = append(lines, wrapWords(achievedNote(r.Mode), TextWidth)...)
+	lines = append(lines, wrapWords("latencies in ms; TTFT and E2E from the intended send time (queueing counts)", TextWidth)...)
+	lines = append(lines, sweepNotes(r, below)...)
+	_, err := io.WriteString(w, strings.Join(lines, "\n")+"\n")
+	return err
+}
+
+// sweepTable is the table of r's points, under a header of two rows (a
+// column's name over its unit or percentile), with each point's marks at
+// the end of its row when withMarks.
+func sweepTable(r *sweep.Result, withMarks bool) *table {
+	marked := false
+	for i := range r.Points {
+		marked = marked || marks(r, i) != ""
+	}
+	withMarks = withMarks && marked
+	t := &table{left: map[int]bool{8: true, 9: true, 10: true}}
+	asked, got := loadHeaders(r.Mode)
+	above, got, _ := strings.Cut(got, " ")
+	if got == "" {
+		above, got = "", above
+	}
+	head := [][]string{
+		{"", above, "", "out", "TTFT", "TTFT", "TPOT", "E2E", "", ""},
+		{asked, got, "req/s", "tok/s", "p50", "p99", "p99", "p99", "verdict", "measurement"},
+	}
+	for _, h := range head {
+		if withMarks {
+			h = append(h, "")
+		}
+		t.add(h...)
+	}
+	for i, p := range r.Points {
+		row := []string{loadNum(p.Load), num(achieved(r.Mode, p)), num(p.Throughput), num(p.OutputTokS), ms(p.TTFT.P50), ms(p.TTFT.P99), ms(p.TPOT.P99), ms(p.E2E.P99)}
+		row = append(unmeasured(p, row), verdictWord(p), measurementWord(p))
+		if withMarks {
+			row = append(row, marks(r, i))
+		}
+		t.add(row...)
+	}
+	return t
+}
+
+// sweepNotes are the lines after r's table: the knees, why points are
+// not a pass, their questionable measurements, each point's marks when
+// they are below the table rather than in it, the SLO search and the
+// operating point; the lines of a note wrapped under its first words.
+func sweepNotes(r *sweep.Result, below bool) []string {
+	var lines []string
 	for _, k := range []*sweep.Knee{r.KneeTTFT, r.KneeE2E} {
 		if k != nil {
-			fmt.Fprintf(&b, "knee        %s at %s req/s (%s ms): past it latency rises much faster than throughput\n", k.Metric, num(k.Throughput), ms(k.LatencyUS))
+			lines = append(lines, fieldLines(TextWidth, "knee", fmt.Sprintf("%s at %s req/s (%s ms): past it latency rises much faster than throughput", k.Metric, num(k.Throughput), ms(k.LatencyUS)))...)
 		}
 	}
 	if r.KneeTTFT == nil && r.KneeE2E == nil {
-		b.WriteString("knee        none found: the curve does not bend upward within the loads swept\n")
+		lines = append(lines, fieldLines(TextWidth, "knee", "none found: the curve does not bend upward within the loads swept")...)
 	}
 	for _, p := range r.Points {
 		if p.Reason != "" {
-			fmt.Fprintf(&b, "%-11s %s: %s\n", p.Verdict, loadNum(p.Load), p.Reason)
+			lines = append(lines, hanging(fmt.Sprintf("%-11s %s: ", p.Verdict, loadNum(p.Load)), p.Reason, TextWidth)...)
 		}
 	}
 	for _, p := range r.Points {
 		if m := p.Measurement; m != nil && !m.Valid() {
-			fmt.Fprintf(&b, "measured    %s: %s\n", loadNum(p.Load), m.Line())
+			lines = append(lines, hanging(fmt.Sprintf("measured    %s: ", loadNum(p.Load)), m.Line(), TextWidth)...)
+		}
+	}
+	for i, p := range r.Points {
+		if m := marks(r, i); below && m != "" {
+			lines = append(lines, hanging(fmt.Sprintf("marked      %s: ", loadNum(p.Load)), m, TextWidth)...)
 		}
 	}
 	if s := r.Search; s != nil {
-		fmt.Fprintf(&b, "slo search  %s\n", s.Note)
+		lines = append(lines, fieldLines(TextWidth, "slo search", s.Note)...)
 	}
 	if o := r.Operating; o != nil {
-		fmt.Fprintf(&b, "operate at  %s %s (about %s req/s): %s below %s\n", num(o.Load), loadUnit(r.Mode), num(o.Throughput), pct(o.Headroom), o.Basis)
+		lines = append(lines, fieldLines(TextWidth, "operate at", fmt.Sprintf("%s %s (about %s req/s): %s below %s", num(o.Load), loadUnit(r.Mode), num(o.Throughput), pct(o.Headroom), o.Basis))...)
 	}
-	_, err := io.WriteString(w, b.String())
-	return err
+	return lines
 }
 
 // SweepLine is the one-line progress report of a point just run.

@@ -256,7 +256,7 @@ func TestSweepFilesAgree(t *testing.T) {
 			i, _ := strconv.Atoi(m[1])
 			inHTML[i-1], measuredHTML[i-1] = m[2], m[3]
 		}
-		rows := strings.Split(strings.SplitN(string(text), "\n\n", 3)[1], "\n")[1:]
+		rows := strings.Split(strings.SplitN(string(text), "\n\n", 3)[1], "\n")[2:] // under the header's two rows
 		if len(rows) != len(res.Points) {
 			t.Fatalf("%s: %d rows in report.txt for %d points:\n%s", tt.name, len(rows), len(res.Points), text)
 		}
