@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"time"
+
+	"surge/trace"
 )
 
 // Format is the manifest format version this package writes and reads.
@@ -40,8 +42,16 @@ type Manifest struct {
 	End         time.Time `json:"end"`
 	WarmupUS    int64     `json:"warmup_us,omitempty"`
 	Interrupted bool      `json:"interrupted"`
+	// Aborted, as in the records' end line, says why the run stopped
+	// itself early (Interrupted is then set too); Ending decides.
+	Aborted string `json:"aborted,omitempty"`
 	// Files are the bundle's other files by name.
 	Files map[string]File `json:"files"`
+}
+
+// Ending is how the run ended, as the manifest says (trace.EndingOf).
+func (m *Manifest) Ending() trace.Ending {
+	return trace.EndingOf(&trace.RunEnd{Interrupted: m.Interrupted, Aborted: m.Aborted})
 }
 
 // Spec is a workload spec as given and as resolved.

@@ -54,7 +54,7 @@ func manifest(cfg *Config, in *Workload, target, salt string, start time.Time, e
 		WorkloadHash: in.Hash, SpecHash: h.SpecHash, Seed: h.Seed, Tokenizer: h.Tokenizer,
 		TokenizerHash: h.TokenizerHash, ContentHash: h.ContentHash, Salt: salt,
 		Target: redact.URL(target), Host: cfg.Host,
-		Start: start, End: end.End, WarmupUS: h.WarmupUS, Interrupted: end.Interrupted,
+		Start: start, End: end.End, WarmupUS: h.WarmupUS, Interrupted: end.Interrupted, Aborted: end.Aborted,
 	}
 	if in.Spec != nil {
 		m.Spec = &bundle.Spec{Path: in.SpecPath, Given: string(in.SpecText), Resolved: string(in.Spec.Canonical())}

@@ -213,7 +213,7 @@ func (e SLOError) Error() string { return "SLO not met: " + strings.Join(e.Faile
 // verdict cannot be trusted.
 func verdict(cfg *Config, sum *metrics.Summary, interrupted bool) error {
 	switch {
-	case sum.End != nil && sum.End.Aborted != "":
+	case trace.EndingOf(sum.End) == trace.EndAborted:
 		return AbortedError{sum.End.Aborted}
 	case interrupted:
 		return ErrInterrupted

@@ -163,7 +163,7 @@ func Summarize(rs *trace.Records, opts Options) *Summary {
 		end := *rs.End
 		s.End = &end
 	}
-	s.Interrupted = rs.End == nil || rs.End.Interrupted
+	s.Interrupted = trace.EndingOf(rs.End) != trace.EndFinished
 	every := make([]*trace.Record, len(rs.Records))
 	for i := range rs.Records {
 		every[i] = &rs.Records[i]

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"strings"
+
+	"surge/trace"
 )
 
 // Measurement verdicts (Measurement.Verdict).
@@ -136,14 +138,15 @@ func skip(name, format string, args ...any) Check {
 // runCheck fails a run that did not finish, whose file disagrees with its
 // end line, or that measured nothing.
 func runCheck(s *Summary, _ Options) Check {
-	switch {
-	case s.End == nil:
+	switch trace.EndingOf(s.End) {
+	case trace.EndDied:
 		return fail(CheckRun, "the run died before its end line")
-	case s.End.Aborted != "":
+	case trace.EndAborted:
 		return fail(CheckRun, "the run aborted itself after %d of %d requests were sent", s.End.Sent, s.End.Scheduled)
-	case s.End.Interrupted:
+	case trace.EndInterrupted:
 		return fail(CheckRun, "the run was interrupted after %d of %d requests were sent", s.End.Sent, s.End.Scheduled)
-	case s.All.Sent == 0:
+	}
+	if s.All.Sent == 0 {
 		return fail(CheckRun, "no measured request was sent")
 	}
 	for _, w := range s.Warnings {

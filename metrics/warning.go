@@ -47,12 +47,12 @@ func runWarnings(s *Summary, recs []*trace.Record, lagWarnUS int64) []Warning {
 	add := func(kind, format string, args ...any) {
 		ws = append(ws, Warning{Kind: kind, Text: fmt.Sprintf(format, args...)})
 	}
-	switch {
-	case s.End == nil:
+	switch trace.EndingOf(s.End) {
+	case trace.EndDied:
 		add(WarnRun, "no end line: the run died before finishing; figures cover the %d records it wrote", len(recs))
-	case s.End.Aborted != "":
+	case trace.EndAborted:
 		add(WarnRun, "aborted after %d of %d scheduled requests were sent: %s", s.End.Sent, s.End.Scheduled, s.End.Aborted)
-	case s.End.Interrupted:
+	case trace.EndInterrupted:
 		add(WarnRun, "interrupted after %d of %d scheduled requests were sent", s.End.Sent, s.End.Scheduled)
 	}
 	if s.End != nil {

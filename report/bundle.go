@@ -49,8 +49,12 @@ func manifestFields(field func(label, format string, args ...any), m *bundle.Man
 	field("command", "%s", strings.Join(m.Command, " "))
 	field("target", "%s%s", m.Target, serverText(m.Server))
 	field("host", "%d CPUs, %s/%s %s", m.Host.CPUs, m.Host.OS, m.Host.Arch, m.Host.Kernel)
+	ended := ""
+	if mark := endMark(m.Ending()); mark != "" {
+		ended = ", " + strings.ToLower(mark)
+	}
 	field("run", "%s – %s (%s), warmup %s%s", m.Start.Format(time.RFC3339), m.End.Format(time.RFC3339),
-		m.End.Sub(m.Start).Round(time.Millisecond), time.Duration(m.WarmupUS)*time.Microsecond, map[bool]string{true: ", interrupted"}[m.Interrupted])
+		m.End.Sub(m.Start).Round(time.Millisecond), time.Duration(m.WarmupUS)*time.Microsecond, ended)
 	if m.Spec != nil {
 		field("spec", "%s %s", m.Spec.Path, m.SpecHash)
 	}
@@ -63,8 +67,8 @@ func runSpan(start time.Time, end *trace.RunEnd) string {
 		return start.Format(time.RFC3339) + " – (no end line)"
 	}
 	s := fmt.Sprintf("%s – %s (%s)", start.Format(time.RFC3339), end.End.Format(time.RFC3339), end.End.Sub(start).Round(time.Millisecond))
-	if end.Interrupted {
-		s += ", interrupted"
+	if m := endMark(trace.EndingOf(end)); m != "" {
+		s += ", " + strings.ToLower(m)
 	}
 	return s
 }

@@ -74,8 +74,8 @@ func runLine(run compare.Run) string {
 	}
 	parts = append(parts, run.Target, fmt.Sprintf("%s of %s requests ok", count(run.OK), count(run.Requests)),
 		"window "+num(run.Window.Seconds())+" s")
-	if run.Interrupted {
-		parts = append(parts, "INTERRUPTED")
+	if m := endMark(run.Ending); m != "" {
+		parts = append(parts, m)
 	}
 	return strings.Join(parts, " · ")
 }

@@ -24,8 +24,8 @@ func CompareMarkdown(w io.Writer, r *compare.Result) error {
 	}{{"base", r.Base}, {"candidate", r.Candidate}} {
 		run := side.run
 		status := ""
-		if run.Interrupted {
-			status = " (interrupted)"
+		if m := endMark(run.Ending); m != "" {
+			status = " (" + strings.ToLower(m) + ")"
 		}
 		p.line("| %s | %s | %s | %s of %s%s | %s s |", side.name, mdCode(run.Name), mdCode(run.Target),
 			count(run.OK), count(run.Requests), status, num(run.Window.Seconds()))

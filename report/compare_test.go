@@ -10,6 +10,7 @@ import (
 
 	"surge/metrics"
 	"surge/metrics/compare"
+	"surge/trace"
 )
 
 // comparison is a hand-made result with a row of every kind: significant
@@ -22,7 +23,7 @@ func comparison() *compare.Result {
 		Base: compare.Run{Name: "runs/base", WorkloadHash: "sha256:0123456789abcdef", Target: "sim://Llama-3.1-8B@H100-SXMx1",
 			Requests: 500, OK: 500, Window: metrics.Window{StartUS: 5e6, EndUS: 125e6}},
 		Candidate: compare.Run{Name: "runs/cand|x", WorkloadHash: "sha256:fedcba9876543210", Target: "sim://Llama-3.1-8B@A100-80GBx1",
-			Requests: 500, OK: 480, Window: metrics.Window{StartUS: 5e6, EndUS: 131e6}, Interrupted: true},
+			Requests: 500, OK: 480, Window: metrics.Window{StartUS: 5e6, EndUS: 131e6}, Interrupted: true, Ending: trace.EndInterrupted},
 		Alpha: 0.05, Resamples: 1000, Windows: 20, DifferentWorkload: true,
 		Rows: []compare.Row{
 			{Metric: "ttft", Stat: "p50", Unit: metrics.UnitUS, Base: 25_300, Candidate: 30_400, NBase: 500, NCandidate: 480,

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"surge/metrics"
+	"surge/trace"
 )
 
 // ms formats a microsecond value in milliseconds with three significant
@@ -73,6 +74,20 @@ func spread(q metrics.Percentile) string {
 		return "±" + strconv.FormatFloat(r, 'f', 1, 64) + "%"
 	}
 	return "±" + strconv.FormatFloat(r, 'f', 0, 64) + "%"
+}
+
+// endMark is the word a report puts on a run that ended as e
+// (trace.EndingOf): ABORTED when it stopped itself on its errors,
+// INTERRUPTED when it was stopped or died before its end line, nothing
+// when it finished.
+func endMark(e trace.Ending) string {
+	switch e {
+	case trace.EndAborted:
+		return "ABORTED"
+	case trace.EndInterrupted, trace.EndDied:
+		return "INTERRUPTED"
+	}
+	return ""
 }
 
 // shortHash is the first 12 hex digits of a "sha256:…" hash.

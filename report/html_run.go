@@ -178,8 +178,8 @@ func workloadFields(s *metrics.Summary, rs *trace.Records) []field {
 		add("started", h.Start.UTC().Format(time.RFC3339))
 	}
 	run := num(float64(s.DurationUS)/1e6) + " s"
-	if s.Interrupted {
-		run += " — interrupted"
+	if m := endMark(trace.EndingOf(s.End)); m != "" {
+		run += " — " + strings.ToLower(m)
 	}
 	add("duration", run)
 	if h.WarmupUS > 0 {

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"surge/metrics"
+	"surge/trace"
 )
 
 // textPercentiles are the percentile columns of the text latency table;
@@ -119,8 +120,8 @@ func (p *printer) header(s *metrics.Summary) {
 		parts = append(parts, "workload "+shortHash(s.Header.WorkloadHash))
 	}
 	parts = append(parts, num(float64(s.DurationUS)/1e6)+" s")
-	if s.Interrupted {
-		parts = append(parts, "INTERRUPTED")
+	if m := endMark(trace.EndingOf(s.End)); m != "" {
+		parts = append(parts, m)
 	}
 	parts[len(parts)-1] += p.warned(s, metrics.WarnRun, "")
 	p.field("run", parts...)

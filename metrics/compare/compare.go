@@ -91,8 +91,12 @@ type Run struct {
 	Requests int    `json:"requests"` // measured: sent or dropped, warmup excluded
 	OK       int    `json:"ok"`       // measured successful requests
 	// Window is the run's measurement window (metrics.Window).
-	Window      metrics.Window `json:"window"`
-	Interrupted bool           `json:"interrupted,omitempty"`
+	Window metrics.Window `json:"window"`
+	// Interrupted is true when the run did not finish (metrics.Summary's);
+	// Ending says how it ended (trace.EndingOf): aborted, interrupted or
+	// died.
+	Interrupted bool         `json:"interrupted,omitempty"`
+	Ending      trace.Ending `json:"ending,omitempty"`
 }
 
 // Result is a comparison of a candidate run against a base run.
@@ -184,7 +188,7 @@ func describeRun(rs *trace.Records, name string) Run {
 	return Run{
 		Name: name, WorkloadHash: rs.Header.WorkloadHash, SpecHash: rs.Header.SpecHash,
 		Target: rs.Header.Target, Engine: engineOf(rs.Header), Tool: rs.Header.Tool,
-		Requests: s.All.Requests, OK: s.All.OK, Window: s.Window, Interrupted: s.Interrupted,
+		Requests: s.All.Requests, OK: s.All.OK, Window: s.Window, Interrupted: s.Interrupted, Ending: trace.EndingOf(rs.End),
 	}
 }
 
@@ -204,11 +208,16 @@ func runWarnings(res *Result) []string {
 	differ("spec hashes", b.SpecHash, c.SpecHash)
 	w = append(w, targetWarnings(b, c)...)
 	differ("surge versions", b.Tool, c.Tool)
-	if b.Interrupted {
-		w = append(w, "the base run was interrupted or did not finish: it may lack its slowest requests")
-	}
-	if c.Interrupted {
-		w = append(w, "the candidate run was interrupted or did not finish: it may lack its slowest requests")
+	for _, side := range []struct {
+		name string
+		run  Run
+	}{{"base", b}, {"candidate", c}} {
+		switch side.run.Ending {
+		case trace.EndAborted:
+			w = append(w, fmt.Sprintf("the %s run aborted itself on its errors: it may lack its slowest requests", side.name))
+		case trace.EndInterrupted, trace.EndDied:
+			w = append(w, fmt.Sprintf("the %s run was interrupted or did not finish: it may lack its slowest requests", side.name))
+		}
 	}
 	return w
 }

@@ -302,3 +302,25 @@ func TestCompareOptionErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestCompareEndings: each side's ending is trace.EndingOf its end line,
+// and an aborted or interrupted side is warned of as such.
+func TestCompareEndings(t *testing.T) {
+	t.Parallel()
+	base, cand := records(synth{seed: 1, n: 100, slow: 1}), records(synth{seed: 2, n: 100, slow: 1})
+	base.End = &trace.RunEnd{Interrupted: true, Aborted: "20 of the first 20 requests failed"}
+	cand.End = &trace.RunEnd{Interrupted: true}
+	res, err := Compare(base, cand, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Base.Ending != trace.EndAborted || res.Candidate.Ending != trace.EndInterrupted || !res.Base.Interrupted {
+		t.Errorf("endings %v, %v (base interrupted %v); want aborted, interrupted", res.Base.Ending, res.Candidate.Ending, res.Base.Interrupted)
+	}
+	all := strings.Join(res.Warnings, "\n")
+	for _, want := range []string{"the base run aborted itself on its errors", "the candidate run was interrupted or did not finish"} {
+		if !strings.Contains(all, want) {
+			t.Errorf("warnings %q lack %q", res.Warnings, want)
+		}
+	}
+}
