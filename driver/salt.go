@@ -49,14 +49,14 @@ func newSalting(cfg Config, sessions []*trace.Session) (*salting, error) {
 		return nil, errors.New("config: a salt needs its length in tokens and the cut that makes room for it")
 	}
 	s := &salting{text: cfg.Salt, tokens: cfg.SaltTokens, cut: cfg.Cut, kept: map[string]string{}}
-	short := map[string]*SaltProblem{}
+	byKey := map[string]*SaltProblem{} // one problem per client, kind and first message
 	var problems []*SaltProblem
 	note := func(p SaltProblem) {
 		key := fmt.Sprint(p.Client, p.Uncut, p.System)
-		q := short[key]
+		q := byKey[key]
 		if q == nil {
 			q = &p
-			short[key] = q
+			byKey[key] = q
 			problems = append(problems, q)
 		}
 		q.Count++
