@@ -198,11 +198,15 @@ func TestAPIRequests(t *testing.T) {
 		synctest.Test(t, func(t *testing.T) {
 			h, ss := openTrace([]int64{0}, []int{1})
 			ss[0].API = api
+			ss[0].Turns[0].Prompt = "~hello"
 			if api == "embeddings" {
-				ss[0].Turns[0].Prompt, ss[0].Turns[0].Inputs = "", []string{"a", "b"}
+				ss[0].Turns[0].Prompt, ss[0].Turns[0].Inputs = "", []string{"~a", "b"}
 			}
 			f := &fake{}
-			runBubble(t, t.Context(), mustNew(t, Config{Client: f, Salt: "S "}, h, ss), f)
+			_, out := runBubble(t, t.Context(), mustNew(t, Config{Client: f, Salt: "S ", SaltTokens: 1, Cut: saltCut}, h, ss), f)
+			if in := out.recs[0].InputTokens; in != ss[0].Turns[0].InputTokens {
+				t.Errorf("%s: recorded input_tokens %d, the trace's %d: the salt takes the place of a token", api, in, ss[0].Turns[0].InputTokens)
+			}
 			req := f.reqs[0]
 			var got string
 			switch api {
