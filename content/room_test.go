@@ -170,3 +170,52 @@ func FuzzMakeRoom(f *testing.F) {
 		checkRoom(t, tok, roomPrefixes[int(p)%len(roomPrefixes)], text)
 	})
 }
+
+// TestMakeRoomLanguages is MakeRoom on prompts of every language and
+// style, short ones mostly (8 to 48 tokens, the hard cases: a sentence of
+// Japanese is one word, and cl100k_base spends several tokens on each
+// Chinese or Devanagari character), behind salts of ten random digits.
+// Every prompt at least as long as the salt must make room for it.
+func TestMakeRoomLanguages(t *testing.T) {
+	t.Parallel()
+	per := 12
+	if testing.Short() {
+		per = 3
+	}
+	for _, name := range []string{"o200k_base", "cl100k_base", "llama3"} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			path := name
+			if name == "llama3" {
+				path = llama3Path(t)
+			}
+			tok, s := testTaskSynth(t, path)
+			r := rand.New(rand.NewPCG(8, 9))
+			failed, tried := 0, 0
+			for _, lang := range Languages() {
+				for _, st := range Styles() {
+					if s.CanWrite(st, lang) != nil {
+						continue
+					}
+					for i := range per {
+						n := 8 + r.IntN(40)
+						if i == 0 {
+							n = 200 + r.IntN(2000)
+						}
+						prefix := fmt.Sprintf("[surge %010d]\n", r.Int64N(1e10))
+						text := string(s.PromptIn(nil, r, st, lang, n))
+						tried++
+						if _, ok := checkRoom(t, tok, prefix, text); !ok && len(tok.Encode(prefix)) <= n {
+							if failed++; failed <= 5 {
+								t.Errorf("%s %s prompt of %d tokens: no room for %q: %.120q", lang, st, n, prefix, text)
+							}
+						}
+					}
+				}
+			}
+			if failed > 0 || tried == 0 {
+				t.Errorf("%d of %d prompts did not make room", failed, tried)
+			}
+		})
+	}
+}
