@@ -20,6 +20,8 @@ type Agent struct {
 	Subagent    *Subagent
 	Compaction  *Compaction
 	Reset       *Reset
+	// ToolSet is the tool definitions every call sends; nil sends none.
+	ToolSet *ToolSet
 }
 
 // Reset is a context that shrinks without a limit: with Probability a
@@ -49,7 +51,7 @@ type Compaction struct {
 }
 
 // agentKeys are the session keys of kind agent.
-var agentKeys = []string{"steps", "tools", "tool_latency", "tool_result", "subagent", "compaction", "reset"}
+var agentKeys = []string{"steps", "tools", "tool_latency", "tool_result", "subagent", "compaction", "reset", "tool_set"}
 
 // agent reads the agent keys of a session block.
 func (d *decoder) agent(o *object) *Agent {
@@ -68,6 +70,9 @@ func (d *decoder) agent(o *object) *Agent {
 	}
 	if n, p, ok := o.get("reset"); ok {
 		a.Reset = d.reset(n, p)
+	}
+	if n, p, ok := o.get("tool_set"); ok {
+		a.ToolSet = d.toolSet(n, p)
 	}
 	return a
 }

@@ -297,6 +297,10 @@ func writeAgent(b *bytes.Buffer, s Session) {
 	if r := a.Reset; r != nil {
 		fmt.Fprintf(b, "      reset: {probability: %s, to: %s}\n", num(r.Probability), strconv.Quote(r.To.String()))
 	}
+	if ts := a.ToolSet; ts != nil {
+		fmt.Fprintf(b, "      tool_set: {count: %d, schema: %s, scope: %s, choice: %s, parallel: %t}\n",
+			ts.Count, strconv.Quote(ts.Schema.String()), ts.Scope, ts.Choice, ts.Parallel)
+	}
 	fmt.Fprintf(b, "      history: %s\n", s.History)
 }
 
