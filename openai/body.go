@@ -39,6 +39,8 @@ func (r *Request) AppendJSON(dst []byte) []byte {
 		dst = strconv.AppendInt(appendKey(dst, open, "seed"), int64(*r.Seed), 10)
 	}
 	dst = appendTrue(dst, open, "logprobs", r.Logprobs)
+	dst = appendChatTools(dst, open, r.Tools)
+	dst = appendToolChoice(dst, open, r.ToolChoice, r.ParallelToolCalls)
 	dst = appendInt(dst, open, "surge_reasoning_tokens", r.SurgeReasoningTokens)
 	return append(dst, '}')
 }

@@ -22,6 +22,10 @@ type MessagesRequest struct {
 	Temperature *float64  `json:"temperature,omitempty"`
 	TopP        *float64  `json:"top_p,omitempty"`
 	Stream      bool      `json:"stream,omitempty"`
+	// Tools and ToolChoice are Anthropic's (MessagesChoice translates
+	// OpenAI's choice and parallel_tool_calls).
+	Tools      []MessagesTool      `json:"tools,omitempty"`
+	ToolChoice *MessagesToolChoice `json:"tool_choice,omitempty"`
 
 	SurgeReasoningTokens int `json:"surge_reasoning_tokens,omitempty"`
 }
@@ -45,6 +49,7 @@ func (r *MessagesRequest) AppendJSON(dst []byte) []byte {
 	dst = appendFloat(dst, open, "temperature", r.Temperature)
 	dst = appendFloat(dst, open, "top_p", r.TopP)
 	dst = appendTrue(dst, open, "stream", r.Stream)
+	dst = appendMessagesTools(dst, open, r.Tools, r.ToolChoice)
 	dst = appendInt(dst, open, "surge_reasoning_tokens", r.SurgeReasoningTokens)
 	return append(dst, '}')
 }

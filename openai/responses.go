@@ -19,6 +19,11 @@ type ResponsesRequest struct {
 	TopP            *float64  `json:"top_p,omitempty"`
 	Stream          bool      `json:"stream,omitempty"`
 	Store           *bool     `json:"store,omitempty"`
+	// Tools, ToolChoice and ParallelToolCalls are as in Request, each
+	// tool in the Responses API's shape.
+	Tools             []ResponsesTool `json:"tools,omitempty"`
+	ToolChoice        string          `json:"tool_choice,omitempty"`
+	ParallelToolCalls *bool           `json:"parallel_tool_calls,omitempty"`
 
 	SurgeReasoningTokens int `json:"surge_reasoning_tokens,omitempty"`
 }
@@ -47,6 +52,8 @@ func (r *ResponsesRequest) AppendJSON(dst []byte) []byte {
 			dst = append(dst, "false"...)
 		}
 	}
+	dst = appendResponsesTools(dst, open, r.Tools)
+	dst = appendToolChoice(dst, open, r.ToolChoice, r.ParallelToolCalls)
 	dst = appendInt(dst, open, "surge_reasoning_tokens", r.SurgeReasoningTokens)
 	return append(dst, '}')
 }

@@ -78,6 +78,11 @@ type Request struct {
 	// Logprobs asks for the log-probability of each output token, in
 	// choices[].logprobs.
 	Logprobs bool `json:"logprobs,omitempty"`
+	// Tools are the functions a chat request defines, ToolChoice and
+	// ParallelToolCalls how the model may call them.
+	Tools             []ChatTool `json:"tools,omitempty"`
+	ToolChoice        string     `json:"tool_choice,omitempty"`
+	ParallelToolCalls *bool      `json:"parallel_tool_calls,omitempty"`
 	// SurgeReasoningTokens asks surge's built-in engine to stream that
 	// many reasoning tokens before the answer; other servers do not know
 	// it, so it is sent only to that engine.
