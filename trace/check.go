@@ -22,6 +22,11 @@ func (s *Session) Validate() error {
 	if err := checkTime("deadline_us", s.DeadlineUS); err != nil {
 		return err
 	}
+	if s.Tools != nil {
+		if err := s.Tools.validate(); err != nil {
+			return err
+		}
+	}
 	for k := range s.Turns {
 		t := &s.Turns[k]
 		for _, d := range t.Deps() {

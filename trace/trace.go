@@ -79,8 +79,11 @@ type Session struct {
 	// DeadlineUS is how long after its start, in microseconds, the
 	// session (a batch job) should have completed, for the report; 0 means
 	// no deadline.
-	DeadlineUS int64  `json:"deadline_us,omitempty"`
-	Turns      []Turn `json:"turns"`
+	DeadlineUS int64 `json:"deadline_us,omitempty"`
+	// Tools are the tool definitions every turn sends (agent sessions
+	// with a tool set); nil sends none.
+	Tools *ToolSet `json:"tools,omitempty"`
+	Turns []Turn   `json:"turns"`
 }
 
 // Turn is one request of a session.

@@ -35,6 +35,9 @@ type Generator struct {
 	clients  []client
 	specHash string
 	closed   int // sessions of closed-loop clients
+	// toolSets holds the tool sets built so far that more than one
+	// session sends, by id.
+	toolSets map[uint64]*trace.ToolSet
 }
 
 // client is a spec client resolved for generation.
@@ -53,6 +56,7 @@ func New(s *spec.Spec, tok content.Tokenizer, synth *content.Synth, opts Options
 	sum := sha256.Sum256(s.Canonical())
 	g := &Generator{
 		spec: s, synth: synth, tok: tok, noText: opts.NoText,
+		toolSets: map[uint64]*trace.ToolSet{},
 		specHash: "sha256:" + hex.EncodeToString(sum[:]),
 	}
 	if s.Requests <= 0 && s.Duration <= 0 {
@@ -185,7 +189,11 @@ func (g *Generator) Generate(ctx context.Context, emit func(*trace.Session) erro
 	b := newBuilder(g)
 	for ci, c := range g.clients {
 		for i := 0; i < c.sessions; i++ {
-			if err := counted(b.session(ci, i, 0)); err != nil {
+			s, err := b.session(ci, i, 0)
+			if err == nil {
+				err = counted(s)
+			}
+			if err != nil {
 				return res, err
 			}
 		}
@@ -220,7 +228,11 @@ func (g *Generator) mergeOpen(b *builder, n int, emit func(*trace.Session) error
 		if at > spec.MaxDuration {
 			return false, nil // as if the streams ran out: a trace ends at a year
 		}
-		if err := emit(b.session(ci, index, at.Microseconds())); err != nil {
+		s, err := b.session(ci, index, at.Microseconds())
+		if err == nil {
+			err = emit(s)
+		}
+		if err != nil {
 			return false, err
 		}
 	}
@@ -245,11 +257,14 @@ func newBuilder(g *Generator) *builder {
 
 // session builds session index of client ci starting at atUS, with the
 // faults its client injects. Its content depends only on (seed, client
-// name, index).
-func (b *builder) session(ci, index int, atUS int64) *trace.Session {
+// name, index), and its tool set on (seed, its scope); it fails only when
+// no tool definition of the asked size can be made.
+func (b *builder) session(ci, index int, atUS int64) (*trace.Session, error) {
 	s := b.build(ci, index, atUS)
 	addFaults(b.g.spec.Seed, &b.g.clients[ci], s)
-	return s
+	var err error
+	s.Tools, err = b.tools(&b.g.clients[ci], index)
+	return s, err
 }
 
 // build builds the turns of session index of client ci starting at atUS.
