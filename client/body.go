@@ -8,7 +8,7 @@ import "surge/openai"
 // unasked.
 func responsesBody(req *Request, msgs []openai.Message) *openai.ResponsesRequest {
 	store := false
-	return &openai.ResponsesRequest{
+	r := &openai.ResponsesRequest{
 		Model:           req.Model,
 		Input:           msgs,
 		MaxOutputTokens: req.MaxTokens,
@@ -21,6 +21,10 @@ func responsesBody(req *Request, msgs []openai.Message) *openai.ResponsesRequest
 
 		SurgeReasoningTokens: req.ReasoningTokens,
 	}
+	if len(req.Tools) > 0 {
+		r.Tools, r.ToolChoice, r.ParallelToolCalls = openai.ResponsesTools(req.Tools), req.ToolChoice, &req.ParallelToolCalls
+	}
+	return r
 }
 
 // messagesBody is req as a Messages API request: a leading system
@@ -41,6 +45,9 @@ func messagesBody(req *Request, msgs []openai.Message) *openai.MessagesRequest {
 		r.System, msgs = msgs[0].Content, msgs[1:]
 	}
 	r.Messages = msgs
+	if len(req.Tools) > 0 {
+		r.Tools, r.ToolChoice = openai.MessagesTools(req.Tools), openai.MessagesChoice(req.ToolChoice, req.ParallelToolCalls)
+	}
 	return r
 }
 
@@ -63,6 +70,9 @@ func bodySize(req *Request) int {
 	}
 	for _, in := range req.Inputs {
 		n += len(in) + len(`"",`)
+	}
+	for _, t := range req.Tools {
+		n += len(t.Name) + len(t.Description) + len(t.Parameters) + len(`{"type":"function","function":{"name":"","description":"","parameters":}},`)
 	}
 	return n
 }

@@ -109,6 +109,8 @@ func (c *Client) endpoint(req *Request, res *Result) (route, bool) {
 		why = fmt.Sprintf("unknown api %q: want one of %s", req.API, strings.Join(openai.APIs(), ", "))
 	case len(req.Messages) > 0 && !openai.Conversational(req.API):
 		why = fmt.Sprintf("api %q takes text, not messages (%d given): send them to the %q, %q or %q api", req.API, len(req.Messages), openai.APIChat, openai.APIResponses, openai.APIMessages)
+	case len(req.Tools) > 0 && !openai.Conversational(req.API):
+		why = fmt.Sprintf("api %q defines no tools (%d given): send them to the %q, %q or %q api", req.API, len(req.Tools), openai.APIChat, openai.APIResponses, openai.APIMessages)
 	case req.API == openai.APIMessages && req.MaxTokens <= 0:
 		why = fmt.Sprintf("api %q needs max_tokens, which Anthropic's API requires: give the request a MaxTokens (a workload's max_tokens: output or a number, not none)", req.API)
 	case len(req.Inputs) > 0 && req.API != openai.APIEmbeddings:
@@ -204,6 +206,9 @@ func buildBody(req *Request) []byte {
 		r.Prompt = req.Prompt
 	} else {
 		r.Messages = msgs
+		if len(req.Tools) > 0 {
+			r.Tools, r.ToolChoice, r.ParallelToolCalls = openai.ChatTools(req.Tools), req.ToolChoice, &req.ParallelToolCalls
+		}
 	}
 	if req.Stream {
 		r.StreamOptions = &openai.StreamOptions{IncludeUsage: true}

@@ -36,6 +36,14 @@ type Request struct {
 	// completions or embeddings request that has Messages (ErrClass
 	// "http", Status 0) without sending it.
 	Messages []openai.Message
+	// Tools, when non-empty, are the functions a chat, responses or
+	// messages request defines, each wrapped as its API wants them;
+	// ToolChoice ("auto", "required" or "none"; empty: not sent) and
+	// ParallelToolCalls say how the model may call them. Do fails a
+	// completions or embeddings request with tools without sending it.
+	Tools             []openai.Tool
+	ToolChoice        string
+	ParallelToolCalls bool
 	// Inputs, when non-empty, is the batch of texts an embeddings request
 	// embeds, in place of Prompt alone; other APIs refuse it.
 	Inputs []string

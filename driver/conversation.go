@@ -17,6 +17,7 @@ type conversation struct {
 	expand func(s *trace.Session, k int) string // writes a turn's missing text; may be nil
 	pinned bool                                 // carry the trace's planned replies, not the server's
 	keep   []bool                               // turn k's reply text is needed by a later turn
+	tools  []openai.Tool                        // the session's tool definitions, sent with every turn
 
 	mu      sync.Mutex // guards sent, replies, actual and grown: turns of a DAG run concurrently
 	sent    [][]openai.Message
@@ -32,6 +33,12 @@ func newConversation(s *trace.Session, salt *salting, pinned bool, expand func(*
 		keep: make([]bool, len(s.Turns)),
 		sent: make([][]openai.Message, len(s.Turns)), replies: make([]string, len(s.Turns)),
 		actual: make([]int, len(s.Turns)), grown: make([]int, len(s.Turns)),
+	}
+	if s.Tools != nil {
+		c.tools = make([]openai.Tool, len(s.Tools.Tools))
+		for i, t := range s.Tools.Tools {
+			c.tools[i] = openai.Tool{Name: t.Name, Description: t.Description, Parameters: t.Parameters}
+		}
 	}
 	for _, t := range s.Turns {
 		if t.Parent != nil && !pinned {

@@ -72,6 +72,9 @@ func (r *run) request(a *attempt, conv *conversation) *client.Request {
 		req.Prompt = conv.completion(a.turn)
 	default:
 		req.Messages = conv.messages(a.turn)
+		if ts := a.session.Tools; ts != nil && len(conv.tools) > 0 {
+			req.Tools, req.ToolChoice, req.ParallelToolCalls = conv.tools, ts.Choice, ts.Parallel
+		}
 	}
 	return req
 }

@@ -112,6 +112,12 @@ func validateSession(cfg Config, clients map[string]trace.ClientInfo, s *trace.S
 		errs = append(errs, err.Error())
 	}
 	api := pick(cfg.API, s.API)
+	if s.Tools != nil && !openai.Conversational(api) {
+		errs = append(errs, fmt.Sprintf("the session defines %d tools, which only the chat, responses and messages apis send", s.Tools.Count))
+	}
+	if s.Tools != nil && len(s.Tools.Tools) == 0 {
+		errs = append(errs, fmt.Sprintf("the session defines %d tools but the trace holds no definitions (generate it with text)", s.Tools.Count))
+	}
 	for k, t := range s.Turns {
 		if t.Prompt == "" && len(t.Inputs) == 0 && cfg.Expand == nil {
 			errs = append(errs, fmt.Sprintf("turn %d has no prompt text", k))

@@ -1,0 +1,61 @@
+package client
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"strings"
+	"testing"
+
+	"surge/openai"
+)
+
+// TestToolRequestBodies asserts the exact body of a request with tools to
+// each API that takes them, and that the others refuse tools unsent.
+func TestToolRequestBodies(t *testing.T) {
+	t.Parallel()
+	tools := []openai.Tool{{Name: "get_file_1", Description: "Read a \"file\".", Parameters: json.RawMessage(`{"type":"object","properties":{"path":{"type":"string"}},"required":["path"]}`)}}
+	msgs := []openai.Message{{Role: "system", Content: "S"}, {Role: "user", Content: "U"}}
+	req := func(api, choice string, parallel bool) *Request {
+		return &Request{API: api, Model: "m", MaxTokens: 4, Stream: true, Messages: msgs, Tools: tools, ToolChoice: choice, ParallelToolCalls: parallel}
+	}
+	const params = `{"type":"object","properties":{"path":{"type":"string"}},"required":["path"]}`
+	tests := []struct {
+		req    *Request
+		reply  string
+		body   string
+		reason string
+	}{
+		{req("chat", "auto", true), "vllm_chat.sse",
+			`{"model":"m","messages":[{"role":"system","content":"S"},{"role":"user","content":"U"}],"max_tokens":4,"stream":true,"stream_options":{"include_usage":true},"tools":[{"type":"function","function":{"name":"get_file_1","description":"Read a \"file\".","parameters":` + params + `}}],"tool_choice":"auto","parallel_tool_calls":true}`,
+			"chat: tools nested under function"},
+		{req("responses", "required", false), "openai_responses.sse",
+			`{"model":"m","input":[{"role":"system","content":"S"},{"role":"user","content":"U"}],"max_output_tokens":4,"stream":true,"store":false,"tools":[{"type":"function","name":"get_file_1","description":"Read a \"file\".","parameters":` + params + `}],"tool_choice":"required","parallel_tool_calls":false}`,
+			"responses: tools flat beside their type"},
+		{req("messages", "required", false), "anthropic_messages.sse",
+			`{"model":"m","system":"S","messages":[{"role":"user","content":"U"}],"max_tokens":4,"stream":true,"tools":[{"name":"get_file_1","description":"Read a \"file\".","input_schema":` + params + `}],"tool_choice":{"type":"any","disable_parallel_tool_use":true}}`,
+			"messages: input_schema, required is any, no parallel calls"},
+		{req("messages", "auto", true), "anthropic_messages.sse",
+			`{"model":"m","system":"S","messages":[{"role":"user","content":"U"}],"max_tokens":4,"stream":true,"tools":[{"name":"get_file_1","description":"Read a \"file\".","input_schema":` + params + `}],"tool_choice":{"type":"auto"}}`,
+			"messages: auto with parallel calls"},
+	}
+	for _, tt := range tests {
+		c, got := capture(t, Config{}, replyFile(t, tt.reply))
+		checkOK(t, c.Do(context.Background(), tt.req))
+		if len(*got) != 1 {
+			t.Fatalf("%s: %d requests", tt.reason, len(*got))
+		}
+		if b := (*got)[0].body; b != tt.body {
+			t.Errorf("%s:\n got %s\nwant %s", tt.reason, b, tt.body)
+		}
+	}
+	for _, api := range []string{"completions", "embeddings"} {
+		c, got := capture(t, Config{}, func(w http.ResponseWriter, r *http.Request) {})
+		r := req(api, "auto", true)
+		r.Messages, r.Prompt = nil, "x"
+		res := c.Do(context.Background(), r)
+		if res.Cause != CauseInvalid || !strings.Contains(res.Err, "defines no tools") || len(*got) != 0 {
+			t.Errorf("%s with tools: %q %q, %d sent; want it refused unsent", api, res.Cause, res.Err, len(*got))
+		}
+	}
+}
