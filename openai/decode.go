@@ -15,6 +15,16 @@ type Info struct {
 	// a non-empty content, refusal or text, a non-empty tool_calls array or
 	// a function_call. A role-only delta carries neither.
 	Answer bool
+	// ToolCall reports that the event carries tool-call tokens (counted in
+	// Answer too): a non-empty chat tool_calls delta or function_call, a
+	// Responses function call's start or arguments delta, a Messages
+	// tool_use block's start or input_json_delta.
+	ToolCall bool
+	// ToolCalls counts the tool calls the event starts, or a whole
+	// response holds: chat tool_calls entries with an id, Responses
+	// function_call items (added, or in a whole body's output), Messages
+	// tool_use blocks.
+	ToolCalls int
 	// FinishReason is the last non-empty finish_reason of any choice.
 	FinishReason string
 	// Usage is the usage object, valid when HasUsage.
@@ -266,16 +276,40 @@ func (s *scanner) delta(in *Info, name []byte) error {
 			if ok, err = s.typed(path, key, '['); !ok {
 				return err
 			}
-			ok, err = s.nonEmptyArray()
-			in.Answer = in.Answer || ok
+			err = s.chatToolCalls(in)
 		case "function_call":
 			if ok, err = s.typed(path, key, '{'); !ok {
 				return err
 			}
 			err = s.skip()
-			in.Answer = true
+			in.Answer, in.ToolCall = true, true
 		default:
 			err = s.skip()
+		}
+		return err
+	})
+}
+
+// chatToolCalls reads a tool_calls array: any entry is a tool-call token,
+// and one with a non-empty id starts a call (a stream gives the id in a
+// call's first delta only).
+func (s *scanner) chatToolCalls(in *Info) error {
+	return s.array(func() error {
+		in.Answer, in.ToolCall = true, true
+		if s.peek() != '{' {
+			return s.skip()
+		}
+		started := false // the last id member wins, as in encoding/json
+		err := s.object(func(key []byte) error {
+			if string(key) != "id" {
+				return s.skip()
+			}
+			var err error
+			started, err = s.nonEmpty()
+			return err
+		})
+		if started {
+			in.ToolCalls++
 		}
 		return err
 	})

@@ -93,7 +93,8 @@ func (s *scanner) contentBlock(in *Info, path string) error {
 		return s.blockText(in, path, key)
 	})
 	if typ == blockToolUse || typ == blockServerTool {
-		in.Answer = true
+		in.Answer, in.ToolCall = true, true
+		in.ToolCalls++
 	}
 	return err
 }
@@ -113,7 +114,7 @@ func (s *scanner) messagesDelta(in *Info) error {
 				return err
 			}
 			ok, err := s.nonEmpty()
-			in.Answer = in.Answer || ok
+			in.Answer, in.ToolCall = in.Answer || ok, in.ToolCall || ok
 			return err
 		case "stop_reason":
 			return s.stopReason(in, "delta", key)

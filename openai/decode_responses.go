@@ -79,9 +79,13 @@ func (s *scanner) responseEnd(in *Info, ev *responseEvent) {
 	case eventReasoningText, eventSummaryText:
 		s.reasoningText(in, ev.delta)
 	case eventArguments:
-		in.Answer = in.Answer || len(ev.delta.raw) > 0
+		args := len(ev.delta.raw) > 0
+		in.Answer, in.ToolCall = in.Answer || args, in.ToolCall || args
 	case eventItemAdded:
-		in.Answer = in.Answer || ev.call
+		if ev.call {
+			in.Answer, in.ToolCall = true, true
+			in.ToolCalls++
+		}
 	case eventCompleted, eventIncomplete, eventFailed:
 		in.End = true
 	case eventError:
@@ -203,7 +207,8 @@ func (s *scanner) responseItem(in *Info, path string, tokens bool, call *bool) e
 	})
 	*call = typ == "function_call"
 	if tokens && *call {
-		in.Answer = true
+		in.Answer, in.ToolCall = true, true
+		in.ToolCalls++
 	}
 	return err
 }

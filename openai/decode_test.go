@@ -26,9 +26,10 @@ func TestDecode(t *testing.T) {
 		{`{"choices":[{"delta":{"reasoning_content":"hm"}}]}`, Info{Reasoning: true}, "vLLM/DeepSeek reasoning"},
 		{`{"choices":[{"delta":{"content":"","reasoning":"hm"}}]}`, Info{Reasoning: true}, "OpenRouter reasoning with empty content"},
 		{`{"choices":[{"delta":{"content":null,"reasoning_content":null,"tool_calls":null}}]}`, Info{}, "SGLang nulls"},
-		{`{"choices":[{"delta":{"tool_calls":[{"index":0,"function":{"arguments":"{"}}]}}]}`, Info{Answer: true}, "tool-call delta"},
+		{`{"choices":[{"delta":{"tool_calls":[{"index":0,"function":{"arguments":"{"}}]}}]}`, Info{Answer: true, ToolCall: true}, "tool-call delta"},
+		{`{"choices":[{"delta":{"tool_calls":[{"index":0,"id":"call_1","function":{"name":"f"}},{"index":1,"id":"call_2"},{"id":""}]}}]}`, Info{Answer: true, ToolCall: true, ToolCalls: 2}, "two calls start, one entry without an id"},
 		{`{"choices":[{"delta":{"tool_calls":[]}}]}`, Info{}, "empty tool_calls"},
-		{`{"choices":[{"delta":{"function_call":{"name":"f"}}}]}`, Info{Answer: true}, "legacy function_call"},
+		{`{"choices":[{"delta":{"function_call":{"name":"f"}}}]}`, Info{Answer: true, ToolCall: true}, "legacy function_call"},
 		{`{"choices":[{"delta":{"refusal":"no"}}]}`, Info{Answer: true}, "a refusal is answer text"},
 		{`{"choices":[{"text":" the","finish_reason":null}]}`, Info{Answer: true}, "completions text"},
 		{`{"choices":[{"text":"","finish_reason":"length"}]}`, Info{FinishReason: "length"}, "completions finish"},
@@ -344,10 +345,15 @@ func refChoice(c any, in *Info) {
 		in.Answer = in.Answer || refNonEmpty(d["content"]) || refNonEmpty(d["refusal"])
 		in.Reasoning = in.Reasoning || refNonEmpty(d["reasoning_content"]) || refNonEmpty(d["reasoning"])
 		if tc, ok := d["tool_calls"].([]any); ok && len(tc) > 0 {
-			in.Answer = true
+			in.Answer, in.ToolCall = true, true
+			for _, e := range tc {
+				if m, ok := e.(map[string]any); ok && refNonEmpty(m["id"]) {
+					in.ToolCalls++
+				}
+			}
 		}
 		if _, ok := d["function_call"].(map[string]any); ok {
-			in.Answer = true
+			in.Answer, in.ToolCall = true, true
 		}
 	}
 	in.Answer = in.Answer || refNonEmpty(choice["text"])

@@ -82,7 +82,8 @@ func (r *refRun) block(v any) error {
 		return nil
 	})
 	if typ == "tool_use" || typ == "server_tool_use" {
-		r.in.Answer = true
+		r.in.Answer, r.in.ToolCall = true, true
+		r.in.ToolCalls++
 	}
 	return err
 }
@@ -111,6 +112,7 @@ func (r *refRun) delta(v any) error {
 				return err
 			}
 			r.in.Answer = r.in.Answer || s != ""
+			r.in.ToolCall = r.in.ToolCall || s != ""
 		case "stop_reason":
 			return r.stopReason(v)
 		case "text", "thinking":

@@ -42,8 +42,12 @@ func (r *refRun) responses(o *refObject) error {
 		r.text(delta, false)
 	case "response.function_call_arguments.delta":
 		r.in.Answer = r.in.Answer || delta != ""
+		r.in.ToolCall = r.in.ToolCall || delta != ""
 	case "response.output_item.added":
-		r.in.Answer = r.in.Answer || call
+		if call {
+			r.in.Answer, r.in.ToolCall = true, true
+			r.in.ToolCalls++
+		}
 	case "response.completed", "response.incomplete", "response.failed":
 		r.in.End = true
 	case "error":
@@ -141,7 +145,8 @@ func (r *refRun) item(v any, tokens bool, call *bool) error {
 	})
 	*call = typ == "function_call"
 	if tokens && *call {
-		r.in.Answer = true
+		r.in.Answer, r.in.ToolCall = true, true
+		r.in.ToolCalls++
 	}
 	return err
 }

@@ -327,17 +327,6 @@ func (s *scanner) nonEmpty() (bool, error) {
 	return len(raw) > 0, err
 }
 
-// nonEmptyArray consumes a value and reports whether it is an array with at
-// least one element.
-func (s *scanner) nonEmptyArray() (bool, error) {
-	if s.peek() != '[' {
-		return false, s.skip()
-	}
-	n := 0
-	err := s.array(func() error { n++; return s.skip() })
-	return n > 0, err
-}
-
 // integer consumes a value and returns it as an int if it is a number that
 // fits one, truncating a fraction; anything else gives ok false.
 func (s *scanner) integer() (v int, ok bool, err error) {
