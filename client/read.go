@@ -201,12 +201,19 @@ func (st *stream) event(ev openai.Event, now time.Time) {
 		if in.Answer && res.FirstAnswer.IsZero() {
 			res.FirstAnswer = now
 		}
+		if in.ToolCall {
+			res.ToolChunks++
+			if res.FirstToolCall.IsZero() {
+				res.FirstToolCall = now
+			}
+		}
 		if st.cancelAfter > 0 && res.Chunks >= st.cancelAfter {
 			st.failed = true
 			res.fail(trace.ErrCancelled, CauseCancelled, fmt.Sprintf("gave up after %d tokens (an injected cancellation)", res.Chunks))
 			return
 		}
 	}
+	res.ToolCalls += in.ToolCalls
 	if in.FinishReason != "" {
 		res.FinishReason = in.FinishReason
 		st.finished = true
@@ -342,7 +349,11 @@ func readWhole(caller, ctx context.Context, body io.Reader, r *reader, res *Resu
 		if in.Answer {
 			res.FirstAnswer = res.Last
 		}
+		if in.ToolCall {
+			res.FirstToolCall, res.ToolChunks = res.Last, 1
+		}
 	}
+	res.ToolCalls = in.ToolCalls
 	res.FinishReason = in.FinishReason
 	res.PromptTokens = in.Usage.PromptTokens
 	res.CompletionTokens = in.Usage.CompletionTokens

@@ -82,7 +82,10 @@ type Result struct {
 	FirstByte   time.Time // first byte of the response body
 	FirstToken  time.Time // first token-bearing event (reasoning or content)
 	FirstAnswer time.Time // first content (answer) token, after any reasoning
-	Last        time.Time // last byte of the response
+	// FirstToolCall is the first event carrying a tool call (its start or
+	// arguments); zero when the reply called no tool.
+	FirstToolCall time.Time
+	Last          time.Time // last byte of the response
 	// TokenTimes is the arrival of each token-bearing event, in order;
 	// nil if none. Each carries its arrival's exact monotonic reading, so
 	// Sub and Equal on them are exact; after the first, the wall clock is
@@ -95,6 +98,10 @@ type Result struct {
 	TokenTimes []time.Time
 	TokenTail  *trace.GapTail
 	Chunks     int // token-bearing events
+	// ToolCalls counts the tool calls the reply made (openai.Info.ToolCalls
+	// over its events); ToolChunks the token-bearing events that carried
+	// a tool call, its name or arguments, of Chunks.
+	ToolCalls, ToolChunks int
 	// Embeddings counts the vectors of an embeddings response; Do fails
 	// one with fewer or more vectors than inputs (class "stream").
 	Embeddings int

@@ -59,3 +59,30 @@ func TestToolRequestBodies(t *testing.T) {
 		}
 	}
 }
+
+// TestToolCallResults checks what a reply's tool calls leave in the
+// result, in each API's captured stream: the calls started, the events
+// carrying them and the first one's time.
+func TestToolCallResults(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		api, file     string
+		calls, chunks int
+	}{
+		{"chat", "vllm_tools.sse", 1, 3},
+		{"responses", "openai_responses_tools.sse", 1, 3},
+		{"messages", "anthropic_thinking_tools.sse", 1, 3},
+		{"chat", "vllm_chat.sse", 0, 0},
+	}
+	for _, tt := range tests {
+		c, _ := serve(t, Config{}, replyFile(t, tt.file))
+		res := c.Do(context.Background(), &Request{API: tt.api, Model: "m", Prompt: "x", MaxTokens: 600, Stream: true})
+		checkOK(t, res)
+		if res.ToolCalls != tt.calls || res.ToolChunks != tt.chunks || res.FirstToolCall.IsZero() != (tt.calls == 0) {
+			t.Errorf("%s: %d calls over %d chunks, first at %v; want %d over %d", tt.file, res.ToolCalls, res.ToolChunks, res.FirstToolCall, tt.calls, tt.chunks)
+		}
+		if tt.calls > 0 && (res.FirstToolCall.Before(res.FirstToken) || res.ToolChunks > res.Chunks) {
+			t.Errorf("%s: first tool call %v before the first token %v, or %d tool chunks of %d", tt.file, res.FirstToolCall, res.FirstToken, res.ToolChunks, res.Chunks)
+		}
+	}
+}

@@ -45,11 +45,15 @@ func (f *fake) Do(ctx context.Context, req *client.Request) *client.Result {
 		return &client.Result{Sent: sent, Last: time.Now(), ErrClass: trace.ErrCancelled, Err: ctx.Err().Error()}
 	}
 	first := sent.Add(took / 10)
-	return &client.Result{
+	res := &client.Result{
 		Sent: sent, FirstByte: first, FirstToken: first, Last: sent.Add(took),
 		TokenTimes: []time.Time{first, sent.Add(took)}, Chunks: 2,
 		Status: 200, PromptTokens: promptLen(req), CompletionTokens: 2, FinishReason: "length",
 	}
+	if len(req.Tools) > 0 { // the last token calls a tool
+		res.FirstToolCall, res.ToolCalls, res.ToolChunks = res.Last, 1, 1
+	}
+	return res
 }
 
 // sink collects records.

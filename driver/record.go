@@ -28,6 +28,11 @@ func (a *attempt) record(start time.Time, res *client.Result) trace.Record {
 	rec.FirstByteUS = after(base, res.FirstByte)
 	rec.TTFTUS = after(base, res.FirstToken)
 	rec.TTFOUS = after(base, res.FirstAnswer)
+	rec.TTFTCUS = after(base, res.FirstToolCall)
+	rec.ServerToolCalls, rec.ToolCallChunks = res.ToolCalls, res.ToolChunks
+	if ts := a.session.Tools; ts != nil && len(ts.Tools) > 0 {
+		rec.ToolSchemaTokens = ts.Tokens
+	}
 	rec.E2EUS = us(last.Sub(base))
 	rec.ITLUS = gaps(base, res.TokenTimes)
 	rec.ITLTail = res.TokenTail

@@ -24,8 +24,11 @@ func TestToolsSent(t *testing.T) {
 			h, ss := openTrace([]int64{0}, []int{1})
 			ss[0].API, ss[0].Tools = api, testToolSet()
 			f := &fake{}
-			runBubble(t, t.Context(), mustNew(t, Config{Client: f}, h, ss), f)
+			_, out := runBubble(t, t.Context(), mustNew(t, Config{Client: f}, h, ss), f)
 			req := f.reqs[0]
+			if r := out.recs[0]; r.ToolSchemaTokens != 50 || r.ServerToolCalls != 1 || r.ToolCallChunks != 1 || r.TTFTCUS != r.E2EUS || r.TTFTCUS <= r.TTFTUS {
+				t.Errorf("%s: record tool schema %d, calls %d over %d chunks, ttftc %d (ttft %d, e2e %d)", api, r.ToolSchemaTokens, r.ServerToolCalls, r.ToolCallChunks, r.TTFTCUS, r.TTFTUS, r.E2EUS)
+			}
 			if len(req.Tools) != 1 || req.Tools[0].Name != "f" || string(req.Tools[0].Parameters) != `{"type":"object"}` ||
 				req.ToolChoice != "required" || !req.ParallelToolCalls {
 				t.Errorf("%s: sent tools %+v choice %q parallel %t", api, req.Tools, req.ToolChoice, req.ParallelToolCalls)

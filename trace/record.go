@@ -131,6 +131,19 @@ type Record struct {
 	// NotStreamed is true when the response came whole, not as an event
 	// stream (--no-stream): TTFT, TTFO, ITL and TPOT do not exist for it.
 	NotStreamed bool `json:"not_streamed,omitempty"`
+	// ToolSchemaTokens is the tokens of the tool definitions the request
+	// sent, surge's count of their JSON (ToolSet.Tokens): not part of
+	// InputTokens or ClientInputTokens, while ServerInputTokens holds
+	// them as the server's template renders them. 0 when none was sent.
+	ToolSchemaTokens int `json:"tool_schema_tokens,omitempty"`
+	// TTFTCUS is the time to the first event carrying a tool call (its
+	// start or arguments); ServerToolCalls the tool calls the reply made;
+	// ToolCallChunks the token-bearing events (of Chunks) that carried
+	// them, their names and argument tokens. All 0 when the reply called
+	// no tool.
+	TTFTCUS         int64 `json:"ttftc_us,omitempty"`
+	ServerToolCalls int   `json:"server_tool_calls,omitempty"`
+	ToolCallChunks  int   `json:"tool_call_chunks,omitempty"`
 	// Inputs is the number of texts an embeddings request embedded; 0
 	// for every other API. Such a request generates no tokens and is
 	// never streamed: only its latency, its inputs and their tokens are
