@@ -25,6 +25,13 @@ type TokenAudit struct {
 	// surge dropped as impossible (trace.Record.UsageDropped): they are
 	// left out of the comparisons with the server's counts.
 	UsageDropped int `json:"usage_dropped,omitempty"`
+	// WithTools counts the successful requests that sent tool
+	// definitions (trace.Record.ToolSchemaTokens): the server's
+	// prompt_tokens hold them as its chat template renders them, which
+	// surge cannot count, so they are left out of the client→server
+	// comparison. ToolSchemaTokens is surge's own count of their JSON.
+	WithTools        int   `json:"with_tools,omitempty"`
+	ToolSchemaTokens int64 `json:"tool_schema_tokens,omitempty"`
 	// Findings are the comparisons that disagree, in words that name the
 	// cause.
 	Findings []string `json:"findings,omitempty"`
@@ -114,7 +121,7 @@ var (
 	serverOut    = func(r *trace.Record) int { return r.ServerOutputTokens }
 	chunks       = func(r *trace.Record) int { return r.Chunks }
 	always       = func(*trace.Record) bool { return true }
-	usageIn      = func(r *trace.Record) bool { return r.ServerInputTokens > 0 }
+	usageIn      = func(r *trace.Record) bool { return r.ServerInputTokens > 0 && r.ToolSchemaTokens == 0 }
 	usageOut     = func(r *trace.Record) bool { return r.ServerOutputTokens > 0 }
 	streamedOut  = func(r *trace.Record) bool { return Streamed(r) }
 	usageEvents  = func(r *trace.Record) bool { return usageOut(r) && Streamed(r) }
@@ -142,6 +149,10 @@ func (c *calc) audit(recs []*trace.Record) TokenAudit {
 		if succeeded(r) && !Streamed(r) && !r.Embeddings() {
 			a.NotStreamed++ // an embeddings request has no output to stream
 		}
+		if succeeded(r) && r.ToolSchemaTokens > 0 {
+			a.WithTools++
+			a.ToolSchemaTokens += int64(r.ToolSchemaTokens)
+		}
 		if succeeded(r) && r.UsageDropped != "" {
 			if a.UsageDropped++; first == "" {
 				first = r.UsageDropped
@@ -155,6 +166,9 @@ func (c *calc) audit(recs []*trace.Record) TokenAudit {
 	}
 	if a.UsageDropped > 0 {
 		a.Findings = append(a.Findings, fmt.Sprintf("usage: %d of the successful requests reported impossible token counts, dropped and left out of the comparisons with the server's counts (the first: %s)", a.UsageDropped, first))
+	}
+	if a.WithTools > 0 {
+		a.Findings = append(a.Findings, fmt.Sprintf("input: %d requests sent tool definitions (%d tokens on average by surge's count of their JSON), which the server's prompt_tokens hold as its chat template renders them: they are left out of the client→server comparison", a.WithTools, a.ToolSchemaTokens/int64(a.WithTools)))
 	}
 	if a.NotStreamed > 0 {
 		a.Findings = append(a.Findings, fmt.Sprintf("output: %d of %d requests not streamed (answered whole): no token events to compare with usage.completion_tokens or max tokens", a.NotStreamed, a.NotStreamed+a.Comparisons[3].N))

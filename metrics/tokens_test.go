@@ -106,6 +106,7 @@ func TestTokenAuditCauses(t *testing.T) {
 	coalesced.ServerOutputTokens, coalesced.Chunks = 10, 5
 	whole := okRec("c", 0, 1000, 10_000)
 	whole.Chunks, whole.ITLUS, whole.NotStreamed = 1, nil, true
+	withTools := func(r trace.Record, schema int) trace.Record { r.ToolSchemaTokens = schema; return r }
 	tests := []struct {
 		name    string
 		recs    []trace.Record
@@ -132,6 +133,8 @@ func TestTokenAuditCauses(t *testing.T) {
 			"output server→chunks", CauseEOS, 0, 0, "2 with events = completion_tokens − 1 and finish_reason=stop: the server counts the end-of-sequence token", "several tokens per event"},
 		{"EOS and coalescing", []trace.Record{eos, coalesced},
 			"output server→chunks", CauseMixed, 0, 0, "1 with fewer events than tokens: the server sends several tokens per event", ""},
+		{"tools left out of client→server", []trace.Record{turnRec(0, 100, 100, 107), withTools(turnRec(0, 100, 100, 431), 300), withTools(turnRec(1, 300, 300, 650), 300)},
+			"input client→server", CauseTemplate, 7, 0, "2 requests sent tool definitions (300 tokens on average", "tokenizer differs"},
 		{"not streamed", []trace.Record{whole},
 			"output server→chunks", "", 0, 0, "not streamed (answered whole): no token events", "several tokens per event"},
 	}
