@@ -113,6 +113,9 @@ type ServerRequest struct {
 	StreamOptions        *StreamOptions  `json:"stream_options"`
 	N                    *int            `json:"n"`
 	SurgeReasoningTokens *int            `json:"surge_reasoning_tokens"`
+	// Tools are the functions the request defines, kept raw: a server
+	// reads their names and renders them into the prompt.
+	Tools json.RawMessage `json:"tools"`
 }
 
 // ServerMessage is one chat message as a server reads it: Content is a

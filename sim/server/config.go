@@ -27,6 +27,9 @@ const (
 	DefaultOutputMedian = 200
 	// DefaultOutputSigma is the lognormal σ of natural output lengths.
 	DefaultOutputSigma = 0.8
+	// DefaultToolCallShare is the share of requests defining tools
+	// whose answer calls one: most steps of an agent call a tool.
+	DefaultToolCallShare = 0.8
 )
 
 // Config configures a Server. Hardware is required; every other zero
@@ -66,6 +69,10 @@ type Config struct {
 	// means DefaultOutputMedian and DefaultOutputSigma.
 	OutputMedian int
 	OutputSigma  float64
+	// ToolCallShare is the share of chat requests defining tools whose
+	// answer is a call of the first tool rather than text; zero means
+	// DefaultToolCallShare, a negative share none.
+	ToolCallShare float64
 	// Faults makes the server misbehave on purpose (see the package doc);
 	// the zero value injects none. FaultSeed seeds the draws, so the same
 	// seed and order of requests inject the same faults. FaultLog, when
@@ -132,6 +139,9 @@ func New(cfg Config) (*Server, error) {
 	}
 	if cfg.OutputSigma <= 0 {
 		cfg.OutputSigma = DefaultOutputSigma
+	}
+	if cfg.ToolCallShare == 0 {
+		cfg.ToolCallShare = DefaultToolCallShare
 	}
 	if err := cfg.Faults.Validate(); err != nil {
 		return nil, fmt.Errorf("server config: %w", err)

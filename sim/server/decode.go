@@ -23,6 +23,9 @@ type request struct {
 	reasoning    int  // output tokens to stream as reasoning before the answer
 	inputs       int  // an embeddings request's inputs, each embedded apart
 	base64       bool // an embeddings request wants its vectors as base64
+	// tool is the name of the first tool the request defines, which a
+	// reply calling a tool calls; "" when it defines none.
+	tool string
 }
 
 // chat reports whether r is a chat request.
@@ -61,9 +64,39 @@ func decodeRequest(body []byte, api string) (request, error) {
 		return request{}, badRequest("model is required")
 	}
 	if r.chat() {
+		if err := r.tools(w.Tools); err != nil {
+			return request{}, err
+		}
 		return r, w.chatPrompt(&r)
 	}
 	return r, w.completionPrompt(&r)
+}
+
+// tools reads a chat request's tools: their definitions, as sent, are the
+// start of the prompt (templates render them into the system prompt), and
+// the first one's name is the function a tool-calling reply calls.
+func (r *request) tools(raw json.RawMessage) error {
+	if len(raw) == 0 || string(raw) == "null" {
+		return nil
+	}
+	var tools []struct {
+		Function struct {
+			Name string `json:"name"`
+		} `json:"function"`
+	}
+	if err := json.Unmarshal(raw, &tools); err != nil {
+		return badRequest("tools must be an array of function tools")
+	}
+	for i, t := range tools {
+		if t.Function.Name == "" {
+			return badRequest(fmt.Sprintf("tools[%d].function.name is required", i))
+		}
+	}
+	if len(tools) > 0 {
+		r.tool = tools[0].Function.Name
+		r.texts = append(r.texts, string(raw))
+	}
+	return nil
 }
 
 // decodeJSON decodes body, one JSON value, into v.

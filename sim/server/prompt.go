@@ -29,6 +29,9 @@ type job struct {
 	outputLen int
 	reasoning int  // the first output tokens that are reasoning, at most outputLen
 	length    bool // the output stops at the token cap: finish_reason "length"
+	// tool, when set, is the function the answer calls: its tokens are
+	// the call's arguments, and it finishes with "tool_calls".
+	tool string
 }
 
 // prepare tokenizes r's prompt and decides its output length. Its errors
@@ -58,6 +61,9 @@ func (s *Server) prepare(r request) (job, error) {
 	j.outputLen = outputLen(r, capTokens, s.cfg.OutputMedian, s.cfg.OutputSigma, rng)
 	j.length = j.outputLen == capTokens
 	j.reasoning = min(r.reasoning, j.outputLen)
+	if r.tool != "" && j.outputLen > j.reasoning && rng.Float64() < s.cfg.ToolCallShare {
+		j.tool = r.tool
+	}
 	// The last token is sampled, not stored: the KV cache holds
 	// prompt+output−1 tokens.
 	need := (j.promptLen + j.outputLen - 1 + bs - 1) / bs

@@ -51,10 +51,14 @@ func (s *Server) newReply(req request, st *stream, object string) *reply {
 	return &reply{s: s, req: req, st: st, id: id, head: []byte(head)}
 }
 
-// finishReason is "length" when the output stopped at the token cap.
+// finishReason is "length" when the output stopped at the token cap,
+// "tool_calls" when it called a tool.
 func finishReason(j job) string {
-	if j.length {
+	switch {
+	case j.length:
 		return "length"
+	case j.tool != "":
+		return "tool_calls"
 	}
 	return "stop"
 }
@@ -75,12 +79,19 @@ func (rp *reply) appendToken(dst []byte, i int) []byte {
 	case rp.req.chat() && i < rp.st.job.reasoning:
 		// vLLM's reasoning parsers stream thinking as reasoning_content.
 		dst = append(dst, `"choices":[{"index":0,"delta":{"reasoning_content":`...)
+	case rp.req.chat() && rp.st.job.tool != "":
+		dst = rp.appendToolDelta(dst, i)
 	case rp.req.chat():
 		dst = append(dst, `"choices":[{"index":0,"delta":{"content":`...)
 	default:
 		dst = append(dst, `"choices":[{"index":0,"text":`...)
 	}
-	dst = strconv.AppendQuote(dst, word(i))
+	if rp.req.chat() && rp.st.job.tool != "" && i >= rp.st.job.reasoning {
+		dst = strconv.AppendQuote(dst, rp.argument(i))
+		dst = append(dst, "}}]"...) // close the function, the call and tool_calls
+	} else {
+		dst = strconv.AppendQuote(dst, word(i))
+	}
 	if rp.req.chat() {
 		dst = append(dst, '}')
 	}
@@ -92,6 +103,46 @@ func (rp *reply) appendToken(dst []byte, i int) []byte {
 	}
 	return append(dst, "}]}\n\n"...)
 }
+
+// appendToolDelta opens the tool_calls delta of answer token i, up to
+// the arguments' string: the first answer token starts the call, with its
+// id and the function's name, as vLLM's tool parsers stream it.
+func (rp *reply) appendToolDelta(dst []byte, i int) []byte {
+	dst = append(dst, `"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,`...)
+	if i == rp.st.job.reasoning {
+		dst = append(dst, `"id":"`+toolCallID(rp.id)+`","type":"function","function":{"name":`...)
+		dst = strconv.AppendQuote(dst, rp.st.job.tool)
+		return append(dst, `,"arguments":`...)
+	}
+	return append(dst, `"function":{"arguments":`...)
+}
+
+// argument is the part of a tool call's JSON arguments that answer token
+// i carries: its word, opening the object on the first answer token and
+// closing it on the last, so that the parts join into a JSON object.
+func (rp *reply) argument(i int) string {
+	a := word(i)
+	if i == rp.st.job.reasoning {
+		a = `{"input":"` + a
+	}
+	if i == rp.st.job.outputLen-1 {
+		a += `"}`
+	}
+	return a
+}
+
+// arguments is the whole arguments text of the first tokens of a tool
+// call's answer.
+func (rp *reply) arguments(tokens int) string {
+	var b strings.Builder
+	for i := rp.st.job.reasoning; i < tokens; i++ {
+		b.WriteString(rp.argument(i))
+	}
+	return b.String()
+}
+
+// toolCallID is the id of the tool call of the response id.
+func toolCallID(id string) string { return "call_" + id }
 
 // usageOf returns the usage and timings of a finished request, whose last
 // bytes are being written now: its TTFT counts to the flush of its first
@@ -254,6 +305,11 @@ func (s *Server) writeWhole(w http.ResponseWriter, r *http.Request, req request,
 	if req.chat() {
 		object = "chat.completion"
 		c.Message = &openai.Delta{Role: "assistant", Content: &answer, ReasoningContent: reasoning}
+		if st.job.tool != "" {
+			c.Message.Content = nil
+			c.Message.ToolCalls = []openai.ToolCall{{ID: toolCallID(rp.id), Type: "function",
+				Function: openai.FunctionCall{Name: st.job.tool, Arguments: rp.arguments(p.tokens)}}}
+		}
 	} else {
 		c.Text = &answer
 	}
