@@ -19,8 +19,11 @@ const (
 // which count from the intended send time. See the package documentation
 // for each definition.
 type Latency struct {
-	TTFT    Metric `json:"ttft"`
-	TTFO    Metric `json:"ttfo"`
+	TTFT Metric `json:"ttft"`
+	TTFO Metric `json:"ttfo"`
+	// TTFTC is the time to the first event carrying a tool call, over
+	// the requests whose reply called a tool.
+	TTFTC   Metric `json:"ttftc"`
 	ITL     Metric `json:"itl"`
 	TPOT    Metric `json:"tpot"`
 	E2E     Metric `json:"e2e"`
@@ -33,7 +36,7 @@ type Latency struct {
 
 // Metrics returns the distributions of l in report order.
 func (l *Latency) Metrics() []*Metric {
-	return []*Metric{&l.TTFT, &l.TTFO, &l.ITL, &l.TPOT, &l.E2E, &l.TTFTLag, &l.TTFOLag, &l.E2ELag, &l.Lag, &l.Queue}
+	return []*Metric{&l.TTFT, &l.TTFO, &l.TTFTC, &l.ITL, &l.TPOT, &l.E2E, &l.TTFTLag, &l.TTFOLag, &l.E2ELag, &l.Lag, &l.Queue}
 }
 
 // Named returns the distribution an SLO on the metric name (ttft, ttfo,
@@ -83,6 +86,13 @@ func (c *calc) latency(recs []*trace.Record) Latency {
 		v, ok := TTFO(r)
 		return float64(v), ok
 	})
+	l.TTFTC = c.metric("ttftc", UnitUS, recs, succeeded, func(r *trace.Record) (float64, bool) {
+		v, ok := TTFTC(r)
+		return float64(v), ok
+	})
+	if l.TTFTC.N == 0 {
+		l.TTFTC = Metric{Name: "ttftc", Unit: UnitUS, NotApplicable: NoToolCallsReason}
+	}
 	l.ITL = c.itl(recs)
 	l.TPOT = c.metric("tpot", UnitUSToken, recs, succeeded, TPOT)
 	l.E2E = c.metric("e2e", UnitUS, recs, succeeded, func(r *trace.Record) (float64, bool) {
@@ -106,12 +116,16 @@ func (c *calc) latency(recs []*trace.Record) Latency {
 		return float64(r.QueueUS), true
 	})
 	if why := noTokenTimes(recs); why != "" {
-		for _, m := range []*Metric{&l.TTFT, &l.TTFO, &l.ITL, &l.TPOT, &l.TTFTLag, &l.TTFOLag} {
+		for _, m := range []*Metric{&l.TTFT, &l.TTFO, &l.TTFTC, &l.ITL, &l.TPOT, &l.TTFTLag, &l.TTFOLag} {
 			m.NotApplicable = why
 		}
 	}
 	return l
 }
+
+// NoToolCallsReason is Metric.NotApplicable for TTFTC in a scope where no
+// successful streamed reply called a tool.
+const NoToolCallsReason = "no tool calls: no streamed reply called a tool"
 
 // NotStreamedReason is Metric.NotApplicable for the token-timing metrics
 // of a scope none of whose successful requests was streamed.
@@ -173,6 +187,11 @@ func TTFT(r *trace.Record) (us int64, ok bool) { return r.TTFTUS, r.TTFTUS > 0 &
 // TTFO is r's time to first answer token in µs, from its send; ok is
 // false without one or for a response not streamed.
 func TTFO(r *trace.Record) (us int64, ok bool) { return r.TTFOUS, r.TTFOUS > 0 && Streamed(r) }
+
+// TTFTC is r's time to the first event carrying a tool call in µs, from
+// its send; ok is false when its reply called no tool or was not
+// streamed.
+func TTFTC(r *trace.Record) (us int64, ok bool) { return r.TTFTCUS, r.TTFTCUS > 0 && Streamed(r) }
 
 // Streamed reports whether r's response came as an event stream; TTFT,
 // TTFO, ITL and TPOT exist only for such a request (a response that came

@@ -111,8 +111,8 @@ func TestNotStreamedHTML(t *testing.T) {
 			na++
 		}
 	}
-	if na != 6 {
-		t.Errorf("%d latency rows n/a, want 6 (TTFT, TTFO, ITL, TPOT and the two +lag)", na)
+	if na != 7 {
+		t.Errorf("%d latency rows n/a, want 7 (TTFT, TTFO, TTFTC, ITL, TPOT and the two +lag)", na)
 	}
 	if sg := slowestGrid(rs, nil); sg.Rows[0][4].Text != "n/a" {
 		t.Errorf("slowest TTFT cell %q, want n/a", sg.Rows[0][4].Text)

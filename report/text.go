@@ -17,7 +17,7 @@ var textPercentiles = []float64{50, 90, 99, 99.9}
 
 // rowNames are the text report's names of the latency distributions.
 var rowNames = map[string]string{
-	"ttft": "TTFT", "ttfo": "TTFO", "itl": "ITL", "tpot": "TPOT/token", "e2e": "E2E",
+	"ttft": "TTFT", "ttfo": "TTFO", "ttftc": "TTFTC", "itl": "ITL", "tpot": "TPOT/token", "e2e": "E2E",
 	"ttft+lag": "TTFT+lag", "ttfo+lag": "TTFO+lag", "e2e+lag": "E2E+lag", "lag": "lag", "queue": "queue",
 }
 
@@ -183,6 +183,9 @@ func (p *printer) latencyTable(s *metrics.Summary, ps []float64) *table {
 	for _, m := range s.All.Latency.Metrics() {
 		if !reasoning && (m.Name == "ttfo" || m.Name == "ttfo+lag") {
 			continue // TTFO is TTFT when no reasoning came first
+		}
+		if m.Name == "ttftc" && m.NotApplicable == metrics.NoToolCallsReason {
+			continue // no reply called a tool
 		}
 		if m.NotApplicable != "" {
 			t.add(rowNames[m.Name]+p.notes.ref(m.NotApplicable), "n/a")
