@@ -21,7 +21,7 @@ type Info struct {
 	// tool_use block's start or input_json_delta.
 	ToolCall bool
 	// ToolCalls counts the tool calls the event starts, or a whole
-	// response holds: chat tool_calls entries with an id, Responses
+	// response holds: chat tool_calls entries naming their function, Responses
 	// function_call items (added, or in a whole body's output), Messages
 	// tool_use blocks.
 	ToolCalls int
@@ -291,22 +291,29 @@ func (s *scanner) delta(in *Info, name []byte) error {
 }
 
 // chatToolCalls reads a tool_calls array: any entry is a tool-call token,
-// and one with a non-empty id starts a call (a stream gives the id in a
-// call's first delta only).
+// and one whose function has a non-empty name starts a call. Streams give
+// the name in a call's first delta only (vLLM, OpenAI; llm-d-inference-sim
+// repeats the id, but not the name, on every delta).
 func (s *scanner) chatToolCalls(in *Info) error {
 	return s.array(func() error {
 		in.Answer, in.ToolCall = true, true
 		if s.peek() != '{' {
 			return s.skip()
 		}
-		started := false // the last id member wins, as in encoding/json
+		started := false // the last member wins, as in encoding/json
 		err := s.object(func(key []byte) error {
-			if string(key) != "id" {
+			if string(key) != "function" || s.peek() != '{' {
 				return s.skip()
 			}
-			var err error
-			started, err = s.nonEmpty()
-			return err
+			started = false
+			return s.object(func(k []byte) error {
+				if string(k) != "name" {
+					return s.skip()
+				}
+				var err error
+				started, err = s.nonEmpty()
+				return err
+			})
 		})
 		if started {
 			in.ToolCalls++

@@ -27,7 +27,7 @@ func TestDecode(t *testing.T) {
 		{`{"choices":[{"delta":{"content":"","reasoning":"hm"}}]}`, Info{Reasoning: true}, "OpenRouter reasoning with empty content"},
 		{`{"choices":[{"delta":{"content":null,"reasoning_content":null,"tool_calls":null}}]}`, Info{}, "SGLang nulls"},
 		{`{"choices":[{"delta":{"tool_calls":[{"index":0,"function":{"arguments":"{"}}]}}]}`, Info{Answer: true, ToolCall: true}, "tool-call delta"},
-		{`{"choices":[{"delta":{"tool_calls":[{"index":0,"id":"call_1","function":{"name":"f"}},{"index":1,"id":"call_2"},{"id":""}]}}]}`, Info{Answer: true, ToolCall: true, ToolCalls: 2}, "two calls start, one entry without an id"},
+		{`{"choices":[{"delta":{"tool_calls":[{"index":0,"id":"call_1","function":{"name":"f"}},{"index":1,"function":{"name":"g","arguments":""}},{"id":"call_1","function":{"name":null,"arguments":"{"}}]}}]}`, Info{Answer: true, ToolCall: true, ToolCalls: 2}, "two calls start (named), one delta repeats an id without a name"},
 		{`{"choices":[{"delta":{"tool_calls":[]}}]}`, Info{}, "empty tool_calls"},
 		{`{"choices":[{"delta":{"function_call":{"name":"f"}}}]}`, Info{Answer: true, ToolCall: true}, "legacy function_call"},
 		{`{"choices":[{"delta":{"refusal":"no"}}]}`, Info{Answer: true}, "a refusal is answer text"},
@@ -347,8 +347,10 @@ func refChoice(c any, in *Info) {
 		if tc, ok := d["tool_calls"].([]any); ok && len(tc) > 0 {
 			in.Answer, in.ToolCall = true, true
 			for _, e := range tc {
-				if m, ok := e.(map[string]any); ok && refNonEmpty(m["id"]) {
-					in.ToolCalls++
+				if m, ok := e.(map[string]any); ok {
+					if f, ok := m["function"].(map[string]any); ok && refNonEmpty(f["name"]) {
+						in.ToolCalls++
+					}
 				}
 			}
 		}

@@ -127,7 +127,7 @@ func TestServerStreams(t *testing.T) {
 		{"vllm_reasoning.sse", summary{FirstTool: -1, Events: 7, Tokens: 5, Reasoning: 3, FirstToken: 1, FirstAnswer: 4, Finish: "stop", Usage: Usage{9, 7, 16}, Done: true},
 			"reasoning_content before content: first token before first answer"},
 		{"vllm_tools.sse", summary{FirstTool: 1, ToolEvents: 3, ToolCalls: 1, Events: 6, Tokens: 3, FirstToken: 1, FirstAnswer: 1, Finish: "tool_calls", Usage: Usage{160, 21, 181}, Done: true},
-			"tool-call deltas are answer tokens: one call starts (its id), three events carry it"},
+			"tool-call deltas are answer tokens: one call starts (its name), three events carry it"},
 		{"vllm_completions.sse", summary{FirstTool: -1, Events: 5, Tokens: 4, FirstToken: 0, FirstAnswer: 0, Finish: "length", Usage: Usage{5, 4, 9}, Done: true},
 			"completions text with null usage until the last chunk"},
 		{"sglang_chat.sse", summary{FirstTool: -1, Events: 6, Tokens: 3, Reasoning: 1, FirstToken: 1, FirstAnswer: 2, Finish: "stop", Usage: Usage{12, 4, 16}, Done: true},
@@ -158,6 +158,8 @@ func TestServerStreams(t *testing.T) {
 			"Messages API: thinking deltas, a signature and an empty input delta (no tokens), a tool_use block and its input deltas"},
 		{"anthropic_error.sse", summary{FirstTool: -1, Events: 3, Tokens: 1, FirstToken: 2, FirstAnswer: 2, Usage: Usage{10, 1, 0}, Error: "Overloaded"},
 			"Messages API: an overloaded error event"},
+		{"llmd_tools.sse", summary{FirstTool: 1, ToolEvents: 9, ToolCalls: 1, Events: 11, Tokens: 9, FirstToken: 1, FirstAnswer: 1, Finish: "tool_calls", Usage: Usage{9, 12, 21}, Done: true},
+			"llm-d-inference-sim's tool-call stream, captured: the id on every delta, the name on the first"},
 		{"llmd_messages.sse", summary{FirstTool: -1, Events: 9, Tokens: 3, FirstToken: 3, FirstAnswer: 3, Finish: "length", Usage: Usage{8, 3, 0}, Done: true},
 			"llm-d-inference-sim's Messages stream, captured"},
 	}
