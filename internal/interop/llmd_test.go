@@ -150,6 +150,43 @@ clients:
 		}
 	})
 
+	t.Run("tools", func(t *testing.T) {
+		// Agent episodes sending a shared set of four tools with
+		// tool_choice required: every reply makes one call or more (in
+		// parallel) that the sim streams as tool_calls deltas (the id on
+		// each, the name on the first).
+		agent := `    session:
+      kind: agent
+      steps: 3
+      tools: 1
+      tool_latency: 10ms
+      tool_result: 40
+      tool_set: {count: 4, schema: 120, scope: shared, choice: required}
+      history: pinned
+`
+		r := runTrace(t, srv, tr.gen(t, llmdSpec("chat", 2, 4, agent)))
+		checkComplete(t, r)
+		for _, rec := range r.recs.Requests {
+			if rec.ErrorClass != "" || rec.ServerToolCalls < 1 || rec.TTFTCUS < rec.TTFTUS || rec.ToolCallChunks < rec.ServerToolCalls || rec.ToolSchemaTokens != 4*120 || rec.FinishReason != "tool_calls" {
+				t.Errorf("%s: %s, %d tool calls over %d chunks, ttftc %d (ttft %d), schema %d tokens, finish %q; want a call or more (parallel), their events, 480 schema tokens, tool_calls",
+					rec, rec.ErrorClass, rec.ServerToolCalls, rec.ToolCallChunks, rec.TTFTCUS, rec.TTFTUS, rec.ToolSchemaTokens, rec.FinishReason)
+			}
+		}
+		var rep struct {
+			All struct {
+				Latency struct {
+					TTFTC struct {
+						N int `json:"n"`
+					} `json:"ttftc"`
+				} `json:"latency"`
+			} `json:"all"`
+		}
+		readReportInto(t, r.dir, &rep)
+		if n := rep.All.Latency.TTFTC.N; n != len(r.recs.Requests) {
+			t.Errorf("report.json: TTFTC over %d requests, want all %d", n, len(r.recs.Requests))
+		}
+	})
+
 	t.Run("prefix", func(t *testing.T) {
 		// Two 256-token system prompts shared by 40 conversations: all but
 		// the first use of each is a prefix-cache hit.

@@ -290,6 +290,10 @@ type record struct {
 	Retries            int     `json:"retries"`
 	Fault              string  `json:"fault"`
 	FinishReason       string  `json:"finish_reason"`
+	TTFTCUS            int64   `json:"ttftc_us"`
+	ServerToolCalls    int     `json:"server_tool_calls"`
+	ToolCallChunks     int     `json:"tool_call_chunks"`
+	ToolSchemaTokens   int     `json:"tool_schema_tokens"`
 	ErrorClass         string  `json:"error_class"`
 	Error              string  `json:"error"`
 }
