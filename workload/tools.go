@@ -44,7 +44,7 @@ func (g *Generator) toolSetID(c *client, index int) uint64 {
 	case spec.ToolScopeSession:
 		id = mix(id ^ mix(c.key^mix(uint64(index))))
 	}
-	return id
+	return id & (1<<53 - 1) // exact as a JSON number in every reader
 }
 
 // tools returns the tool set session index of client c sends, nil when

@@ -71,6 +71,9 @@ func TestToolSetScopes(t *testing.T) {
 			if s.Tools == nil {
 				t.Fatalf("%s: session %d has no tools", tt.scope, i)
 			}
+			if s.Tools.ID >= 1<<53 {
+				t.Errorf("%s: tool set id %d is not exact as a JSON number (≥ 2^53)", tt.scope, s.Tools.ID)
+			}
 			if prev, ok := ids[s.Tools.ID]; ok && prev != s.Tools.Tools[0].Description {
 				t.Errorf("%s: two sets with id %d differ", tt.scope, s.Tools.ID)
 			}
