@@ -15,8 +15,13 @@ import (
 // AllScope names the scope of all clients together in CSV reports.
 const AllScope = "(all)"
 
+// StyleScope prefixes the scope of a prompt style's figures in CSV
+// reports: "style:code".
+const StyleScope = "style:"
+
 // CSV writes s in long form, one figure a row, for spreadsheets and data
-// frames to pivot: the columns are scope (a client, or AllScope), section
+// frames to pivot: the columns are scope (a client, AllScope, or a
+// prompt style after StyleScope), section
 // (run, requests, connections, latency, throughput, goodput, slo
 // (with its verdict word), measurement, spec_decode, errors,
 // errors_by_class, errors_by_status, errors_top, tokens, prefix_cache,
@@ -48,6 +53,9 @@ func CSVEngine(w io.Writer, s *metrics.Summary, es []EngineLatency) error {
 	c.specDecode(s.SpecDecode)
 	for i := range s.Clients {
 		c.scope(s.Clients[i].Client, &s.Clients[i])
+	}
+	for i := range s.Styles {
+		c.scope(StyleScope+s.Styles[i].Style, &s.Styles[i])
 	}
 	c.measurement(s.Measurement)
 	for _, wn := range s.Warnings {

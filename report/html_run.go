@@ -100,6 +100,7 @@ type runView struct {
 	Slowest     *grid    // the slowest measured requests, with their prompts
 	Engine      *grid    // the server's own latencies beside the client's
 	Clients     *grid
+	Styles      *grid
 	Warnings    []string
 }
 
@@ -127,6 +128,7 @@ func newRunView(s *metrics.Summary, rs *trace.Records, ss []ServerSample) *runVi
 		Faults:      faultGrid(s.Faults),
 		Windows:     windowLines(s.Faults),
 		Clients:     clientGrid(s),
+		Styles:      styleGrid(s),
 	}
 	for _, w := range s.Warnings {
 		v.Warnings = append(v.Warnings, w.String())
@@ -366,6 +368,19 @@ func errorsSection(sc *metrics.Scope) errorsView {
 		v.Messages = g
 	}
 	return v
+}
+
+// styleGrid is one row per prompt style when there are several.
+func styleGrid(s *metrics.Summary) *grid {
+	if len(s.Styles) < 2 {
+		return nil
+	}
+	rows := styleRows(s)
+	g := &grid{Head: rows[0]}
+	for _, r := range rows[1:] {
+		g.add(r...)
+	}
+	return g
 }
 
 // clientGrid is one row per client when there are several.

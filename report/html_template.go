@@ -62,6 +62,8 @@ var pageTemplate = template.Must(template.New("page").Parse(`<!DOCTYPE html>
 {{template "grid" .}}
 {{end}}{{with .Clients}}<h3 id="clients">Clients</h3>
 {{template "grid" .}}
+{{end}}{{with .Styles}}<h3 id="styles">By prompt style</h3>
+{{template "grid" .}}
 {{end}}{{with .Warnings}}<h3 id="caveats">Caveats</h3>
 <ol class="caveats">{{range .}}<li>{{.}}</li>{{end}}</ol>
 {{end}}</section>

@@ -418,17 +418,26 @@ func (p *printer) styles(s *metrics.Summary) {
 	}
 	p.line("")
 	t := &table{}
-	t.add("style", "ok", "TTFT p50 ms", "p99", "TPOT p50 ms", "p99", "output tok/req")
+	for _, row := range styleRows(s) {
+		t.add(row...)
+	}
+	p.table(t, "")
+}
+
+// styleRows are the by-style table of every report that shows one: a
+// header, then a row per prompt style.
+func styleRows(s *metrics.Summary) [][]string {
+	rows := [][]string{{"style", "ok", "TTFT p50 ms", "TTFT p99 ms", "TPOT p50 ms", "TPOT p99 ms", "output tok/req"}}
 	for i := range s.Styles {
 		c := &s.Styles[i]
 		perReq := "–"
 		if th := c.Throughput; th.Requests > 0 {
 			perReq = num(float64(th.OutputTokens) / float64(th.Requests))
 		}
-		t.add(c.Style, count(c.OK), at(&c.Latency.TTFT, 50), at(&c.Latency.TTFT, 99),
-			at(&c.Latency.TPOT, 50), at(&c.Latency.TPOT, 99), perReq)
+		rows = append(rows, []string{c.Style, count(c.OK), at(&c.Latency.TTFT, 50), at(&c.Latency.TTFT, 99),
+			at(&c.Latency.TPOT, 50), at(&c.Latency.TPOT, 99), perReq})
 	}
-	p.table(t, "")
+	return rows
 }
 
 // at is percentile q of m in milliseconds, "n/a" when m does not apply,

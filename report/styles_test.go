@@ -36,6 +36,24 @@ func TestTextStyles(t *testing.T) {
 			t.Errorf("report lacks %q:\n%s", want, out)
 		}
 	}
+	sum := metrics.Summarize(rs, metrics.Options{PerClient: true, PerStyle: true})
+	var html, csv bytes.Buffer
+	if err := HTML(&html, HTMLInput{Summary: sum, Records: rs}); err != nil {
+		t.Fatal(err)
+	}
+	if err := CSV(&csv, sum); err != nil {
+		t.Fatal(err)
+	}
+	for _, row := range styleRows(sum)[1:] {
+		for _, cell := range row {
+			if !strings.Contains(html.String(), ">"+cell+"<") {
+				t.Errorf("the HTML report's style table lacks %q of row %v", cell, row)
+			}
+		}
+		if !strings.Contains(csv.String(), StyleScope+row[0]+",") {
+			t.Errorf("the CSV report has no scope %s%s", StyleScope, row[0])
+		}
+	}
 	for i := range rs.Records {
 		rs.Records[i].Style = "code"
 	}
