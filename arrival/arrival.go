@@ -13,7 +13,7 @@ const (
 	Weibull   Process = "weibull"   // Weibull gaps with the given CV
 	LogNormal Process = "lognormal" // lognormal gaps with the given CV
 	// OnOff alternates bursts and idle periods, each of exponential
-	// length: arrivals during a burst, Poisson or lognormal gaps of the
+	// length or lognormal of a given CV: arrivals during a burst, Poisson or lognormal gaps of the
 	// given CV, none while idle. With Poisson bursts it is an interrupted
 	// Poisson process, whose gaps are hyperexponential; its gaps are never
 	// tied, and its bursts' lengths make counts over a few bursts vary as
@@ -39,6 +39,14 @@ type Config struct {
 	// a burst lasts Burst·(1 − Idle)/R seconds on average, an idle period
 	// Burst·Idle/R, and arrivals come at R/(1 − Idle) during a burst.
 	Burst, Idle float64
+	// BurstCV and IdleCV are the CVs of onoff's burst and idle lengths:
+	// 0 or 1 for exponential lengths, else lognormal ones of that CV (a
+	// few long bursts and long silences among many short ones).
+	BurstCV, IdleCV float64
+	// RateCV is the CV of onoff's rate from one burst to the next: each
+	// burst's rate is the mean burst rate times a lognormal factor of
+	// mean 1 and this CV; 0 gives every burst the same rate.
+	RateCV float64
 	// Count, when positive, makes the stream send exactly Count arrivals
 	// over its curve, which must end at rate 0 (finite mass): the
 	// process's gaps are drawn and rescaled to span the curve's whole

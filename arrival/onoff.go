@@ -5,46 +5,97 @@ import (
 	"math/rand/v2"
 )
 
-// envelope is the unit-mean gap generator of an on/off stream: bursts of
-// exponential length bring arrivals at rate λ = 1/(1 − f), their gaps of
-// the given CV (exponential for 1, so the stream is an interrupted
-// Poisson process; lognormal otherwise), and idle periods of exponential
-// length bring none. With A arrivals per burst on average, a burst lasts
-// A/λ = A(1 − f) and an idle period A·f, so the stream is idle a share f
-// of the time and its mean rate is 1. A burst restarts its gaps from
-// their equilibrium law, so it brings λ arrivals per unit of its length.
-// Unlike a renewal law, the bursts' lengths correlate the gaps, so counts
-// over windows of a few bursts vary as much as on/off traffic's do.
+// envelope is the unit-mean gap generator of an on/off stream: bursts
+// bring arrivals at rate λ = 1/(1 − f), their gaps of the given CV
+// (exponential for 1, so with exponential bursts and idle periods the
+// stream is an interrupted Poisson process; lognormal otherwise), and idle
+// periods bring none. With A arrivals per burst on average, a burst lasts
+// A/λ = A(1 − f) and an idle period A·f on average, so the stream is idle
+// a share f of the time and its mean rate is 1; the lengths of bursts and
+// of idle periods are exponential, or lognormal of a given CV, since real
+// on/off traffic has a few long bursts and long silences among many short
+// ones; and each burst's rate may be λ times a lognormal factor of mean
+// 1 and a given CV, since some bursts are dense and others sparse. A burst
+// restarts its gaps from their equilibrium law, so it brings λ arrivals
+// per unit of its length on average. Unlike a renewal law, the bursts'
+// lengths correlate the gaps, so counts over windows of a few bursts vary
+// as much as on/off traffic's do.
 type envelope struct {
-	rate      float64 // λ, the rate during a burst
-	on, off   float64 // mean burst and idle lengths
-	sigma, mu float64 // the lognormal gaps within a burst; sigma 0: exponential
-	left      float64 // what is left of the current burst
-	fresh     bool    // the burst has had no arrival yet
+	rate    float64 // λ, the rate during a burst
+	gaps    period  // the gaps within a burst, of unit mean before the division by λ
+	on, off period  // burst and idle lengths
+	scale   period  // each burst's factor on λ, of mean 1; mean 0: always 1
+	m       float64 // the current burst's factor
+	left    float64 // what is left of the current burst
+	fresh   bool    // the burst has had no arrival yet
 }
 
 // newEnvelope returns the generator of A arrivals per burst, idle share
-// f and gap CV cv within bursts (0 or 1: exponential).
-func newEnvelope(burst, idle, cv float64) envelope {
-	e := envelope{rate: 1 / (1 - idle), on: burst * (1 - idle), off: burst * idle}
-	if cv != 0 && cv != 1 {
-		s2 := math.Log1p(cv * cv)
-		e.sigma, e.mu = math.Sqrt(s2), -s2/2
+// f, gap CV cv within bursts, CVs burstCV and idleCV of the bursts' and
+// idle periods' lengths (each 0 or 1: exponential) and CV rateCV of the
+// bursts' rates (0: all λ).
+func newEnvelope(burst, idle, cv, burstCV, idleCV, rateCV float64) envelope {
+	rate := 1 / (1 - idle)
+	e := envelope{rate: rate, gaps: newPeriod(1, cv), m: 1,
+		on: newPeriod(burst*(1-idle), burstCV), off: newPeriod(burst*idle, idleCV)}
+	if rateCV > 0 { // lognormal, even at cv 1
+		s2 := math.Log1p(rateCV * rateCV)
+		e.scale = period{mean: 1, sigma: math.Sqrt(s2), mu: -s2 / 2}
 	}
 	return e
 }
 
+// burst starts a burst of length left: its factor on λ drawn when the
+// bursts' rates vary.
+func (e *envelope) burst(r *rand.Rand, left float64) {
+	e.left, e.fresh = left, true
+	if e.scale.mean > 0 {
+		e.m = e.scale.draw(r)
+	}
+}
+
+// period is a law of positive lengths of a given mean: exponential, or
+// lognormal of a given CV.
+type period struct {
+	mean      float64
+	sigma, mu float64 // the lognormal's, of unit mean; sigma 0: exponential
+}
+
+// newPeriod returns the law of the given mean and CV (0 or 1: exponential).
+func newPeriod(mean, cv float64) period {
+	p := period{mean: mean}
+	if cv != 0 && cv != 1 {
+		s2 := math.Log1p(cv * cv)
+		p.sigma, p.mu = math.Sqrt(s2), -s2/2
+	}
+	return p
+}
+
+// draw draws a length.
+func (p period) draw(r *rand.Rand) float64 {
+	if p.sigma == 0 {
+		return r.ExpFloat64() * p.mean
+	}
+	return math.Exp(p.mu+p.sigma*r.NormFloat64()) * p.mean
+}
+
+// rest draws what is left of a length from a random instant within it:
+// the equilibrium (forward-recurrence) law, U times the length-biased
+// law, which for the lognormal is LogNormal(μ + σ², σ).
+func (p period) rest(r *rand.Rand) float64 {
+	if p.sigma == 0 {
+		return r.ExpFloat64() * p.mean
+	}
+	return math.Exp(p.mu+p.sigma*p.sigma+p.sigma*r.NormFloat64()) * r.Float64() * p.mean
+}
+
 // within draws a gap within a burst, of mean 1/λ: a fresh burst's first
-// from the equilibrium (forward-recurrence) law.
+// from the equilibrium law.
 func (e *envelope) within(r *rand.Rand) float64 {
-	if e.sigma == 0 {
-		return r.ExpFloat64() / e.rate
-	}
 	if e.fresh {
-		// Length-biased lognormal, LogNormal(μ + σ², σ), times U.
-		return math.Exp(e.mu+e.sigma*e.sigma+e.sigma*r.NormFloat64()) * r.Float64() / e.rate
+		return e.gaps.rest(r) / (e.rate * e.m)
 	}
-	return math.Exp(e.mu+e.sigma*r.NormFloat64()) / e.rate
+	return e.gaps.draw(r) / (e.rate * e.m)
 }
 
 // gap draws the time to the next arrival: within the burst, or past its
@@ -58,20 +109,23 @@ func (e *envelope) gap(r *rand.Rand) float64 {
 			e.fresh = false
 			return g + w
 		}
-		g += e.left + r.ExpFloat64()*e.off
-		e.left, e.fresh = r.ExpFloat64()*e.on, true
+		g += e.left + e.off.draw(r)
+		e.burst(r, e.on.draw(r))
 	}
 }
 
 // first draws the first epoch of a stationary stream: idle with
-// probability f (the rest of an idle period, exponential, then a new
-// burst), else within a burst whose rest is exponential.
+// probability f (the rest of an idle period, then a new burst), else
+// within the rest of a burst.
 func (e *envelope) first(r *rand.Rand) float64 {
-	g := 0.0
-	if r.Float64() < e.off/(e.on+e.off) {
-		g = r.ExpFloat64() * e.off
+	g, left := 0.0, 0.0
+	if r.Float64() < e.off.mean/(e.on.mean+e.off.mean) {
+		g = e.off.rest(r)
+		left = e.on.draw(r)
+	} else {
+		left = e.on.rest(r)
 	}
-	e.left, e.fresh = r.ExpFloat64()*e.on, true
+	e.burst(r, left)
 	return g + e.gap(r)
 }
 

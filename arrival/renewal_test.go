@@ -165,6 +165,77 @@ func TestOnOffBursty(t *testing.T) {
 	}
 }
 
+// TestOnOffLengthCV draws an on/off stream whose bursts and idle periods
+// have lognormal lengths of CV 2: its mean gap stays 1, the arrivals per
+// burst have CV² = 1/A + 2² (Poisson counts over lengths of CV 2), and the
+// idle periods, read off as the gaps far longer than any within a burst,
+// have CV 2 about their mean A·f. Exponential lengths (CV 1) give a count
+// CV of about 1 and an idle CV of 1, which the bounds refuse.
+func TestOnOffLengthCV(t *testing.T) {
+	t.Parallel()
+	const burst, idle, lengthCV = 50, 0.99, 2.0
+	for _, tt := range []struct {
+		cv         float64
+		wantCounts float64
+	}{{lengthCV, math.Sqrt(1/burst + lengthCV*lengthCV)}, {1, math.Sqrt(1/burst + 1)}} {
+		l := newLaw(Config{Process: OnOff, Burst: burst, Idle: idle, BurstCV: tt.cv, IdleCV: tt.cv})
+		r := rand.New(rand.NewPCG(3, 7))
+		var counts, idles []float64
+		sum, k := 0.0, 0.0
+		const n = 1_000_000
+		for range n {
+			g := l.gap(r)
+			sum += g
+			k++
+			if g > 0.5 { // within a burst gaps are Exp(mean 0.01): never above 0.5; idle ones rarely below
+				counts, idles, k = append(counts, k), append(idles, g), 0
+			}
+		}
+		cm, ccv := moments(len(counts), func() float64 { v := counts[0]; counts = counts[1:]; return v })
+		im, icv := moments(len(idles), func() float64 { v := idles[0]; idles = idles[1:]; return v })
+		if math.Abs(sum/n-1) > 0.03 || math.Abs(cm/burst-1) > 0.05 || math.Abs(im/(burst*idle)-1) > 0.05 {
+			t.Errorf("length cv %g: mean gap %.4f, arrivals per burst %.4g, idle %.4g; want 1, %g, %g", tt.cv, sum/n, cm, im, float64(burst), burst*idle)
+		}
+		if math.Abs(ccv/tt.wantCounts-1) > 0.15 || math.Abs(icv/tt.cv-1) > 0.15 {
+			t.Errorf("length cv %g: arrivals per burst cv %.3g (want %.3g), idle cv %.3g (want %g)", tt.cv, ccv, tt.wantCounts, icv, tt.cv)
+		}
+	}
+}
+
+// TestOnOffRateCV draws an on/off stream whose bursts' rates vary by a
+// lognormal factor of CV 1: the mean gap stays 1, and the rate of each
+// long burst, its N arrivals over its span, varies with CV 1 once the
+// Poisson noise of its count (CV² 1/N) is taken out; with rate_cv 0 it
+// varies by that noise alone.
+func TestOnOffRateCV(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct{ cv, lo, hi float64 }{{1, 0.85, 1.15}, {0, 0, 0.1}} {
+		l := newLaw(Config{Process: OnOff, Burst: 500, Idle: 0.99, RateCV: tt.cv})
+		r := rand.New(rand.NewPCG(4, 2))
+		var rates []float64
+		sum, span, k, noise := 0.0, 0.0, 0.0, 0.0
+		const n = 1_000_000
+		for range n {
+			g := l.gap(r)
+			sum += g
+			if g <= 0.5 { // gaps within a burst are 0.01 on average, idle ones ≈ 495
+				span, k = span+g, k+1
+				continue
+			}
+			if k >= 20 {
+				rates, noise = append(rates, k/span), noise+1/k
+			}
+			span, k = 0, 0
+		}
+		bursts := float64(len(rates))
+		_, cv := moments(len(rates), func() float64 { v := rates[0]; rates = rates[1:]; return v })
+		got := math.Sqrt(math.Max(cv*cv-noise/bursts, 0))
+		if math.Abs(sum/n-1) > 0.05 || got < tt.lo || got > tt.hi {
+			t.Errorf("rate cv %g: mean gap %.4f, bursts' rate cv %.3g (raw %.3g), want within [%g, %g]", tt.cv, sum/n, got, cv, tt.lo, tt.hi)
+		}
+	}
+}
+
 // simulateOnOff runs an interrupted Poisson process at unit mean rate,
 // bursts of mean A/λ and idle periods of mean A·f with λ = 1/(1 − f),
 // and returns the mean and CV of n gaps and the share longer than 3.

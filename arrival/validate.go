@@ -46,8 +46,8 @@ func (c Config) Validate() error {
 // validateProcess checks the process name and its cv, burst and idle.
 func (c Config) validateProcess() []error {
 	cv := c.CV
-	if c.Process != OnOff && (c.Burst != 0 || c.Idle != 0) {
-		return []error{fmt.Errorf("arrival.burst, arrival.idle: apply to onoff only, not %s", cmp.Or(c.Process, Poisson))}
+	if c.Process != OnOff && (c.Burst != 0 || c.Idle != 0 || c.BurstCV != 0 || c.IdleCV != 0 || c.RateCV != 0) {
+		return []error{fmt.Errorf("arrival.burst, arrival.idle, arrival.burst_cv, arrival.idle_cv, arrival.rate_cv: apply to onoff only, not %s", cmp.Or(c.Process, Poisson))}
 	}
 	switch c.Process {
 	case "", Poisson:
@@ -89,6 +89,17 @@ func (c Config) validateOnOff() []error {
 	}
 	if !(c.Idle >= MinIdle && c.Idle <= MaxIdle) {
 		errs = append(errs, fmt.Errorf("arrival.idle: want the share of time idle between %g and %g, got %g", MinIdle, MaxIdle, c.Idle))
+	}
+	for _, p := range []struct {
+		name string
+		cv   float64
+	}{{"burst_cv", c.BurstCV}, {"idle_cv", c.IdleCV}} {
+		if p.cv != 0 && !(p.cv >= minCV && p.cv <= maxCV) {
+			errs = append(errs, fmt.Errorf("arrival.%s: want a cv between %g and %g, got %g", p.name, minCV, maxCV, p.cv))
+		}
+	}
+	if !(c.RateCV >= 0 && c.RateCV <= maxCV) {
+		errs = append(errs, fmt.Errorf("arrival.rate_cv: want a cv of the bursts' rates between 0 and %g, got %g", maxCV, c.RateCV))
 	}
 	return errs
 }

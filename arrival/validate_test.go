@@ -25,7 +25,7 @@ func TestValidate(t *testing.T) {
 		{"lognormal", Config{Process: LogNormal, Rate: 5, CV: 3}, nil, "lognormal takes a cv"},
 		{"onoff", Config{Process: OnOff, Rate: 5, Burst: 40, Idle: 0.3}, nil, "bursts of 40, idle 30% of the time"},
 		{"onoff out of range", Config{Process: OnOff, Rate: 5, CV: 200, Burst: 0, Idle: 1}, []string{"arrival.cv: onoff's gaps within a burst", "arrival.burst: want", "arrival.idle: want"}, "cv, burst and idle out of range"},
-		{"idle on gamma", Config{Process: Gamma, Rate: 5, CV: 2, Idle: 0.5}, []string{"arrival.burst, arrival.idle: apply to onoff only, not gamma"}, "idle belongs to onoff"},
+		{"idle on gamma", Config{Process: Gamma, Rate: 5, CV: 2, Idle: 0.5}, []string{"arrival.burst, arrival.idle, arrival.burst_cv, arrival.idle_cv, arrival.rate_cv: apply to onoff only, not gamma"}, "idle belongs to onoff"},
 		{"stages", Config{Curve: Curve{Stages: []Stage{{0, 1}, {s, 0}, {s, 4}}}}, nil, "equal offsets make a step; rate is unset"},
 		{"full curve", Config{Curve: Curve{
 			Ramp:    &Ramp{From: 0, To: 10, Over: s},

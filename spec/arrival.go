@@ -9,7 +9,7 @@ import (
 )
 
 // arrivalKeys are the keys of a client's arrival block.
-var arrivalKeys = []string{"process", "cv", "burstiness", "burst", "idle", "stages", "ramp", "diurnal", "spikes", "grid", "count"}
+var arrivalKeys = []string{"process", "cv", "burstiness", "burst", "idle", "burst_cv", "idle_cv", "rate_cv", "stages", "ramp", "diurnal", "spikes", "grid", "count"}
 
 // processes are the arrival process names.
 var processes = []string{
@@ -77,10 +77,10 @@ func (d *decoder) process(n ast.Node, path string) (arrival.Process, bool) {
 	return arrival.Process(s), ok
 }
 
-// onOff reads onoff's burst and idle share.
+// onOff reads onoff's burst and idle share, and the CVs of their lengths.
 func (d *decoder) onOff(o *object, c *arrival.Config) {
 	on := c.Process == arrival.OnOff
-	for _, k := range []string{"burst", "idle"} {
+	for _, k := range []string{"burst", "idle", "burst_cv", "idle_cv", "rate_cv"} {
 		if o.has(k) && !on {
 			d.check(o, k, true, "%s applies to onoff only (add process: onoff)", k)
 		}
@@ -93,6 +93,15 @@ func (d *decoder) onOff(o *object, c *arrival.Config) {
 	}
 	if requireField(d, o, "idle", "the share of time without arrivals, like idle: 30%", d.share, &c.Idle) {
 		d.check(o, "idle", c.Idle < arrival.MinIdle || c.Idle > arrival.MaxIdle, "idle must be strictly between 0 and 100%%, got %g", c.Idle)
+	}
+	if field(o, "burst_cv", d.number, &c.BurstCV) {
+		d.check(o, "burst_cv", !(c.BurstCV >= 0.001 && c.BurstCV <= 100), "burst_cv must be between 0.001 and 100 (1: exponential burst lengths), got %g", c.BurstCV)
+	}
+	if field(o, "idle_cv", d.number, &c.IdleCV) {
+		d.check(o, "idle_cv", !(c.IdleCV >= 0.001 && c.IdleCV <= 100), "idle_cv must be between 0.001 and 100 (1: exponential idle lengths), got %g", c.IdleCV)
+	}
+	if field(o, "rate_cv", d.number, &c.RateCV) {
+		d.check(o, "rate_cv", !(c.RateCV >= 0 && c.RateCV <= 100), "rate_cv must be between 0 (every burst at one rate) and 100, got %g", c.RateCV)
 	}
 }
 

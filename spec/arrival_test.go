@@ -54,12 +54,12 @@ func TestArrivalDecode(t *testing.T) {
 // TestArrivalOnOff reads an on/off process and a lognormal one.
 func TestArrivalOnOff(t *testing.T) {
 	t.Parallel()
-	s, err := Parse("t.yaml", []byte(withArrival("2/s", "      process: onoff\n      burst: 40\n      idle: 30%\n      cv: 3\n")))
+	s, err := Parse("t.yaml", []byte(withArrival("2/s", "      process: onoff\n      burst: 40\n      idle: 30%\n      cv: 3\n      burst_cv: 2.5\n      idle_cv: 4\n      rate_cv: 0.7\n")))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if a := s.Clients[0].Arrival; a.Process != arrival.OnOff || a.Burst != 40 || a.Idle != 0.3 || a.CV != 3 || a.Validate() != nil {
-		t.Errorf("arrival %+v (%v); want onoff, burst 40, idle 0.3, cv 3", a, a.Validate())
+	if a := s.Clients[0].Arrival; a.Process != arrival.OnOff || a.Burst != 40 || a.Idle != 0.3 || a.CV != 3 || a.BurstCV != 2.5 || a.IdleCV != 4 || a.RateCV != 0.7 || a.Validate() != nil {
+		t.Errorf("arrival %+v (%v); want onoff, burst 40, idle 0.3, cv 3, burst_cv 2.5, idle_cv 4, rate_cv 0.7", a, a.Validate())
 	}
 	s, err = Parse("t.yaml", []byte(withArrival("2/s", "      process: lognormal\n      cv: 3\n")))
 	if err != nil {
@@ -110,6 +110,10 @@ func TestArrivalErrors(t *testing.T) {
 			[]want{{"10:7: clients[0].arrival", "missing key idle"}, {"11:14: clients[0].arrival.burst", "burst must be in (0, 1e+06], got 0"}}},
 		{"idle on gamma", "1/s", "      process: gamma\n      cv: 2\n      idle: 50%\n",
 			[]want{{"12:13: clients[0].arrival.idle", "idle applies to onoff only (add process: onoff)"}}},
+		{"idle_cv on gamma", "1/s", "      process: gamma\n      cv: 2\n      idle_cv: 3\n",
+			[]want{{"12:16: clients[0].arrival.idle_cv", "idle_cv applies to onoff only (add process: onoff)"}}},
+		{"onoff burst_cv of 0", "1/s", "      process: onoff\n      burst: 4\n      idle: 50%\n      burst_cv: 0\n",
+			[]want{{"13:17: clients[0].arrival.burst_cv", "burst_cv must be between 0.001 and 100 (1: exponential burst lengths), got 0"}}},
 		{"onoff idle all the time", "1/s", "      process: onoff\n      burst: 4\n      idle: 100%\n",
 			[]want{{"12:13: clients[0].arrival.idle", "idle must be strictly between 0 and 100%, got 1"}}},
 		{"a count without a curve", "1/s", "      count: 100\n",

@@ -20,7 +20,8 @@ type BenchOptions struct {
 	// Model is the model name sent in each request; required.
 	Model string
 	// API is one of openai.APIs ("": completions, as vllm's default
-	// backend sends).
+	// backend sends). Embeddings send one input of InputLen tokens;
+	// rerank and score a query and 8 documents, each of InputLen tokens.
 	API string
 	// Tokenizer counts the prompts' tokens: a built-in encoding or the
 	// path of a tokenizer.json ("": o200k_base).
@@ -74,6 +75,10 @@ const (
 	benchOutputLen  = 128
 	benchNumPrompts = 1000
 )
+
+// benchDocuments is the documents per rerank or score request of the
+// quick mode, which vllm bench serve's flags do not say.
+const benchDocuments = 8
 
 // Check reports every option out of range, each naming vllm's flag.
 func (o BenchOptions) Check() error {
@@ -156,6 +161,11 @@ func (o BenchOptions) yaml() []byte {
 	fmt.Fprintf(&b, "    input: %s\n", benchLength(orInt(o.InputLen, benchInputLen), o.RangeRatio))
 	if o.API == openai.APIEmbeddings {
 		return []byte(b.String()) // one input per request, no output
+	}
+	if openai.Scores(o.API) {
+		// The query and each document of the input length, no output.
+		fmt.Fprintf(&b, "    documents: %d\n    document: %s\n", benchDocuments, benchLength(orInt(o.InputLen, benchInputLen), o.RangeRatio))
+		return []byte(b.String())
 	}
 	fmt.Fprintf(&b, "    output: %s\n", benchLength(orInt(o.OutputLen, benchOutputLen), o.RangeRatio))
 	fmt.Fprintf(&b, "    sampling: {max_tokens: output, exact_output: %t}\n", o.IgnoreEOS)

@@ -37,6 +37,10 @@ func TestBench(t *testing.T) {
 			BenchOptions{Model: "m", InputLen: 1, OutputLen: 1, RangeRatio: 0.1}, 1000, 1000, "", 0, 0, "uniform(min=0.5,max=2.5)", "uniform(min=0.5,max=2.5)", "completions", false},
 		{"embeddings: one input of the input length per request, no output",
 			BenchOptions{Model: "m", API: "embeddings", InputLen: 256, OutputLen: 9}, 1000, 1000, "", 0, 0, "fixed(value=256)", "", "embeddings", false},
+		{"rerank: a query and 8 documents of the input length per request, no output",
+			BenchOptions{Model: "m", API: "rerank", InputLen: 64, OutputLen: 9}, 1000, 1000, "", 0, 0, "fixed(value=64)", "", "rerank", false},
+		{"score as rerank",
+			BenchOptions{Model: "m", API: "score", InputLen: 32, RangeRatio: 0.5}, 1000, 1000, "", 0, 0, "uniform(min=15.5,max=48.5)", "", "score", false},
 	}
 	for _, tt := range tests {
 		s, err := Bench(tt.opts)
@@ -56,6 +60,10 @@ func TestBench(t *testing.T) {
 				t.Errorf("%s: got %v, want %v", tt.reason, got, want)
 				break
 			}
+		}
+		if scored := c.Documents != nil && c.Document != nil; scored != (tt.api == "rerank" || tt.api == "score") ||
+			scored && (c.Documents.String() != "fixed(value=8)" || c.Document.String() != c.Input.String()) {
+			t.Errorf("%s: documents %v of %v", tt.reason, c.Documents, c.Document)
 		}
 		if math.Abs(c.Arrival.CV-tt.cv) > 1e-12 {
 			t.Errorf("%s: cv %g, want %g", tt.reason, c.Arrival.CV, tt.cv)
@@ -81,7 +89,7 @@ func TestBenchCheck(t *testing.T) {
 	}{
 		{BenchOptions{Model: "m", PercentileMetrics: "ttft,tpot,itl,e2el", MetricPercentiles: "50, 99,99.9"}, ""},
 		{BenchOptions{}, "--model"},
-		{BenchOptions{Model: "m", API: "rerank"}, "--api"},
+		{BenchOptions{Model: "m", API: "classify"}, "--api"},
 		{BenchOptions{Model: "m", InputLen: -1}, "--random-input-len -1"},
 		{BenchOptions{Model: "m", OutputLen: MaxLength + 1}, "--random-output-len"},
 		{BenchOptions{Model: "m", RangeRatio: 1}, "--random-range-ratio 1: want a ratio in [0, 1)"},

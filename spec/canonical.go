@@ -91,6 +91,12 @@ func writeClient(b *bytes.Buffer, c Client, weights bool) {
 	if c.Inputs != nil {
 		fmt.Fprintf(b, "    inputs: %s\n", strconv.Quote(c.Inputs.String()))
 	}
+	if c.Documents != nil {
+		fmt.Fprintf(b, "    documents: %s\n", strconv.Quote(c.Documents.String()))
+	}
+	if c.Document != nil {
+		fmt.Fprintf(b, "    document: %s\n", strconv.Quote(c.Document.String()))
+	}
 	if c.Reasoning != nil {
 		fmt.Fprintf(b, "    reasoning: %s\n", strconv.Quote(c.Reasoning.String()))
 	}
@@ -98,9 +104,18 @@ func writeClient(b *bytes.Buffer, c Client, weights bool) {
 		fmt.Fprintf(b, "    correlation: %s\n", num(c.Correlation))
 	}
 	fmt.Fprintf(b, "    prompt: %s\n", c.Prompt)
+	if c.Copy != 0 {
+		fmt.Fprintf(b, "    copy: %s\n", num(c.Copy))
+	}
 	writeMix(b, "content", c.Content)
 	writeMix(b, "language", c.Language)
-	if c.Output != nil {
+	if c.Dataset != nil {
+		writeDataset(b, c.Dataset)
+	}
+	if d := c.Duplicates; d != nil {
+		fmt.Fprintf(b, "    duplicates: {share: %s, edit: %s, tokens: %d, within: %d}\n", num(d.Share), d.Edit, d.Tokens, d.Within)
+	}
+	if c.Output != nil || c.Dataset != nil {
 		writeSampling(b, c.Sampling)
 	}
 	writeSession(b, c.Session)
@@ -111,6 +126,18 @@ func writeClient(b *bytes.Buffer, c Client, weights bool) {
 		writeFaults(b, f)
 	}
 	writeRequest(b, c)
+	writeImages(b, c.Images)
+	writeOptions(b, c)
+}
+
+// writeImages renders a client's images block; it is left out when the
+// client has none, so that the hashes of older specs hold.
+func writeImages(b *bytes.Buffer, im *Images) {
+	if im == nil {
+		return
+	}
+	fmt.Fprintf(b, "    images: {count: %s, size: {width: %s, height: %s}, format: %s, distinct: %d}\n",
+		strconv.Quote(im.Count.String()), strconv.Quote(im.Width.String()), strconv.Quote(im.Height.String()), im.Format, im.Distinct)
 }
 
 // writeSampling renders a client's sampling block.
@@ -174,7 +201,10 @@ func writeSession(b *bytes.Buffer, s Session) {
 		return
 	}
 	if s.Kind == KindChat {
-		fmt.Fprintf(b, "    session:\n      kind: chat\n      turns: %s\n", strconv.Quote(s.Turns.String()))
+		b.WriteString("    session:\n      kind: chat\n")
+		if s.Turns != nil { // nil: every turn of a dataset's conversations
+			fmt.Fprintf(b, "      turns: %s\n", strconv.Quote(s.Turns.String()))
+		}
 		if s.Think != nil {
 			fmt.Fprintf(b, "      think: %s\n", strconv.Quote(formatSeconds(s.Think)))
 		}
@@ -206,6 +236,15 @@ func writeArrival(b *bytes.Buffer, a arrival.Config) {
 		fmt.Fprintf(b, "      burst: %s\n      idle: %s\n", num(a.Burst), num(a.Idle))
 		if a.CV != 0 {
 			fmt.Fprintf(b, "      cv: %s\n", num(a.CV))
+		}
+		if a.BurstCV != 0 {
+			fmt.Fprintf(b, "      burst_cv: %s\n", num(a.BurstCV))
+		}
+		if a.IdleCV != 0 {
+			fmt.Fprintf(b, "      idle_cv: %s\n", num(a.IdleCV))
+		}
+		if a.RateCV != 0 {
+			fmt.Fprintf(b, "      rate_cv: %s\n", num(a.RateCV))
 		}
 	}
 	cv := a.Curve

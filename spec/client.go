@@ -1,6 +1,7 @@
 package spec
 
 import (
+	"cmp"
 	"fmt"
 	"regexp"
 
@@ -13,8 +14,9 @@ import (
 // clientKeys are the keys of a client.
 var clientKeys = []string{
 	"name", "model", "api", "weight", "rate", "concurrency", "arrival",
-	"input", "output", "inputs", "reasoning", "correlation", "prompt", "content", "language", "sampling", "session", "prefix", "faults",
-	"headers", "extra_body",
+	"input", "output", "inputs", "documents", "document", "reasoning", "correlation", "prompt", "content", "language", "sampling", "session", "prefix", "faults",
+	"headers", "extra_body", "copy", "duplicates", "images", "dataset",
+	"response_format", "n", "stop", "logprobs", "top_logprobs",
 }
 
 // clientName is the form of a client name: it appears in traces, records
@@ -54,13 +56,7 @@ func (d *decoder) client(n ast.Node, path string) (Client, *clientSource) {
 		d.check(o, "weight", c.Weight <= 0, "weight must be > 0, got %g", c.Weight)
 	}
 	d.clientLoad(o, &c, src)
-	c.Input = d.lengths(o, "input", "the prompt length in tokens, like input: 1k")
-	if c.API == openai.APIEmbeddings {
-		d.embeddings(o, &c)
-	} else {
-		c.Output = d.lengths(o, "output", "the output length in tokens, like output: 256")
-		d.check(o, "inputs", o.has("inputs"), "inputs (texts per request) is for api: embeddings")
-	}
+	d.clientLengths(o, &c)
 	if field(o, "correlation", d.number, &c.Correlation) {
 		d.check(o, "correlation", c.Correlation <= -1 || c.Correlation >= 1, "correlation must be in (−1, 1), got %g", c.Correlation)
 	}
@@ -72,6 +68,7 @@ func (d *decoder) client(n ast.Node, path string) (Client, *clientSource) {
 		c.Content = d.contentMix(n, p)
 		d.check(o, "content", o.has("prompt"), "give prompt (one style) or content (a mix of styles), not both")
 	}
+	d.copyFraction(o, &c)
 	if n, p, ok := o.get("language"); ok {
 		c.Language = d.languageMix(n, p)
 	}
@@ -79,7 +76,7 @@ func (d *decoder) client(n ast.Node, path string) (Client, *clientSource) {
 		c.Sampling = d.sampling(n, p)
 	}
 	if n, p, ok := o.get("session"); ok {
-		c.Session = d.session(n, p)
+		c.Session = d.session(n, p, c.Dataset != nil)
 	}
 	if n, p, ok := o.get("prefix"); ok {
 		c.Prefix = d.prefix(n, p)
@@ -95,8 +92,48 @@ func (d *decoder) client(n ast.Node, path string) (Client, *clientSource) {
 	if n, p, ok := o.get("extra_body"); ok {
 		c.ExtraBody = d.extraBody(n, p)
 	}
+	if n, p, ok := o.get("duplicates"); ok {
+		c.Duplicates = d.duplicates(n, p)
+		d.check(o, "duplicates", c.Session.Kind != "" && c.Session.Kind != KindSingle || c.API == openai.APIEmbeddings || openai.Scores(c.API),
+			"duplicates repeat single requests that generate text: not %s sessions or api %s", cmp.Or(c.Session.Kind, KindSingle), cmp.Or(c.API, openai.APIChat))
+		d.check(o, "duplicates", o.has("dataset"), "duplicates copy synthesised requests, and a dataset client sends its file's prompts: drop one of duplicates and dataset")
+	}
+	if n, p, ok := o.get("images"); ok {
+		c.Images = d.images(n, p)
+	}
+	d.options(o, &c)
 	d.checkAPI(o, &c)
+	if c.Dataset != nil {
+		d.checkDataset(o, &c)
+	}
 	return c, src
+}
+
+// clientLengths reads a client's dataset, input and output, or for
+// embeddings its input and inputs, or for rerank and score its query's
+// input and documents.
+func (d *decoder) clientLengths(o *object, c *Client) {
+	if n, p, ok := o.get("dataset"); ok {
+		c.Dataset = d.dataset(n, p)
+	}
+	const input = "the prompt length in tokens, like input: 1k"
+	switch {
+	case c.Dataset != nil:
+		d.datasetLengths(o, c)
+	case c.API == openai.APIEmbeddings:
+		c.Input = d.lengths(o, "input", input)
+		d.embeddings(o, c)
+	case openai.Scores(c.API):
+		c.Input = d.lengths(o, "input", input)
+		d.scores(o, c)
+	default:
+		c.Input = d.lengths(o, "input", input)
+		c.Output = d.lengths(o, "output", "the output length in tokens, like output: 256")
+	}
+	d.check(o, "inputs", o.has("inputs") && c.API != openai.APIEmbeddings, "inputs (texts per request) is for api: embeddings")
+	for _, k := range []string{"documents", "document"} {
+		d.check(o, k, o.has(k) && !openai.Scores(c.API), "%s (%s) is for api: rerank or score", k, documentKeys[k])
+	}
 }
 
 // checkAPI checks what a client's api allows: conversations and system
@@ -107,6 +144,7 @@ func (d *decoder) checkAPI(o *object, c *Client) {
 	messages := openai.Conversational(c.API)
 	d.check(o, "session", conversation && !messages, "%s sessions need a conversation: api chat, responses or messages", c.Session.Kind)
 	d.check(o, "prefix", c.Prefix != nil && !messages, "shared system prompts need messages: api chat, responses or messages")
+	d.check(o, "images", c.Images != nil && !messages, "api %s sends text alone: images need api chat, responses or messages", c.API)
 	d.check(o, "sampling", c.API == openai.APIMessages && c.Sampling.MaxTokens == MaxTokensNone,
 		"api messages requires max_tokens (Anthropic's API refuses a request without it): use max_tokens: output or a number, not none")
 }
@@ -123,6 +161,27 @@ func (d *decoder) embeddings(o *object, c *Client) {
 	}
 	// Conversations are refused with every API that sends no messages.
 	d.check(o, "session", c.Session.Kind == KindRAG, "api embeddings sends single requests or batch jobs, not rag sessions")
+}
+
+// documentKeys says what each key of a rerank or score client describes.
+var documentKeys = map[string]string{"documents": "documents per request", "document": "each document's length"}
+
+// scores reads what a rerank or score client has instead of an output:
+// its documents per request and their length, input being the query's.
+// It generates nothing, and sends texts, not a conversation.
+func (d *decoder) scores(o *object, c *Client) {
+	if o.has("documents") {
+		c.Documents = d.lengths(o, "documents", "the documents scored per request, like documents: 20")
+	}
+	if o.has("document") {
+		c.Document = d.lengths(o, "document", "each document's length in tokens, like document: 256")
+	} else {
+		d.errorf(o.node, o.path, "missing key document (each document's length in tokens, like document: 256; input is the query's)")
+	}
+	for _, k := range []string{"output", "reasoning", "correlation", "sampling"} {
+		d.check(o, k, o.has(k), "api %s generates no tokens: remove %s (input is the query's length, documents the documents per request, document each one's length)", c.API, k)
+	}
+	d.check(o, "session", c.Session.Kind == KindRAG, "api %s sends single requests or batch jobs, not rag sessions", c.API)
 }
 
 // clientLoad reads how a client loads the target: rate, concurrency and

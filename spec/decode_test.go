@@ -144,7 +144,7 @@ x-notes: anything
 		{"enum with hint", head + `  - {name: a, model: m, rate: 1/s, api: chats, input: 1, output: 1}
 `, []want{{"4:41: clients[0].api", `unknown api chats (did you mean "chat"?)`}}},
 		{"enum without a close match lists the choices", head + `  - {name: a, model: m, rate: 1/s, prompt: poem, input: 1, output: 1}
-`, []want{{"4:44: clients[0].prompt", "(valid: mixed, question, instruction, summarize, code, creative, analysis, extraction, math, tool_use, long_qa, rag, chat, translation, adversarial)"}}},
+`, []want{{"4:44: clients[0].prompt", "(valid: mixed, question, instruction, summarize, code, creative, analysis, extraction, math, tool_use, long_qa, rag, chat, translation, adversarial, copy)"}}},
 		{"a misspelt style in a content mix", head + `  - {name: a, model: m, rate: 1/s, input: 1, output: 1, content: {code: 0.5, creativ: 0.5}}
 `, []want{{"4:78: clients[0].content.creativ", `unknown key (did you mean "creative"?)`}}},
 		{"a content weight must be positive", head + `  - {name: a, model: m, rate: 1/s, input: 1, output: 1, content: {code: 0}}
@@ -181,6 +181,20 @@ x-notes: anything
 `, []want{{"4:65: clients[0].inputs", "inputs (texts per request) is for api: embeddings"}}},
 		{"embeddings in a conversation", head + `  - {name: a, model: m, api: embeddings, rate: 1/s, input: 1, session: {kind: chat, turns: 2}}
 `, []want{{"4:72: clients[0].session", "chat sessions need a conversation: api chat, responses or messages"}}},
+		{"rerank generates no output", head + `  - {name: a, model: m, api: rerank, rate: 1/s, input: 8, document: 64, output: 1}
+`, []want{{"4:81: clients[0].output", "api rerank generates no tokens: remove output (input is the query's length"}}},
+		{"rerank needs its documents' length", head + `  - {name: a, model: m, api: score, rate: 1/s, input: 8, documents: 4}
+`, []want{{"4:5: clients[0]", "missing key document (each document's length in tokens"}}},
+		{"documents for rerank and score only", head + `  - {name: a, model: m, api: embeddings, rate: 1/s, input: 1, documents: 4, document: 9}
+`, []want{{"4:74: clients[0].documents", "documents (documents per request) is for api: rerank or score"}, {"4:87: clients[0].document", "document (each document's length) is for api: rerank or score"}}},
+		{"documents near miss", head + `  - {name: a, model: m, api: rerank, rate: 1/s, input: 8, document: 64, documnets: 4}
+`, []want{{"4:73: clients[0].documnets", `did you mean "documents"?`}}},
+		{"inputs are not documents", head + `  - {name: a, model: m, api: rerank, rate: 1/s, input: 8, document: 64, inputs: 4}
+`, []want{{"4:81: clients[0].inputs", "inputs (texts per request) is for api: embeddings"}}},
+		{"rerank in a conversation", head + `  - {name: a, model: m, api: rerank, rate: 1/s, input: 1, document: 2, session: {kind: chat, turns: 2}}
+`, []want{{"4:81: clients[0].session", "chat sessions need a conversation: api chat, responses or messages"}}},
+		{"api near miss rerank", head + `  - {name: a, model: m, api: rerankk, rate: 1/s, input: 1, output: 1}
+`, []want{{"4:30: clients[0].api", `unknown api rerankk (did you mean "rerank"?)`}}},
 		{"no credential headers", head + `  - {name: a, model: m, rate: 1/s, input: 1, output: 1, headers: {Authorization: Bearer x}}
 `, []want{{"4:67: clients[0].headers.Authorization", "carries credentials, which a spec must not hold"}}},
 		{"credential names hold ids only", head + `  - {name: a, model: m, rate: 1/s, input: 1, output: 1, headers: {x-session-id: "s-{session}", x-session-key: "{session}"}}

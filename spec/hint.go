@@ -108,6 +108,10 @@ var aliases = map[string]string{
 	"lang":            "language",
 	"languages":       "language",
 	"locale":          "language",
+	"stop_sequences":  "stop",
+	"output_format":   "response_format",
+	"json_schema":     "response_format",
+	"num_choices":     "n",
 }
 
 // elsewhere says where a key belongs when it is written at the wrong level,
@@ -116,13 +120,15 @@ var aliases = map[string]string{
 var elsewhere = map[string]map[string]string{
 	"": merged(
 		where("under each client", "model", "api", "input", "output", "arrival",
-			"concurrency", "prompt", "content", "language", "sampling", "weight"),
+			"concurrency", "prompt", "content", "language", "sampling", "weight", "images"),
 		where("under slo", metrics...)),
 	"client": merged(
 		where("under arrival", "process", "cv", "burstiness", "stages", "ramp", "diurnal", "spikes"),
 		where("under sampling", samplingKeys...),
+		where("under dataset", "fit", "min_input", "max_input", "order", "field"),
 		where("at the top level", "seed", "duration", "requests", "warmup", "tokenizer",
 			"corpus", "clients", "slo")),
+	"sampling": where("on the client, beside sampling", optionKeys...),
 }
 
 // merged returns the union of ms.

@@ -68,6 +68,8 @@ func TestUnknownKeyMsg(t *testing.T) {
 		{"seed", "client", clientKeys, "seed goes at the top level", "top key on a client"},
 		{"qps", "client", clientKeys, `did you mean "rate"?`, "another tool's name"},
 		{"isl", "client", clientKeys, `did you mean "input"?`, "vLLM bench name"},
+		{"n", "sampling", samplingKeys, "n goes on the client, beside sampling", "a request option under sampling"},
+		{"stop_sequences", "client", clientKeys, `did you mean "stop"?`, "Anthropic's name"},
 		{"zzz", "ramp", []string{"from", "to", "over"}, "valid keys: from, to, over", "no hint: list them"},
 	}
 	for _, tt := range tests {

@@ -44,7 +44,8 @@ type Session struct {
 	Kind string // KindSingle (default), KindChat, KindAgent, KindRAG or KindBatch
 	// Turns is the number of requests per chat session (≥ 1 after
 	// rounding). Each turn's user message length is the client's input,
-	// and its reply length the client's output.
+	// and its reply length the client's output. With a dataset it is the
+	// most turns of a conversation sent, nil for all.
 	Turns dist.Dist
 	// Think is the time, in seconds, between a reply and the next user
 	// turn; nil means none.
@@ -73,8 +74,9 @@ var (
 	plannedKinds = map[string]string{}
 )
 
-// session reads a client's session block.
-func (d *decoder) session(n ast.Node, path string) Session {
+// session reads a client's session block; a chat of a client with a
+// dataset (data) takes its turns from the file, so its turns are optional.
+func (d *decoder) session(n ast.Node, path string, data bool) Session {
 	s := Session{Kind: KindSingle, History: HistoryLive}
 	o, ok := d.object(n, path)
 	if !ok {
@@ -91,7 +93,9 @@ func (d *decoder) session(n ast.Node, path string) Session {
 		}
 	}
 	if s.Kind == KindChat {
-		s.Turns = d.lengths(o, "turns", "the number of turns per session, like turns: 4 or {dist: uniform, min: 2, max: 8}")
+		if !data || o.has("turns") {
+			s.Turns = d.lengths(o, "turns", "the number of turns per session, like turns: 4 or {dist: uniform, min: 2, max: 8}")
+		}
 		s.Think = d.durations(o, "think")
 	} else {
 		for _, k := range []string{"turns", "think"} {

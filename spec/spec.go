@@ -5,11 +5,17 @@ import (
 
 	"surge/arrival"
 	"surge/dist"
+	"surge/openai"
 )
 
 // MaxInputs is the most texts one embeddings request embeds, OpenAI's
 // limit; a larger sample of a client's inputs is clamped to it.
 const MaxInputs = 2048
+
+// MaxScored is the most documents one rerank or score request scores,
+// Cohere's limit per request; a larger sample of a client's documents is
+// clamped to it.
+const MaxScored = 1000
 
 // Version is the spec format version this package reads.
 const Version = 1
@@ -60,7 +66,7 @@ const (
 type Client struct {
 	Name  string
 	Model string
-	API   string // "chat" (default), "completions", "responses", "messages" or "embeddings" (openai.APIs)
+	API   string // "chat" (default), "completions", "responses", "messages", "embeddings", "rerank" or "score" (openai.APIs)
 	// Weight is the client's share of Spec.Rate when it takes one, and its
 	// share of Spec.Requests when the spec has closed-loop clients: a
 	// closed-loop client gets Requests × Weight / Σ Weight sessions, rounded,
@@ -72,11 +78,16 @@ type Client struct {
 	// stages or a ramp give the rate. A closed-loop client has the zero
 	// Config (empty Process).
 	Arrival arrival.Config
-	Input   dist.Dist // prompt length in tokens; for embeddings, each input's
-	Output  dist.Dist // output (answer) length in tokens; nil for embeddings
+	Input   dist.Dist // prompt length in tokens; for embeddings, each input's; for rerank and score, the query's
+	Output  dist.Dist // output (answer) length in tokens; nil for embeddings, rerank and score
 	// Inputs is the number of texts an embeddings request embeds, each of
 	// Input tokens (rounded, at least 1, at most MaxInputs); nil: one.
 	Inputs dist.Dist
+	// Documents is the number of documents a rerank or score request
+	// scores against its query (rounded, at least 1, at most
+	// MaxScored; nil: one), Document each one's length in tokens; both
+	// nil for other APIs.
+	Documents, Document dist.Dist
 	// Reasoning is the length in tokens of the reasoning (thinking) a
 	// reasoning model emits before its answer; nil for none.
 	Reasoning dist.Dist
@@ -85,6 +96,13 @@ type Client struct {
 	// them independently.
 	Correlation float64
 	Prompt      string // content style: mixed (default) or another of content.Styles
+	// Copy is the planned fraction of each answer that repeats its prompt
+	// verbatim, in [0, 1] (trace.Turn.Copy); above 0 with neither Prompt
+	// nor Content given, the prompts are of the copy style.
+	Copy float64
+	// Duplicates, when not nil, makes a share of the requests
+	// near-duplicates of the client's earlier ones.
+	Duplicates *Duplicates
 	// Content, when not nil, draws each request's style from these
 	// weights instead of using Prompt.
 	Content []Weight
@@ -95,6 +113,13 @@ type Client struct {
 	Session  Session
 	Prefix   *Prefix // shared system prompts; nil: none
 	Faults   *Faults // faults injected on purpose; nil: none
+	// Dataset, when not nil, sends prompts read from a file instead of
+	// synthesised ones; Input is then nil under fit keep, and Output nil
+	// when Dataset.Replies.
+	Dataset *Dataset
+	// Images are the images each request carries after its text; nil:
+	// none.
+	Images *Images
 	// Headers are sent with every request, their values' placeholders
 	// ({client}, {session}: trace.HeaderValue) replaced; never credentials.
 	Headers map[string]string
@@ -102,6 +127,13 @@ type Client struct {
 	// members are added, or replace surge's own of the same name (not
 	// the model, messages, prompt, input, system or stream).
 	ExtraBody []byte
+	// Options are the typed request options every request sends
+	// (response_format, n, stop, logprobs, top_logprobs); nil: none.
+	// SchemaFile, when set, names the JSON file, relative to the spec,
+	// that holds Options.Format's schema, which compiling reads
+	// (harness.Load) into Options.Format.Schema.
+	Options    *openai.Options
+	SchemaFile string
 }
 
 // Sampling holds the generation settings sent with each request.
