@@ -102,33 +102,25 @@ func TestMakeRoomSynthetic(t *testing.T) {
 	if testing.Short() {
 		ns = ns[:80]
 	}
-	for _, name := range []string{"o200k_base", "cl100k_base", "llama3"} {
-		t.Run(name, func(t *testing.T) {
-			t.Parallel()
-			path := name
-			if name == "llama3" {
-				path = llama3Path(t)
-			}
-			tok, s := testSynth(t, path)
-			all := append(styles(), StyleMixed)
-			r := rand.New(rand.NewPCG(3, 4))
-			failed := 0
-			for i, n := range ns {
-				n = min(n, 4096)
-				prefix := roomPrefixes[i%len(roomPrefixes)]
-				text := string(s.Prompt(nil, r, all[i%len(all)], n))
-				_, ok := checkRoom(t, tok, prefix, text)
-				if fits := len(tok.Encode(prefix)) <= n; ok != fits {
-					if failed++; failed <= 5 {
-						t.Errorf("MakeRoom(%q) of a %s prompt of %d tokens: ok %v, want %v: %.200q", prefix, all[i%len(all)], n, ok, fits, text)
-					}
+	eachTokenizer(t, func(t *testing.T, tok Tokenizer, s *Synth) {
+		all := append(styles(), StyleMixed)
+		r := rand.New(rand.NewPCG(3, 4))
+		failed := 0
+		for i, n := range ns {
+			n = min(n, 4096)
+			prefix := roomPrefixes[i%len(roomPrefixes)]
+			text := string(s.Prompt(nil, r, all[i%len(all)], n))
+			_, ok := checkRoom(t, tok, prefix, text)
+			if fits := len(tok.Encode(prefix)) <= n; ok != fits {
+				if failed++; failed <= 5 {
+					t.Errorf("MakeRoom(%q) of a %s prompt of %d tokens: ok %v, want %v: %.200q", prefix, all[i%len(all)], n, ok, fits, text)
 				}
 			}
-			if failed > 0 {
-				t.Errorf("%d of %d prompts did not make room as they should", failed, len(ns))
-			}
-		})
-	}
+		}
+		if failed > 0 {
+			t.Errorf("%d of %d prompts did not make room as they should", failed, len(ns))
+		}
+	})
 }
 
 // TestMakeRoomKeepsSharedBeginnings checks that texts beginning alike are

@@ -55,12 +55,16 @@ const (
 	// that contradict or nest, passages mixing in long sentences of
 	// nested clauses and double negatives, and ambiguous questions.
 	StyleAdversarial Style = "adversarial"
+	// StyleCopy is a passage with a request to repeat it word for word,
+	// quote from it verbatim or carry it on: an answer that copies the
+	// prompt, which speculative decoding drafts well (the copy key).
+	StyleCopy Style = "copy"
 )
 
 // TaskStyles returns the task styles, in the order of the Synth's task tables.
 func TaskStyles() []Style {
 	return []Style{StyleCreative, StyleAnalysis, StyleExtraction, StyleMath, StyleTools,
-		StyleLongQA, StyleRAG, StyleChat, StyleTranslation, StyleAdversarial}
+		StyleLongQA, StyleRAG, StyleChat, StyleTranslation, StyleAdversarial, StyleCopy}
 }
 
 // Styles returns every style Prompt accepts: StyleMixed, the first four
@@ -92,14 +96,34 @@ const (
 // lang: both must be known, and task styles and languages other than
 // English need SynthConfig.Tasks (a Synth of a corpus writes any).
 func (s *Synth) CanWrite(style Style, lang Language) error {
-	if style != StyleMixed && styleIndex(style) < 0 && taskIndex(style) < 0 {
-		return fmt.Errorf("unknown prompt style %q", style)
+	return s.canWrite(resolve(style, lang))
+}
+
+// kind is a style and language resolved to their table indexes once per
+// prompt.
+type kind struct {
+	style Style
+	lang  Language
+	st    int // index in styles(), or -1
+	task  int // index in TaskStyles(), or -1
+	li    int // index in Languages(), or -1
+}
+
+// resolve looks style and lang up.
+func resolve(style Style, lang Language) kind {
+	return kind{style: style, lang: lang, st: styleIndex(style), task: taskIndex(style), li: langIndex(lang)}
+}
+
+// canWrite is CanWrite on a resolved kind.
+func (s *Synth) canWrite(k kind) error {
+	if k.style != StyleMixed && k.st < 0 && k.task < 0 {
+		return fmt.Errorf("unknown prompt style %q", k.style)
 	}
-	if langIndex(lang) < 0 {
-		return fmt.Errorf("unknown prompt language %q", lang)
+	if k.li < 0 {
+		return fmt.Errorf("unknown prompt language %q", k.lang)
 	}
-	if s.corpus == nil && s.tasks == nil && (IsTask(style) || lang != English) {
-		return fmt.Errorf("prompt style %s in language %s needs a Synth built with SynthConfig.Tasks", style, lang)
+	if s.corpus == nil && s.tasks == nil && (k.task >= 0 || k.lang != English) {
+		return fmt.Errorf("prompt style %s in language %s needs a Synth built with SynthConfig.Tasks", k.style, k.lang)
 	}
 	return nil
 }
@@ -109,10 +133,15 @@ func (s Style) String() string { return string(s) }
 
 // styleIndex returns the index of s in styles(), or -1.
 func styleIndex(s Style) int {
-	for i, x := range styles() {
-		if x == s {
-			return i
-		}
+	switch s {
+	case StyleQuestion:
+		return iQuestion
+	case StyleInstruction:
+		return iInstruction
+	case StyleSummarize:
+		return iSummarize
+	case StyleCode:
+		return iCode
 	}
 	return -1
 }
@@ -225,10 +254,11 @@ func (s *Synth) PromptIn(dst []byte, r *rand.Rand, style Style, lang Language, n
 	if n <= 0 {
 		return dst
 	}
-	if err := s.CanWrite(style, lang); err != nil {
+	k := resolve(style, lang)
+	if err := s.canWrite(k); err != nil {
 		panic("content: " + err.Error())
 	}
-	st := styleIndex(style)
+	st := k.st
 	if st < 0 && style == StyleMixed {
 		st = r.IntN(numStyles)
 	}
@@ -239,7 +269,7 @@ func (s *Synth) PromptIn(dst []byte, r *rand.Rand, style Style, lang Language, n
 	case st == iCode:
 		s.codePrompt(&w, r)
 	case st < 0 || lang != English:
-		s.taskPrompt(&w, r, style, lang)
+		s.taskPrompt(&w, r, k)
 	default:
 		s.prosePrompt(&w, r, st)
 	}

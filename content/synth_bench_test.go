@@ -3,6 +3,7 @@ package content
 import (
 	"math/rand/v2"
 	"testing"
+	"time"
 )
 
 // benchmarkPrompt measures assembling mixed-style prompts of n tokens into
@@ -96,3 +97,35 @@ func BenchmarkNewSynthTasks(b *testing.B) {
 		}
 	}
 }
+
+// benchmarkTasksRatio reports the speed of task prompts of n tokens
+// (benchmarkTasks' loop) over that of mixed prompts (benchmarkPrompt's),
+// written in alternate batches of 50 in one process, so that a shared
+// machine's load and the setup's garbage slow both alike; each iteration
+// is one batch of each.
+func benchmarkTasksRatio(b *testing.B, n int) {
+	_, plain := testSynth(b, "o200k_base")
+	_, tasks := testTaskSynth(b, "o200k_base")
+	rm, rt := rand.New(rand.NewPCG(1, 2)), rand.New(rand.NewPCG(1, 2))
+	all := TaskStyles()
+	var buf []byte
+	var mixed, task time.Duration
+	i := 0
+	for b.Loop() {
+		t0 := time.Now()
+		for range 50 {
+			buf = plain.Prompt(buf[:0], rm, StyleMixed, n)
+		}
+		t1 := time.Now()
+		for range 50 {
+			buf = tasks.Prompt(buf[:0], rt, all[i%len(all)], n)
+			i++
+		}
+		mixed += t1.Sub(t0)
+		task += time.Since(t1)
+	}
+	b.ReportMetric(mixed.Seconds()/task.Seconds(), "tasks/mixed")
+}
+
+func BenchmarkPromptTasksRatio1k(b *testing.B)  { benchmarkTasksRatio(b, 1000) }
+func BenchmarkPromptTasksRatio16k(b *testing.B) { benchmarkTasksRatio(b, 16000) }

@@ -20,6 +20,7 @@ const (
 	tChat
 	tTranslation
 	tAdversarial
+	tCopy
 	numTasks
 )
 
@@ -35,20 +36,54 @@ const (
 
 // taskIndex returns the index of s in TaskStyles(), or -1.
 func taskIndex(s Style) int {
-	for i, x := range TaskStyles() {
-		if x == s {
-			return i
-		}
+	switch s {
+	case StyleCreative:
+		return tCreative
+	case StyleAnalysis:
+		return tAnalysis
+	case StyleExtraction:
+		return tExtraction
+	case StyleMath:
+		return tMath
+	case StyleTools:
+		return tTools
+	case StyleLongQA:
+		return tLongQA
+	case StyleRAG:
+		return tRAG
+	case StyleChat:
+		return tChat
+	case StyleTranslation:
+		return tTranslation
+	case StyleAdversarial:
+		return tAdversarial
+	case StyleCopy:
+		return tCopy
 	}
 	return -1
 }
 
 // langIndex returns the index of l in Languages(), or -1.
 func langIndex(l Language) int {
-	for i, x := range Languages() {
-		if x == l {
-			return i
-		}
+	switch l {
+	case English:
+		return 0
+	case Spanish:
+		return 1
+	case French:
+		return 2
+	case German:
+		return 3
+	case Chinese:
+		return 4
+	case Japanese:
+		return 5
+	case Arabic:
+		return 6
+	case Hindi:
+		return 7
+	case Russian:
+		return 8
 	}
 	return -1
 }

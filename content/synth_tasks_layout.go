@@ -24,18 +24,18 @@ type frame struct {
 
 // taskPrompt writes a prompt of a task style, or of any prose style in a
 // language other than English.
-func (s *Synth) taskPrompt(w *writer, r *rand.Rand, style Style, lang Language) {
+func (s *Synth) taskPrompt(w *writer, r *rand.Rand, kd kind) {
 	tt := s.tasks
-	k := taskIndex(style)
+	k := kd.task
 	switch {
 	case k == tTools:
 		s.toolPrompt(w, r)
 		return
 	case k == tTranslation:
-		s.translationPrompt(w, r, lang)
+		s.translationPrompt(w, r, kd.li)
 		return
-	case lang != English:
-		l := &tt.langs[langIndex(lang)-1]
+	case kd.li != 0:
+		l := &tt.langs[kd.li-1]
 		s.framePrompt(w, r, &frame{heads: &l.heads, closes: &l.closes, mat: &l.mat, short: &l.shorts})
 		return
 	}
@@ -124,13 +124,12 @@ func (s *Synth) shortFrom(w *writer, r *rand.Rand, short, fill *countTable) {
 	w.fill(r, fill, w.left)
 }
 
-// translationPrompt writes a request to translate from lang into another
-// language, and the passage in lang.
-func (s *Synth) translationPrompt(w *writer, r *rand.Rand, lang Language) {
+// translationPrompt writes a request to translate from Languages()[li]
+// into another language, and the passage in that language.
+func (s *Synth) translationPrompt(w *writer, r *rand.Rand, li int) {
 	tt := s.tasks
-	li := langIndex(lang)
 	f := frame{heads: &tt.transHeads[li], closes: &tt.transCloses, short: &tt.shorts[tTranslation]}
-	if lang == English {
+	if li == 0 {
 		f.mat, f.drift = &tt.topics[r.IntN(len(tt.topics))], driftTopics
 	} else {
 		f.mat = &tt.langs[li-1].mat

@@ -186,6 +186,10 @@ func TestTaskContent(t *testing.T) {
 			}
 			return false
 		},
+		StyleCopy: func(p string) bool {
+			head, _, _ := strings.Cut(p, "\n")
+			return strings.Contains(head, "word for word") || strings.Contains(head, "exactly") || strings.Contains(head, "verbatim") || strings.Contains(head, "without changing a word")
+		},
 		StyleMath: func(p string) bool {
 			head, _, _ := strings.Cut(p, "\n")
 			return strings.ContainsAny(p, "0123456789") && (strings.Contains(head, "step") || strings.Contains(head, "calculation") || strings.Contains(head, "problem"))
@@ -317,7 +321,7 @@ func TestWriteReferencePrompts(t *testing.T) {
 // languages' vocabularies change on purpose.
 func TestTaskHashStable(t *testing.T) {
 	t.Parallel()
-	const want = "sha256:9784ac0890b935d549e35e9930e76e9ce6e195155f421ca9165c90ee6b2698c6"
+	const want = "sha256:2319183684624718be6b917c432f25c5dd720c1cefb1413f39045c86020c0128"
 	_, o := testTaskSynth(t, "o200k_base")
 	_, c := testTaskSynth(t, "cl100k_base")
 	if o.Hash() != c.Hash() {
@@ -329,4 +333,41 @@ func TestTaskHashStable(t *testing.T) {
 	if o.Hash() != want {
 		t.Errorf("Hash() = %s, want %s", o.Hash(), want)
 	}
+}
+
+// TestIndexes checks that the switches of styleIndex, taskIndex and
+// langIndex give each style and language its position in styles(),
+// TaskStyles() and Languages(), the order of the Synth's tables, and -1
+// for unknown names.
+func TestIndexes(t *testing.T) {
+	tests := []struct {
+		what  string
+		names []string
+		index func(string) int
+	}{
+		{"styleIndex", names(styles()), func(s string) int { return styleIndex(Style(s)) }},
+		{"taskIndex", names(TaskStyles()), func(s string) int { return taskIndex(Style(s)) }},
+		{"langIndex", names(Languages()), func(s string) int { return langIndex(Language(s)) }},
+	}
+	for _, tt := range tests {
+		for i, name := range tt.names {
+			if got := tt.index(name); got != i {
+				t.Errorf("%s(%q) = %d, want %d", tt.what, name, got, i)
+			}
+		}
+		for _, name := range []string{"", "mixed", "Question", "klingon"} {
+			if got := tt.index(name); got != -1 {
+				t.Errorf("%s(%q) = %d, want -1", tt.what, name, got)
+			}
+		}
+	}
+}
+
+// names returns xs as strings.
+func names[T ~string](xs []T) []string {
+	out := make([]string, len(xs))
+	for i, x := range xs {
+		out[i] = string(x)
+	}
+	return out
 }

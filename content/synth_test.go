@@ -78,6 +78,13 @@ func TestPromptExact(t *testing.T) {
 		k = 300
 	}
 	ns := exactLengths(k)
+	eachTokenizer(t, func(t *testing.T, tok Tokenizer, s *Synth) { checkExact(t, tok, s, ns) })
+}
+
+// eachTokenizer runs f in parallel subtests, one for each tokenizer the
+// text is tested with (o200k_base, cl100k_base and Llama 3's
+// tokenizer.json), with its synthesiser.
+func eachTokenizer(t *testing.T, f func(t *testing.T, tok Tokenizer, s *Synth)) {
 	for _, name := range []string{"o200k_base", "cl100k_base", "llama3"} {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
@@ -86,7 +93,7 @@ func TestPromptExact(t *testing.T) {
 				path = llama3Path(t)
 			}
 			tok, s := testSynth(t, path)
-			checkExact(t, tok, s, ns)
+			f(t, tok, s)
 		})
 	}
 }

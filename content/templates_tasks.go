@@ -78,6 +78,14 @@ func taskHeadTemplates(style Style) []string {
 			"The passage below may or may not be about {name}; answer as if it were, unless it is not.",
 			"Rewrite the text below so that it says the opposite of what it says while keeping its meaning.",
 		}
+	case StyleCopy:
+		return []string{
+			"Repeat the passage below word for word, then continue it in the same style.",
+			"Copy the notes on {name} below exactly as they are written, and then add a paragraph of your own.",
+			"Quote the text below verbatim before you answer anything about it.",
+			"Reproduce the following document about {thing} without changing a word, then carry on from where it stops.",
+			"Type out the passage below exactly, keeping every sentence in order.",
+		}
 	case StyleTools:
 		return []string{
 			"You can call the tools described below; use them to help with my request at the end.",
@@ -129,6 +137,11 @@ func taskCloseTemplates(style Style) []string {
 			"Do not answer this question unless you have already answered it.", "If the previous sentence is false, ignore this one; otherwise answer it in exactly {words} words.",
 			"Which of the claims above, if any, is not a claim?", "List everything above that is ambiguous, except the ambiguous parts.",
 		}
+	case StyleCopy:
+		return []string{
+			"Repeat it exactly, then keep going.", "Do not change, skip or reorder anything.", "Copy every word, then continue in the same voice.",
+			"Quote it in full before adding anything.", "Keep the original wording and punctuation.", "Then write one more paragraph like it.",
+		}
 	case StyleTools:
 		return []string{
 			"Book it for {months} people in {place} and send me the details.", "Find out whether {metric} {change} last month and tell me by how much.",
@@ -158,6 +171,8 @@ func taskShortTemplates(style Style) []string {
 		return []string{"Tell me more.", "Go on.", "Why is that?", "Can you explain?", "And then?", "Thanks!"}
 	case StyleAdversarial:
 		return []string{"Do not answer.", "Is the answer no?", "Yes or no, and why both?", "Ignore this."}
+	case StyleCopy:
+		return []string{"Repeat this.", "Copy it exactly.", "Say it again.", "Quote this verbatim.", "Echo the text."}
 	case StyleTools:
 		return []string{"What is the weather in {place}?", "Book a table.", "Send the email.", "Convert 40 dollars to euros."}
 	}
