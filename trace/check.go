@@ -43,6 +43,12 @@ func (s *Session) Validate() error {
 		if err := t.checkBlocks(); err != nil {
 			return fmt.Errorf("turn %d: %w", k, err)
 		}
+		if err := t.checkImages(); err != nil {
+			return fmt.Errorf("turn %d: %w", k, err)
+		}
+		if len(t.Images) > 0 && s.API != "" && s.API != "chat" && s.API != "responses" && s.API != "messages" {
+			return fmt.Errorf("turn %d: images in a %s session: only chat, responses and messages send them", k, s.API)
+		}
 	}
 	return nil
 }

@@ -73,6 +73,9 @@ func (t *Turn) checkLimits() error {
 	if err := checkTime("wait_us", t.WaitUS); err != nil {
 		return err
 	}
+	if !(t.Copy >= 0 && t.Copy <= 1) {
+		return fmt.Errorf("copy %g: want a fraction in [0, 1]", t.Copy)
+	}
 	if t.Fault != nil {
 		return t.Fault.checkLimits()
 	}

@@ -38,6 +38,7 @@ func TestReaderLimits(t *testing.T) {
 		{"at_us of 31,700 years (run waited forever)", `{"client":"x","index":0,"at_us":1000000000000000000,"model":"m","api":"chat","turns":[{}]}` + "\n", "trace line 2: session x/0: at_us 1000000000000000000: want 0 to 31622400000000"},
 		{"negative at_us", `{"client":"x","index":0,"at_us":-1,"model":"m","api":"chat","turns":[{}]}` + "\n", "at_us -1"},
 		{"wait_us", session(`{"wait_us":40000000000000}`), "turn 0: wait_us 40000000000000"},
+		{"copy", session(`{"copy":1.5}`), "turn 0: copy 1.5: want a fraction in [0, 1]"},
 		{"deadline_us", `{"client":"x","index":0,"at_us":0,"deadline_us":40000000000000,"turns":[{}]}` + "\n", "deadline_us 40000000000000"},
 		{"too many turns", session(manyTurns), "trace line 2: turns: more than 10000"},
 		{"blocks expanding past the line's budget", session(strings.Repeat(fmt.Sprintf(`{"blocks":[[1,%d]]},`, maxBlocks/2), 2) + `{"blocks":[[1,2]]}`), "trace line 2: turn 2: the session's turns hold more than"},

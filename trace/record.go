@@ -122,7 +122,15 @@ type Record struct {
 	ReasoningTokens    int `json:"reasoning_tokens,omitempty"`     // requested: how many of OutputTokens are reasoning
 	ServerOutputTokens int `json:"server_output_tokens,omitempty"` // usage.completion_tokens
 	Chunks             int `json:"chunks"`                         // token-bearing stream events
-	CachedTokens       int `json:"cached_tokens,omitempty"`        // usage.prompt_tokens_details.cached_tokens (llama-server: timings.cache_n)
+	// Choices is the number of choices a request for several asked for
+	// (n; 0 for one), MaxTokens the cap it sent each, and ChoiceTokens
+	// the token-bearing events of each choice by index, when it was
+	// streamed: its output tokens with one token per event. Chunks and
+	// the server's counts hold every choice's.
+	Choices      int   `json:"choices,omitempty"`
+	MaxTokens    int   `json:"max_tokens,omitempty"`
+	ChoiceTokens []int `json:"choice_tokens,omitempty"`
+	CachedTokens int   `json:"cached_tokens,omitempty"` // usage.prompt_tokens_details.cached_tokens (llama-server: timings.cache_n)
 	// UsageDropped says which of the server's counts were dropped as
 	// impossible (negative, more cached than prompt tokens, more
 	// completion tokens than the bytes received could hold), and why;
@@ -136,6 +144,14 @@ type Record struct {
 	// InputTokens or ClientInputTokens, while ServerInputTokens holds
 	// them as the server's template renders them. 0 when none was sent.
 	ToolSchemaTokens int `json:"tool_schema_tokens,omitempty"`
+	// ImageTokens is the tokens of the images the request sent (its own
+	// turn's and, continuing a conversation, its ancestors'), by the
+	// trace's counts (Image.Tokens): not part of InputTokens or
+	// ClientInputTokens, while ServerInputTokens holds them as the
+	// server counts them. 0 when none was sent.
+	ImageTokens int `json:"image_tokens,omitempty"`
+	// Images is how many images the request sent.
+	Images int `json:"images,omitempty"`
 	// TTFTCUS is the time to the first event carrying a tool call (its
 	// start or arguments); ServerToolCalls the tool calls the reply made;
 	// ToolCallChunks the token-bearing events (of Chunks) that carried
@@ -149,6 +165,12 @@ type Record struct {
 	// never streamed: only its latency, its inputs and their tokens are
 	// measured.
 	Inputs int `json:"inputs,omitempty"`
+	// Documents is the number of documents a rerank or score request
+	// scored against its query; 0 for every other API. Like an
+	// embeddings request, such a request generates no tokens and is never
+	// streamed: only its latency, its documents and the tokens of its
+	// query and document pairs are measured.
+	Documents int `json:"documents,omitempty"`
 
 	// The server's own timings, when it reports them (surge's engine
 	// server: surge_timings; llama-server: timings), in µs. They count from
@@ -199,3 +221,11 @@ func (r *Record) OK() bool { return r.ErrorClass == "" }
 
 // Embeddings reports whether the request was to the embeddings API.
 func (r *Record) Embeddings() bool { return r.Inputs > 0 }
+
+// Scored reports whether the request was to the rerank or score API.
+func (r *Record) Scored() bool { return r.Documents > 0 }
+
+// Pooled reports whether the request generated no tokens, its answer one
+// body computed from its prompt alone: an embeddings, rerank or score
+// request.
+func (r *Record) Pooled() bool { return r.Embeddings() || r.Scored() }

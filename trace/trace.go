@@ -61,6 +61,21 @@ type ClientInfo struct {
 	// ExtraBody is a JSON object merged into the body of every request of
 	// the client (a member of the same name replacing surge's own).
 	ExtraBody json.RawMessage `json:"extra_body,omitempty"`
+	// Options are the client's typed request options, a JSON object
+	// (openai.Options: response_format, n, stop, logprobs,
+	// top_logprobs), which every request sends in its API's shape.
+	Options json.RawMessage `json:"options,omitempty"`
+	// Dataset names the file the client's prompts were read from; nil
+	// when they were synthesised.
+	Dataset *Dataset `json:"dataset,omitempty"`
+}
+
+// Dataset identifies a file of prompts a client's sessions were made from.
+type Dataset struct {
+	Path   string `json:"path"`   // as the spec wrote it
+	Format string `json:"format"` // sharegpt, jsonl, csv or parquet
+	Hash   string `json:"hash"`   // "sha256:" and the hex digest of the file's bytes
+	Fit    string `json:"fit"`    // how prompts met the input law: keep, trim, pad or exact
 }
 
 // HistoryPinned is ClientInfo.History for a client whose conversations
@@ -75,7 +90,7 @@ type Session struct {
 	Index  int    `json:"index"` // the session's index within its client
 	AtUS   int64  `json:"at_us"` // start offset from the run start, in microseconds
 	Model  string `json:"model"`
-	API    string `json:"api"` // "chat", "completions", "responses", "messages" or "embeddings"
+	API    string `json:"api"` // "chat", "completions", "responses", "messages", "embeddings", "rerank" or "score"
 	// DeadlineUS is how long after its start, in microseconds, the
 	// session (a batch job) should have completed, for the report; 0 means
 	// no deadline.
@@ -118,15 +133,36 @@ type Turn struct {
 	IgnoreEOS       bool     `json:"ignore_eos,omitempty"`
 	Temperature     *float64 `json:"temperature,omitempty"`
 	TopP            *float64 `json:"top_p,omitempty"`
+	// Copy is the planned fraction of the answer that repeats text of
+	// the prompt verbatim, in [0, 1] (the content key copy): how
+	// predictable it is to speculative decoding. 0 is none.
+	Copy float64 `json:"copy,omitempty"`
+	// DuplicateOf, when set, is the index of the client's earlier
+	// session whose request this one repeats, whole or with a few of its
+	// prompt's tokens changed (spec.Duplicates).
+	DuplicateOf *int `json:"duplicate_of,omitempty"`
 	// Style is the content style of the prompt's synthetic text, and
 	// Language its language when not English ("en"); both are empty for
 	// an imported trace's turns.
 	Style    string `json:"style,omitempty"`
 	Language string `json:"language,omitempty"`
+	// Category is the request's category as an imported trace named it
+	// (a task type or use case, importers.Columns.Category), at most 64
+	// bytes, for fit's query mix; empty for generated turns.
+	Category string `json:"category,omitempty"`
 	Prompt   string `json:"prompt,omitempty"` // the new user message
+	// Images are the images the new user message carries after its text;
+	// a turn continuing a conversation also sends its ancestors' images,
+	// in their messages. Their tokens are not in InputTokens, which counts
+	// text alone.
+	Images []Image `json:"images,omitempty"`
 	// Inputs is the batch of texts an embeddings request embeds, in
 	// place of Prompt; InputTokens is then their sum.
 	Inputs []string `json:"inputs,omitempty"`
+	// Documents are the texts a rerank or score request scores against
+	// its query, Prompt; InputTokens is then the tokens of every query
+	// and document pair: the query's once per document, plus theirs.
+	Documents []string `json:"documents,omitempty"`
 	// Blocks describes the prompt of an imported trace by content instead
 	// of text: block i holds BlockTokens tokens of content Blocks[i], equal
 	// ids meaning equal content across the whole trace, and the rest of

@@ -31,8 +31,12 @@ func (b *builder) embeddingsTurn(c *client) trace.Turn {
 // text writes the text of turn t of client c, unless the trace has none:
 // a prompt of its input tokens less the system prompt's or, for an
 // embeddings turn, a text of each length of the oldest turn waiting in
-// b.inputs.
+// b.inputs (for a rerank or score turn, its query and documents).
 func (b *builder) text(c *client, t *trace.Turn) {
+	if openai.Scores(c.API) {
+		b.scoresText(t)
+		return
+	}
 	if c.API != openai.APIEmbeddings {
 		if !b.g.noText {
 			b.buf = b.prompt(b.buf[:0], b.rng, t, t.InputTokens-t.SystemTokens)

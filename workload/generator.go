@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
@@ -12,6 +13,7 @@ import (
 	"slices"
 
 	"surge/content"
+	"surge/content/dataset"
 	"surge/openai"
 	"surge/spec"
 	"surge/trace"
@@ -23,6 +25,9 @@ type Options struct {
 	// prompt's exact length: for analysis and simulation, or for a driver
 	// that brings its own text.
 	NoText bool
+	// Datasets are the files of the clients with a dataset, by client
+	// name, as read from the path each names.
+	Datasets map[string]*dataset.Set
 }
 
 // Generator compiles one spec into sessions. It is not safe for concurrent
@@ -46,7 +51,8 @@ type client struct {
 	key      uint64
 	sessions int // closed loop: number of sessions to generate
 	text     clientContent
-	pool     *pool // shared system prompts; nil: none
+	pool     *pool    // shared system prompts; nil: none
+	data     *prompts // the dataset's prompts; nil: synthesised
 }
 
 // New prepares the compilation of s, which must have come from spec.Parse
@@ -62,7 +68,7 @@ func New(s *spec.Spec, tok content.Tokenizer, synth *content.Synth, opts Options
 	if s.Requests <= 0 && s.Duration <= 0 {
 		return nil, errors.New("the run has no end: give duration or requests in the spec, or --duration or --requests")
 	}
-	if err := g.resolveClients(); err != nil {
+	if err := g.resolveClients(opts.Datasets); err != nil {
 		return nil, err
 	}
 	return g, nil
@@ -71,7 +77,7 @@ func New(s *spec.Spec, tok content.Tokenizer, synth *content.Synth, opts Options
 // resolveClients checks each client's load and gives each closed-loop
 // client its share of the request count. Open-loop rates come from
 // spec.Parse, which has already split a total rate by weight.
-func (g *Generator) resolveClients() error {
+func (g *Generator) resolveClients(sets map[string]*dataset.Set) error {
 	shares := shareRequests(g.spec)
 	var errs []error
 	for i := range g.spec.Clients {
@@ -87,6 +93,11 @@ func (g *Generator) resolveClients() error {
 			}
 			rc.pool = p
 		}
+		if c.Dataset != nil {
+			if err := g.openDataset(&rc, sets[c.Name]); err != nil {
+				errs = append(errs, fmt.Errorf("client %q: dataset: %w", c.Name, err))
+			}
+		}
 		switch {
 		case c.Concurrency > 0 && g.spec.Requests <= 0:
 			errs = append(errs, fmt.Errorf("client %q: closed loop (concurrency %d) needs requests: the number of sessions to generate", c.Name, c.Concurrency))
@@ -99,6 +110,16 @@ func (g *Generator) resolveClients() error {
 		g.clients = append(g.clients, rc)
 	}
 	return errors.Join(errs...)
+}
+
+// openDataset gives c the prompts of set, the file its dataset names.
+func (g *Generator) openDataset(c *client, set *dataset.Set) error {
+	if set == nil {
+		return fmt.Errorf("%s was not read (Options.Datasets has no set for the client)", c.Dataset.Path)
+	}
+	p, err := newPrompts(g.spec.Seed, c, set)
+	c.data = p
+	return err
 }
 
 // shareRequests splits the spec's request count across all clients by
@@ -143,8 +164,14 @@ func (g *Generator) Header() trace.Header {
 	}
 	for _, c := range g.clients {
 		ci := trace.ClientInfo{Name: c.Name, Model: c.Model, Concurrency: c.Concurrency, Headers: c.Headers, ExtraBody: c.ExtraBody}
+		if c.data != nil {
+			ci.Dataset = c.data.info()
+		}
 		if c.Session.History == spec.HistoryPinned {
 			ci.History = trace.HistoryPinned
+		}
+		if c.Options != nil {
+			ci.Options, _ = json.Marshal(c.Options) // plain data: it cannot fail
 		}
 		h.Clients = append(h.Clients, ci)
 	}
@@ -178,7 +205,19 @@ type Result struct {
 // the request count or the duration is reached. It stops early with ctx's
 // error when ctx is done.
 func (g *Generator) Generate(ctx context.Context, emit func(*trace.Session) error) (Result, error) {
+	res, err := g.generate(ctx, emit)
+	res.Warnings = append(res.Warnings, g.datasetWarnings()...)
+	return res, err
+}
+
+// generate is Generate but for the datasets' warnings.
+func (g *Generator) generate(ctx context.Context, emit func(*trace.Session) error) (Result, error) {
 	var res Result
+	for _, c := range g.clients {
+		if c.data != nil {
+			c.data.rewind()
+		}
+	}
 	counted := func(s *trace.Session) error {
 		if res.Sessions%1024 == 0 && ctx.Err() != nil {
 			return ctx.Err()
@@ -207,6 +246,17 @@ func (g *Generator) Generate(ctx context.Context, emit func(*trace.Session) erro
 		res.Warnings = append(res.Warnings, fmt.Errorf("only %d of the %d requested sessions: the open-loop arrival streams ran out (a rate curve that ends at 0, or a rate too low to reach the count within a year, the longest a trace holds)", res.Sessions, g.spec.Requests))
 	}
 	return res, err
+}
+
+// datasetWarnings are the caveats of every client's dataset.
+func (g *Generator) datasetWarnings() []error {
+	var out []error
+	for _, c := range g.clients {
+		if c.data != nil {
+			out = append(out, c.data.warnings(c.Name)...)
+		}
+	}
+	return out
 }
 
 // mergeOpen merges the open-loop clients' arrival streams in offset order
@@ -260,32 +310,47 @@ func newBuilder(g *Generator) *builder {
 // name, index), and its tool set on (seed, its scope); it fails only when
 // no tool definition of the asked size can be made.
 func (b *builder) session(ci, index int, atUS int64) (*trace.Session, error) {
-	s := b.build(ci, index, atUS)
+	s, err := b.build(ci, index, atUS)
+	if err != nil {
+		return nil, err
+	}
+	b.duplicate(ci, s)
 	addFaults(b.g.spec.Seed, &b.g.clients[ci], s)
-	var err error
+	addImages(b.g.spec.Seed, &b.g.clients[ci], s)
 	s.Tools, err = b.tools(&b.g.clients[ci], index)
 	return s, err
 }
 
-// build builds the turns of session index of client ci starting at atUS.
-func (b *builder) build(ci, index int, atUS int64) *trace.Session {
+// build builds the turns of session index of client ci starting at atUS;
+// it fails only when no prompt of the client's dataset serves.
+func (b *builder) build(ci, index int, atUS int64) (*trace.Session, error) {
 	c := &b.g.clients[ci]
 	seedSession(b.pcg, b.g.spec.Seed, c.key, index)
 	b.inputs = b.inputs[:0]
 	s := &trace.Session{Client: c.Name, Index: index, AtUS: atUS, Model: c.Model, API: c.API}
 	switch c.Session.Kind {
 	case spec.KindChat:
+		if c.data != nil {
+			var err error
+			s.Turns, err = b.datasetChat(c, index)
+			return s, err
+		}
 		s.Turns = b.chat(c, nil)
-		return s
+		return s, nil
 	case spec.KindAgent:
 		s.Turns = b.agent(c)
-		return s
+		return s, nil
 	case spec.KindRAG:
 		s.Turns = b.rag(c)
-		return s
+		return s, nil
 	case spec.KindBatch:
 		s.Turns, s.DeadlineUS = b.batch(c)
-		return s
+		return s, nil
+	}
+	if c.data != nil {
+		t, err := b.datasetTurn(c, index)
+		s.Turns = []trace.Turn{t}
+		return s, err
 	}
 	sysID, sys := b.system(c)
 	t := b.newTurn(c)
@@ -295,7 +360,7 @@ func (b *builder) build(ci, index int, atUS int64) *trace.Session {
 	}
 	b.text(c, &t)
 	s.Turns = []trace.Turn{t}
-	return s
+	return s, nil
 }
 
 // prompt appends to dst a prompt of n tokens in t's style and language.
@@ -310,6 +375,9 @@ func (b *builder) prompt(dst []byte, r *rand.Rand, t *trace.Turn, n int) []byte 
 func (b *builder) newTurn(c *client) trace.Turn {
 	if c.API == openai.APIEmbeddings {
 		return b.embeddingsTurn(c)
+	}
+	if openai.Scores(c.API) {
+		return b.scoresTurn(c)
 	}
 	if c.Correlation != 0 {
 		return b.correlatedTurn(c)
@@ -336,6 +404,7 @@ func (b *builder) lengthsTurn(c *client, in, out int) trace.Turn {
 		InputTokens: in, OutputTokens: total, ReasoningTokens: reasoning,
 		Temperature: c.Sampling.Temperature, TopP: c.Sampling.TopP,
 	}
+	t.Copy = c.Copy
 	c.text.label(b.rng, &t)
 	switch m := c.Sampling.MaxTokens; {
 	case c.Sampling.ExactOutput:

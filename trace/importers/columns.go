@@ -11,18 +11,20 @@ import (
 // Columns names the fields of a generic request trace: the input and
 // output tokens (required), and optionally the arrival time (without it
 // the file holds lengths only, and the import chooses the arrivals), a
-// client and a session (conversation) id.
+// client, a session (conversation) id and a category (the request's task
+// type or use case, kept on its turn for fit's query mix).
 type Columns struct {
 	At, Input, Output string
 	Client, Session   string
+	Category          string
 }
 
 // columnKeys are the keys of ParseColumns, in the order String prints.
-var columnKeys = []string{"at", "input", "output", "client", "session"}
+var columnKeys = []string{"at", "input", "output", "client", "session", "category"}
 
 // ParseColumns reads a mapping such as
 // "at=timestamp_s,input=in_tok,output=out_tok,session=conv_id": each key
-// (at, input, output, client, session) once, at most, naming the field
+// (at, input, output, client, session, category) once, at most, naming the field
 // that holds it; input and output are required. It reads back what
 // String writes.
 func ParseColumns(s string) (Columns, error) {
@@ -80,6 +82,8 @@ func (c *Columns) field(key string) *string {
 		return &c.Client
 	case "session":
 		return &c.Session
+	case "category":
+		return &c.Category
 	}
 	return nil
 }
@@ -88,7 +92,7 @@ func (c *Columns) field(key string) *string {
 // ones left out.
 func (c Columns) names() []string {
 	var names []string
-	for _, v := range []string{c.At, c.Input, c.Output, c.Client, c.Session} {
+	for _, v := range []string{c.At, c.Input, c.Output, c.Client, c.Session, c.Category} {
 		if v != "" {
 			names = append(names, v)
 		}
@@ -139,8 +143,8 @@ func parseTime(s, unit string) (time.Duration, error) {
 }
 
 // parseColumnRow parses the fields a generic trace maps (time, input,
-// output, then client and session when mapped; Columns.names gives the
-// order) into q and the row's client and session.
+// output, then client, session and category when mapped; Columns.names
+// gives the order) into q and the row's client and session.
 func parseColumnRow(f []string, c Columns, unit string, q *request) (client, session string, err error) {
 	*q = request{}
 	i := 0
@@ -162,6 +166,25 @@ func parseColumnRow(f []string, c Columns, unit string, q *request) (client, ses
 		if session = f[i]; session == "" {
 			return "", "", fmt.Errorf("%s: empty session id", c.Session)
 		}
+		i++
+	}
+	if c.Category != "" {
+		if q.category, err = category(f[i]); err != nil {
+			return "", "", fmt.Errorf("%s: %w", c.Category, err)
+		}
 	}
 	return client, session, nil
+}
+
+// maxCategory is the longest category a row may name, in bytes.
+const maxCategory = 64
+
+// category checks a row's category: any text of at most maxCategory
+// bytes, spaces around it dropped; empty is none.
+func category(s string) (string, error) {
+	s = strings.TrimSpace(s)
+	if len(s) > maxCategory {
+		return "", fmt.Errorf("category of %d bytes, more than %d: a category names a kind of request (coding, chat), not its text", len(s), maxCategory)
+	}
+	return s, nil
 }

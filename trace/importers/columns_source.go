@@ -202,9 +202,10 @@ func (cs *ColumnSource) Skipped() Skips {
 
 // conversationRow is one row of a conversation being gathered.
 type conversationRow struct {
-	at      time.Duration
-	in, out int
-	line    int
+	at       time.Duration
+	in, out  int
+	line     int
+	category string
 }
 
 // conversation gathers the rows of one session id.
@@ -249,7 +250,7 @@ func (cs *ColumnSource) build() error {
 			convs[id] = c
 			order = append(order, c)
 		}
-		c.rows = append(c.rows, conversationRow{at: q.at, in: q.in, out: q.out, line: line})
+		c.rows = append(c.rows, conversationRow{at: q.at, in: q.in, out: q.out, line: line, category: q.category})
 	}
 	for _, c := range order {
 		s := c.session(origin)
@@ -273,7 +274,7 @@ func (c *conversation) session(origin time.Duration) *trace.Session {
 	s := &trace.Session{Client: c.client, API: "chat", AtUS: micros(c.rows[0].at - origin)}
 	for k, r := range c.rows {
 		out := max(r.out, 1)
-		t := trace.Turn{InputTokens: r.in, OutputTokens: out, MaxTokens: out, MinTokens: out, IgnoreEOS: true}
+		t := trace.Turn{InputTokens: r.in, OutputTokens: out, MaxTokens: out, MinTokens: out, IgnoreEOS: true, Category: r.category}
 		if k > 0 {
 			parent := k - 1
 			t.Parent, t.WaitUS = &parent, micros(r.at-c.rows[k-1].at)

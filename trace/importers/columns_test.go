@@ -2,6 +2,7 @@ package importers
 
 import (
 	"errors"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -19,7 +20,7 @@ func TestParseColumns(t *testing.T) {
 		err        string
 	}{
 		{"the three required", "at=t,input=i,output=o", Columns{At: "t", Input: "i", Output: "o"}, ""},
-		{"all five, spaces trimmed, any order", "session = conv id,client=user,output=o,input=i,at=t", Columns{"t", "i", "o", "user", "conv id"}, ""},
+		{"all six, spaces trimmed, any order", "session = conv id,category=task,client=user,output=o,input=i,at=t", Columns{"t", "i", "o", "user", "conv id", "task"}, ""},
 		{"missing output", "at=t,input=i", Columns{}, "want at least input= and output="},
 		{"unknown key", "at=t,input=i,output=o,model=m", Columns{}, `"model": the keys are`},
 		{"twice", "at=t,at=u,input=i,output=o", Columns{}, "at given twice"},
@@ -136,6 +137,45 @@ func TestColumnsSessions(t *testing.T) {
 	var re *RowError
 	if !errors.As(err, &re) || re.Line != 7 || !strings.HasPrefix(err.Error(), "f.csv:7: conv: empty session id") {
 		t.Errorf("got %v, want a RowError at f.csv:7", err)
+	}
+}
+
+// TestColumnsCategory keeps each row's category on its turn, as requests
+// and as a conversation's turns, spaces around it trimmed, none when the
+// field is empty; a category as long as a prompt is a malformed row.
+func TestColumnsCategory(t *testing.T) {
+	t.Parallel()
+	const file = "t,in,out,kind,conv\n" +
+		"1,10,2, coding ,a\n" +
+		"2,10,2,,b\n" +
+		"3,10,2,chat,a\n"
+	long := "4,10,2," + strings.Repeat("x", 65) + ",c\n"
+	for _, tt := range []struct {
+		reason string
+		cols   Columns
+		want   [][]string // each session's turns' categories
+	}{
+		{"requests", Columns{At: "t", Input: "in", Output: "out", Category: "kind"}, [][]string{{"coding"}, {""}, {"chat"}}},
+		{"conversations", Columns{At: "t", Input: "in", Output: "out", Session: "conv", Category: "kind"}, [][]string{{"coding", "chat"}, {""}}},
+	} {
+		cs, err := NewColumns(strings.NewReader(file+long), ColumnsOptions{Columns: tt.cols, Options: Options{SkipBad: true}})
+		if err != nil {
+			t.Fatalf("%s: %v", tt.reason, err)
+		}
+		var got [][]string
+		for _, s := range drain(t, cs) {
+			var cats []string
+			for _, tu := range s.Turns {
+				cats = append(cats, tu.Category)
+			}
+			got = append(got, cats)
+		}
+		if !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("%s: categories %q, want %q", tt.reason, got, tt.want)
+		}
+		if sk := cs.Skipped(); sk.Rows != 1 || !strings.Contains(sk.First[0].Error(), "kind: category of 65 bytes") {
+			t.Errorf("%s: skipped %+v, want the row of a 65-byte category", tt.reason, sk)
+		}
 	}
 }
 

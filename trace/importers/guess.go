@@ -21,13 +21,14 @@ var guessNames = []struct {
 	{"output", []string{"outputtokens", "outputlength", "outputlen", "output", "completiontokens", "generatedtokens", "generationtokens", "numdecodetokens", "decodetokens", "responsetokens", "outtokens", "out"}},
 	{"session", []string{"sessionid", "conversationid", "session", "conversation", "chatid", "convid"}},
 	{"client", []string{"clientid", "client", "tenantid", "tenant", "userid", "user", "app"}},
+	{"category", []string{"category", "taskcategory", "tasktype", "task", "usecase", "intent", "querytype", "requestcategory"}},
 }
 
 // GuessColumns names the fields of a generic trace from its first bytes
 // (the header of a CSV, or the keys and values of the first object of
 // JSON Lines), for a file whose format Detect does not know: the input
-// and output token fields (required), and the time, session and client
-// fields when there are fields of those names (guessNames). It also
+// and output token fields (required), and the time, session, client and
+// category fields when there are fields of those names (guessNames). It also
 // guesses the time field's unit: iso for a date-time, else from the
 // name's suffix (_ns, _us, _ms, _s), nanoseconds for APEX's
 // StartTimeOffset, seconds otherwise. ok is false when no input and

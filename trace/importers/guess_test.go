@@ -26,6 +26,8 @@ func TestGuessColumns(t *testing.T) {
 			FormatCSV, Columns{At: "ts_ms", Input: "prompt_tokens", Output: "completion_tokens", Session: "conversation_id"}, "ms"},
 		{"ISO date-times", "created_at,input_tokens,output_tokens,user\n2024-05-10T00:00:00Z,5,7,u\n",
 			FormatCSV, Columns{At: "created_at", Input: "input_tokens", Output: "output_tokens", Client: "user"}, "iso"},
+		{"a task-type column", "timestamp,input_tokens,output_tokens,Task Type\n1,5,7,coding\n",
+			FormatCSV, Columns{At: "timestamp", Input: "input_tokens", Output: "output_tokens", Category: "Task Type"}, "s"},
 		{"lengths only", "Input Tokens,Output Tokens\n5,7\n", FormatCSV, Columns{Input: "Input Tokens", Output: "Output Tokens"}, ""},
 		{"seconds by default", `{"time": 1.5, "input_length": 5, "output_length": 7}`, FormatJSONL, Columns{At: "time", Input: "input_length", Output: "output_length"}, "s"},
 		{"no token fields", "a,b,c\n1,2,3\n", "", Columns{}, ""},

@@ -19,9 +19,10 @@ const FormatHelp = `Formats (detected from each file's first line, or forced wit
             pattern,shape,scale): requests generated per 10-minute window
             (--seed), lengths from the chunk-N-dataset.json beside it
   csv,      any CSV with a header, or JSON Lines, read by --columns
-  jsonl     at=F,input=F,output=F[,client=F][,session=F] (times in
-            --time-unit s, ms, us or iso); rows of a session become the
-            turns of a conversation, waits the gaps between them
+  jsonl     at=F,input=F,output=F[,client=F][,session=F][,category=F]
+            (times in --time-unit s, ms, us, ns or iso); rows of a session
+            become the turns of a conversation, waits the gaps between
+            them; a category (task type) is kept for fit's query mix
 azure, vidur, mooncake and burstgpt become open-loop requests at their
 offsets from the file's first row, one client per file (burstgpt: per
 model and log type); weka conversations run closed loop, --concurrency at

@@ -128,10 +128,10 @@ func (sg *ServeGen) Next() (*trace.Session, error) {
 				// Lengths are drawn before the next gap, and for arrivals
 				// before From too, so that a window's requests do not
 				// depend on which of them are kept.
-				in, out, reasoning := sg.draw(at)
+				d := sg.draw(at)
 				sg.next += sg.w.gap(sg.rng)
 				if at >= sg.opts.From {
-					return sg.session(at, in, out, reasoning), nil
+					return sg.session(at, d), nil
 				}
 				continue
 			}
@@ -197,23 +197,30 @@ func isRowError(err error) bool {
 	return errors.As(err, &re)
 }
 
-// draw returns the lengths of a request arriving at at: its input, its
-// output and how many of those are reasoning.
-func (sg *ServeGen) draw(at time.Duration) (in, out, reasoning int) {
-	in, out = sg.opts.Input, sg.opts.Output
-	if b := sg.lengths.at(at); b != nil {
-		in, out, reasoning = b.draw(sg.rng)
-	}
-	out = max(out, 1)
-	return max(in, 1), out, min(reasoning, out)
+// drawn is a request's lengths: its input (text), its output and how
+// many of those are reasoning, and its images' tokens and count.
+type drawn struct {
+	in, out, reasoning  int
+	imageTokens, images int
 }
 
-// session builds the request arriving at at with in and out tokens,
-// reasoning of them reasoning.
-func (sg *ServeGen) session(at time.Duration, in, out, reasoning int) *trace.Session {
+// draw returns the lengths of a request arriving at at.
+func (sg *ServeGen) draw(at time.Duration) drawn {
+	d := drawn{in: sg.opts.Input, out: sg.opts.Output}
+	if b := sg.lengths.at(at); b != nil {
+		d.in, d.out, d.reasoning, d.imageTokens, d.images = b.draw(sg.rng)
+	}
+	d.out = max(d.out, 1)
+	d.in, d.reasoning = max(d.in, 1), min(d.reasoning, d.out)
+	return d
+}
+
+// session builds the request arriving at at with the lengths d.
+func (sg *ServeGen) session(at time.Duration, d drawn) *trace.Session {
 	s := &trace.Session{
 		Client: sg.opts.Client, Index: sg.n, Model: sg.opts.Model, API: "chat", AtUS: micros(at),
-		Turns: []trace.Turn{{InputTokens: in, OutputTokens: out, ReasoningTokens: reasoning, MaxTokens: out, MinTokens: out, IgnoreEOS: true}},
+		Turns: []trace.Turn{{InputTokens: d.in, OutputTokens: d.out, ReasoningTokens: d.reasoning, MaxTokens: d.out, MinTokens: d.out, IgnoreEOS: true,
+			Images: importedImages(d.imageTokens, d.images, splitmix(sg.opts.Seed^splitmix(sg.client^uint64(sg.n))))}},
 	}
 	sg.n++
 	return s

@@ -133,6 +133,9 @@ type lengthBlock struct {
 	in     []*pmf // summed
 	out    *pmf
 	reason *ratios // nil: no reasoning
+	// images and imageCount are a multimodal model's image tokens and
+	// images per request, kept apart from the input; nil: none.
+	images, imageCount *pmf
 }
 
 // servegenLengths are a client's length laws, by block start.
@@ -140,14 +143,16 @@ type servegenLengths []lengthBlock
 
 // servegenInputs are the keys of a dataset block whose draws, summed, are
 // a request's input: a language model's input_tokens, or a multimodal
-// model's tokens of each modality.
-var servegenInputs = []string{"input_tokens", "text_tokens", "image_tokens", "audio_tokens", "video_tokens"}
+// model's tokens of its text, audio and video; its image tokens
+// (image_tokens, with image_count) are the request's images.
+var servegenInputs = []string{"input_tokens", "text_tokens", "audio_tokens", "video_tokens"}
 
 // parseServeGenLengths reads a ServeGen dataset JSON: an object keyed by
 // block start in seconds ("0", "21600", …), each holding PMFs as Python
-// dict strings: the input (input_tokens, or text_tokens, image_tokens,
-// audio_tokens and video_tokens, whose draws add up), output_tokens and
-// optionally reason_ratio (other keys, such as image_count, are ignored).
+// dict strings: the input (input_tokens, or text_tokens, audio_tokens and
+// video_tokens, whose draws add up), output_tokens, optionally
+// reason_ratio, and a multimodal model's image_tokens and image_count,
+// its images (other keys are ignored).
 // Blocks without an input or output PMF are left out: the blocks around
 // them stand in.
 func parseServeGenLengths(r io.Reader) (servegenLengths, error) {
@@ -188,7 +193,7 @@ func parseBlock(block map[string]json.RawMessage) (lengthBlock, error) {
 		}
 		return s, nil
 	}
-	for _, name := range append(slices.Clone(servegenInputs), "output_tokens") {
+	for _, name := range append(slices.Clone(servegenInputs), "output_tokens", "image_tokens", "image_count") {
 		s, err := str(name)
 		if err != nil {
 			return b, err
@@ -201,6 +206,10 @@ func parseBlock(block map[string]json.RawMessage) (lengthBlock, error) {
 		case p == nil:
 		case name == "output_tokens":
 			b.out = p
+		case name == "image_tokens":
+			b.images = p
+		case name == "image_count":
+			b.imageCount = p
 		default:
 			b.in = append(b.in, p)
 		}
@@ -215,18 +224,24 @@ func parseBlock(block map[string]json.RawMessage) (lengthBlock, error) {
 	return b, nil
 }
 
-// draw draws a request's input, output and reasoning tokens from the
-// block, in that order: each input part, the output, then the reasoning
-// share.
-func (b *lengthBlock) draw(r *rand.Rand) (in, out, reasoning int) {
+// draw draws a request's input, output and reasoning tokens and its
+// images' tokens and count from the block, in that order: each input
+// part, the images, the output, then the reasoning share.
+func (b *lengthBlock) draw(r *rand.Rand) (in, out, reasoning, imageTokens, images int) {
 	for _, p := range b.in {
 		in += p.sample(r)
+	}
+	if b.images != nil {
+		imageTokens, images = b.images.sample(r), 1
+		if b.imageCount != nil {
+			images = b.imageCount.sample(r)
+		}
 	}
 	out = b.out.sample(r)
 	if b.reason != nil {
 		reasoning = int(math.Round(b.reason.sample(r) * float64(out)))
 	}
-	return in, out, reasoning
+	return in, out, reasoning, imageTokens, images
 }
 
 // at returns the laws in force at offset t: the last block starting at or

@@ -125,11 +125,21 @@ func TestServeGenReasoningAndModalities(t *testing.T) {
 			func(tu trace.Turn) bool {
 				return tu.InputTokens == 50 && tu.OutputTokens == 400 && (tu.ReasoningTokens == 300 || tu.ReasoningTokens == 100)
 			}},
-		{"multimodal: text 372 or 136, image 1196, no audio or video",
+		{"multimodal: text 372 or 136, one image of 1196 tokens apart from them, no audio or video",
 			`{"0": {"text_tokens": "{136: 0.5, 372: 0.5}", "image_tokens": "{1196: 1.0}", "audio_tokens": "{0: 1.0}", "video_tokens": "{0: 1.0}", "image_count": "{1: 1.0}", "output_tokens": "{30: 1.0}"}}`,
 			func(tu trace.Turn) bool {
-				return (tu.InputTokens == 136+1196 || tu.InputTokens == 372+1196) && tu.OutputTokens == 30 && tu.ReasoningTokens == 0
+				return (tu.InputTokens == 136 || tu.InputTokens == 372) && tu.OutputTokens == 30 && tu.ReasoningTokens == 0 &&
+					len(tu.Images) == 1 && tu.Images[0].Tokens == 1196 && tu.Images[0].W == 980 && tu.Images[0].H == 980
 			}},
+		{"multimodal: 1197 image tokens over two images, 599 and 598; audio in the input",
+			`{"0": {"text_tokens": "{100: 1.0}", "image_tokens": "{1197: 1.0}", "audio_tokens": "{7: 1.0}", "image_count": "{2: 1.0}", "output_tokens": "{30: 1.0}"}}`,
+			func(tu trace.Turn) bool {
+				return tu.InputTokens == 107 && len(tu.Images) == 2 && tu.Images[0].Tokens == 599 && tu.Images[1].Tokens == 598 &&
+					tu.Images[0].Seed != tu.Images[1].Seed && tu.Images[0].W == 28*25
+			}},
+		{"multimodal: no image tokens, no images",
+			`{"0": {"text_tokens": "{100: 1.0}", "image_tokens": "{0: 1.0}", "image_count": "{0: 1.0}", "output_tokens": "{30: 1.0}"}}`,
+			func(tu trace.Turn) bool { return tu.InputTokens == 100 && tu.Images == nil }},
 	} {
 		sg, err := NewServeGen(strings.NewReader(csv), strings.NewReader(tt.dataset), ServeGenOptions{Options: Options{Client: "c"}, Seed: 1})
 		if err != nil {

@@ -88,6 +88,7 @@ type request struct {
 	blocks      []uint64
 	tail        *uint64
 	blockTokens int
+	category    string // the row's category (Columns.Category); "" for none
 }
 
 // rows reads the rows of one file. next parses the next row into q and
@@ -177,7 +178,7 @@ func (st *Stream) session(q *request) *trace.Session {
 	}
 	st.last = q.at
 	out := max(q.out, 1)
-	t := trace.Turn{InputTokens: q.in, OutputTokens: out, MaxTokens: out, MinTokens: out, IgnoreEOS: true}
+	t := trace.Turn{InputTokens: q.in, OutputTokens: out, MaxTokens: out, MinTokens: out, IgnoreEOS: true, Category: q.category}
 	if q.blockTokens > 0 {
 		scope := st.opts.Scope << 40
 		for i := range q.blocks {
