@@ -26,6 +26,11 @@ func TestAPIRequestsMatchEncodingJSON(t *testing.T) {
 		{&EmbeddingsRequest{}, "empty embeddings request: input is null"},
 		{&EmbeddingsRequest{Model: "m", Input: []string{}}, "no inputs"},
 		{&EmbeddingsRequest{Model: "m", Input: []string{"a", "b \"c\"", ""}}, "a batch of inputs"},
+		{&RerankRequest{}, "empty rerank request: query is empty, documents null"},
+		{&RerankRequest{Model: "m", Query: "q \"é\"", Documents: []string{"a", "<b>&", ""}, TopN: 2, ReturnDocuments: true}, "every rerank field"},
+		{&RerankRequest{Model: "m", Query: "q", Documents: []string{}}, "no documents"},
+		{&ScoreRequest{}, "empty score request"},
+		{&ScoreRequest{Model: "m", Text1: "q\n", Text2: []string{"a", "\u2028"}}, "a text against two"},
 	}
 	for _, tt := range tests {
 		got := tt.req.AppendJSON([]byte("x"))
@@ -37,7 +42,7 @@ func TestAPIRequestsMatchEncodingJSON(t *testing.T) {
 
 func TestConversational(t *testing.T) {
 	t.Parallel()
-	for api, want := range map[string]bool{"": true, APIChat: true, APIResponses: true, APIMessages: true, APICompletions: false, APIEmbeddings: false} {
+	for api, want := range map[string]bool{"": true, APIChat: true, APIResponses: true, APIMessages: true, APICompletions: false, APIEmbeddings: false, APIRerank: false, APIScore: false} {
 		if got := Conversational(api); got != want {
 			t.Errorf("Conversational(%q) = %v, want %v", api, got, want)
 		}
@@ -46,7 +51,7 @@ func TestConversational(t *testing.T) {
 		if _, ok := Path(api); !ok {
 			t.Errorf("APIs() lists %q, which Path does not know", api)
 		}
-		if Streams(api) != (api != APIEmbeddings) {
+		if Streams(api) != (api != APIEmbeddings && api != APIRerank && api != APIScore) {
 			t.Errorf("Streams(%q) = %v", api, Streams(api))
 		}
 	}
@@ -66,6 +71,9 @@ func TestDecodeAPIBodies(t *testing.T) {
 			"Hi! My name is Claude.", "Let me think.", "a whole Messages API response: the prompt counts the cache's parts"},
 		{"openai_embeddings.json", Info{HasUsage: true, Usage: Usage{8, 0, 8}, Embeddings: 2}, "", "", "embeddings as numbers and as base64"},
 		{"llmd_embeddings.json", Info{HasUsage: true, Usage: Usage{5, 0, 5}, Embeddings: 2}, "", "", "llm-d-inference-sim's embeddings, captured"},
+		{"vllm_rerank.json", Info{HasUsage: true, Usage: Usage{56, 0, 56}, Scores: 2}, "", "", "vLLM's rerank, as its docs show it: total_tokens alone is the prompt"},
+		{"cohere_rerank.json", Info{Scores: 3}, "", "", "Cohere's v2 rerank: no usage, billed search units"},
+		{"vllm_score.json", Info{HasUsage: true, Usage: Usage{37, 0, 37}, Scores: 2}, "", "", "vLLM's score API"},
 	}
 	for _, tt := range tests {
 		b, err := os.ReadFile("testdata/" + tt.file)
@@ -128,6 +136,12 @@ func TestDecodeAPITypes(t *testing.T) {
 		{APIMessages, `{"delta":{"stop_reason":{}}}`, "delta.stop_reason"},
 		{APIEmbeddings, `{"data":[{"embedding":1.5}]}`, "data[].embedding"},
 		{APIEmbeddings, `{"data":{}}`, "data"},
+		{APIRerank, `{"results":[{"relevance_score":"0.5"}]}`, "results[].relevance_score"},
+		{APIRerank, `{"results":[1]}`, "results[]"},
+		{APIRerank, `{"results":{"index":0}}`, "results"},
+		{APIRerank, `{"usage":{"total_tokens":"9"}}`, "usage.total_tokens"},
+		{APIScore, `{"data":[{"score":true}]}`, "data[].score"},
+		{APIScore, `{"data":"x"}`, "data"},
 	}
 	for _, tt := range tests {
 		_, err := DecodeAPI(tt.api, []byte(tt.in))
@@ -186,5 +200,25 @@ func checkDecodeAPI(t *testing.T, api string, b []byte) {
 	}
 	if err != nil && (string(answer) != "A" || string(reasoning) != "R") {
 		t.Fatalf("DecodeAPIText(%s, %q) failed with %q, %q: want the buffers as passed", api, b, answer, reasoning)
+	}
+	checkDecodeCalls(t, api, b, tin, answer, reasoning, terr)
+}
+
+// checkDecodeCalls checks that DecodeCalls returns what DecodeAPIText
+// returned for b (info, answer and reasoning after "A" and "R", error)
+// and keeps calls within their bounds.
+func checkDecodeCalls(t *testing.T, api string, b []byte, info Info, answer, reasoning []byte, err error) {
+	t.Helper()
+	var calls Calls
+	got, a, r, cerr := DecodeCalls(api, b, []byte("A"), []byte("R"), &calls)
+	if (cerr == nil) != (err == nil) || got != info || string(a) != string(answer) || string(r) != string(reasoning) {
+		t.Fatalf("DecodeCalls(%s, %q) = %+v, %q, %q, %v; DecodeAPIText %+v, %q, %q, %v", api, b, got, a, r, cerr, info, answer, reasoning, err)
+	}
+	n := 0
+	for _, c := range calls.List() {
+		n += len(c.ID) + len(c.Name) + len(c.Arguments)
+	}
+	if calls.Len() > MaxCalls || n > MaxCallBytes {
+		t.Fatalf("DecodeCalls(%s, %q) kept %d calls of %d bytes", api, b, calls.Len(), n)
 	}
 }

@@ -56,8 +56,11 @@ func appendKey(dst []byte, open int, name string) []byte {
 	return append(dst, '"', ':')
 }
 
-// appendMessages appends the field name: msgs, an array of role and
-// content objects, unless msgs is empty.
+// appendMessages appends the field name: msgs, an array of chat
+// messages, unless msgs is empty: role and content (with images, an
+// array of a text part and image_url parts), an assistant's tool calls
+// as tool_calls (its content null when it has no text), a tool result as
+// role tool with its tool_call_id.
 func appendMessages(dst []byte, open int, name string, msgs []Message) []byte {
 	if len(msgs) == 0 {
 		return dst
@@ -68,11 +71,37 @@ func appendMessages(dst []byte, open int, name string, msgs []Message) []byte {
 		if i > 0 {
 			dst = append(dst, ',')
 		}
+		m := &msgs[i]
 		dst = append(dst, `{"role":`...)
-		dst = appendString(dst, msgs[i].Role)
+		dst = appendString(dst, m.Role)
+		if m.Role == RoleTool {
+			dst = appendString(append(dst, `,"tool_call_id":`...), m.CallID)
+		}
 		dst = append(dst, `,"content":`...)
-		dst = appendString(dst, msgs[i].Content)
+		if len(m.Calls) > 0 && m.Content == "" {
+			dst = append(dst, "null"...)
+		} else {
+			dst = appendContent(dst, m, chatShape)
+		}
+		if len(m.Calls) > 0 {
+			dst = appendChatCalls(append(dst, `,"tool_calls":`...), m.Calls)
+		}
 		dst = append(dst, '}')
+	}
+	return append(dst, ']')
+}
+
+// appendChatCalls appends calls as chat's tool_calls array.
+func appendChatCalls(dst []byte, calls []Call) []byte {
+	dst = append(dst, '[')
+	for i := range calls {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = appendString(append(dst, `{"id":`...), calls[i].ID)
+		dst = appendString(append(dst, `,"type":"function","function":{"name":`...), calls[i].Name)
+		dst = appendString(append(dst, `,"arguments":`...), calls[i].Arguments)
+		dst = append(dst, "}}"...)
 	}
 	return append(dst, ']')
 }

@@ -135,7 +135,9 @@ func TestPath(t *testing.T) {
 		{"responses", ResponsesPath, true, "responses"},
 		{"messages", MessagesPath, true, "messages"},
 		{"embeddings", EmbeddingsPath, true, "embeddings"},
-		{"rerank", "", false, "unknown"},
+		{"rerank", RerankPath, true, "rerank"},
+		{"score", ScorePath, true, "score"},
+		{"classify", "", false, "unknown"},
 	}
 	for _, tt := range tests {
 		if got, ok := Path(tt.api); got != tt.want || ok != tt.ok {

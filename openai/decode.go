@@ -51,6 +51,9 @@ type Info struct {
 	End bool
 	// Embeddings counts the vectors of an embeddings response.
 	Embeddings int
+	// Scores counts the scores of a rerank or score response: the results
+	// with a numeric relevance_score, the data with a numeric score.
+	Scores int
 	// IsError reports an error object: an "error" member that is neither
 	// null nor false, or "object": "error" (older vLLM); ErrorMessage is
 	// its message when it has one.
@@ -61,6 +64,20 @@ type Info struct {
 // Token reports whether the chunk carries any generated token: reasoning,
 // answer or tool call.
 func (in *Info) Token() bool { return in.Reasoning || in.Answer }
+
+// DecodeChoices is DecodeAPI that also appends to dst the index of each
+// choice of a chat or completions event, or whole response, that carries
+// a token (reasoning, answer or tool call), in order, and returns it: a
+// request for n choices counts each choice's tokens by them. An index
+// out of [0, MaxChoices) reads as -1. Other APIs have one choice, 0.
+func DecodeChoices(api string, data []byte, dst []int) (Info, []int, error) {
+	s := scanner{b: data, tokenChoices: dst, counting: true}
+	in, err := s.decodeAPI(api)
+	if err == nil && api != "" && api != APIChat && api != APICompletions && in.Token() {
+		s.tokenChoices = append(s.tokenChoices, 0)
+	}
+	return in, s.tokenChoices, err
+}
 
 // Decode reads what timing needs from one JSON object: a streamed chunk of
 // either API, a whole non-streamed response, or an error body. It reads
@@ -89,7 +106,9 @@ func Decode(data []byte) (Info, error) {
 // usage in chat's terms (Usage.PromptTokens the whole prompt,
 // CachedTokens the part read from the cache) and their stop reasons in
 // chat's words ("stop", "length", "tool_calls"); embeddings as a body of
-// vectors (Info.Embeddings) and a usage. Info.End marks the event that
+// vectors (Info.Embeddings) and a usage; rerank and score as a body of
+// scores (Info.Scores) and a usage whose total_tokens stands for the
+// prompt's when it has no prompt_tokens. Info.End marks the event that
 // ends a responses or messages stream. An unknown api reads as chat.
 func DecodeAPI(api string, data []byte) (Info, error) {
 	s := scanner{b: data}
@@ -108,6 +127,10 @@ func (s *scanner) decodeAPI(api string) (Info, error) {
 		in, err = s.messages()
 	case APIEmbeddings:
 		in, err = s.embeddings()
+	case APIRerank:
+		in, err = s.rerank()
+	case APIScore:
+		in, err = s.scores()
 	default:
 		return s.decode()
 	}
@@ -181,12 +204,29 @@ func (s *scanner) choices(in *Info) error {
 		if ok, err := s.typed("", keyChoice, '{'); !ok {
 			return err
 		}
+		// Whether this choice carries a token: the flags are cleared for
+		// it and or-ed back after.
+		answer, reasoning := in.Answer, in.Reasoning
+		in.Answer, in.Reasoning, s.choice = false, false, 0
 		err := s.object(func(key []byte) error { return s.choiceMember(in, key) })
+		if s.counting && (in.Answer || in.Reasoning) {
+			s.tokenChoice()
+		}
+		in.Answer, in.Reasoning = in.Answer || answer, in.Reasoning || reasoning
 		if s.keep && err == nil {
 			s.sink.endChoice()
 		}
 		return err
 	})
+}
+
+// tokenChoice notes that the choice being read carries a token.
+func (s *scanner) tokenChoice() {
+	c := s.choice
+	if c < 0 || c >= MaxChoices {
+		c = -1
+	}
+	s.tokenChoices = append(s.tokenChoices, c)
 }
 
 // Keys named in type errors where no key is at hand.
@@ -218,14 +258,10 @@ func (s *scanner) choiceMember(in *Info, key []byte) error {
 		in.Answer = in.Answer || ok
 		return err
 	case "index":
-		ok, err := s.typed(path, key, '0')
-		switch {
-		case !ok:
+		if ok, err := s.typed(path, key, '0'); !ok {
 			return err
-		case s.keep:
-			return s.choiceIndex()
 		}
-		return s.skip()
+		return s.choiceIndex()
 	case "finish_reason":
 		if ok, err := s.typed(path, key, '"'); !ok {
 			return err
@@ -293,33 +329,75 @@ func (s *scanner) delta(in *Info, name []byte) error {
 // chatToolCalls reads a tool_calls array: any entry is a tool-call token,
 // and one whose function has a non-empty name starts a call. Streams give
 // the name in a call's first delta only (vLLM, OpenAI; llm-d-inference-sim
-// repeats the id, but not the name, on every delta).
+// repeats the id, but not the name, on every delta). With calls to
+// collect, choice 0's entries are added to them, each at its index
+// member (else its position in the array).
 func (s *scanner) chatToolCalls(in *Info) error {
+	collect := s.keep && s.sink.calls != nil && s.sink.index == 0
+	pos := 0
 	return s.array(func() error {
 		in.Answer, in.ToolCall = true, true
 		if s.peek() != '{' {
 			return s.skip()
 		}
 		started := false // the last member wins, as in encoding/json
-		err := s.object(func(key []byte) error {
-			if string(key) != "function" || s.peek() != '{' {
+		var part callPart
+		key := pos
+		pos++
+		err := s.object(func(key2 []byte) error {
+			switch {
+			case collect && string(key2) == "index":
+				v, ok, err := s.integer()
+				if ok {
+					key = v
+				}
+				return err
+			case collect && string(key2) == "id":
+				return s.lenientString(&part.id)
+			case string(key2) != "function" || s.peek() != '{':
 				return s.skip()
 			}
 			started = false
 			return s.object(func(k []byte) error {
-				if string(k) != "name" {
-					return s.skip()
+				switch string(k) {
+				case "name":
+					if collect {
+						if err := s.lenientString(&part.name); err != nil {
+							return err
+						}
+						started = len(part.name.raw) > 0
+						return nil
+					}
+					var err error
+					started, err = s.nonEmpty()
+					return err
+				case "arguments":
+					if collect {
+						return s.lenientString(&part.args)
+					}
 				}
-				var err error
-				started, err = s.nonEmpty()
-				return err
+				return s.skip()
 			})
 		})
 		if started {
 			in.ToolCalls++
 		}
+		if collect && err == nil {
+			s.sink.calls.apply(key, &part)
+		}
 		return err
 	})
+}
+
+// lenientString consumes a value, keeping it in dst if it is a string:
+// collecting calls never refuses what Decode reads.
+func (s *scanner) lenientString(dst *rawString) error {
+	if s.peek() != '"' {
+		return s.skip()
+	}
+	var err error
+	dst.raw, dst.escaped, err = s.str()
+	return err
 }
 
 // usage reads the usage member: null or an object of counts.

@@ -3,17 +3,23 @@ package openai
 // embeddings reads an embeddings response: the vectors in data (each an
 // array of numbers or a base64 string), the usage, and an error body as
 // chat's.
-func (s *scanner) embeddings() (Info, error) {
+func (s *scanner) embeddings() (Info, error) { return s.pooled("data", "embedding") }
+
+// pooled reads the body of a response of a pooling API (embeddings,
+// rerank, score): each element of its list member, whose member named
+// member holds the vector or the score, the usage, surge_timings, and an
+// error body as chat's.
+func (s *scanner) pooled(list, member string) (Info, error) {
 	var in Info
 	var objectError bool
 	var message string
 	err := s.object(func(key []byte) error {
 		switch string(key) {
-		case "data":
+		case list:
 			if ok, err := s.typed("", key, '['); !ok {
 				return err
 			}
-			return s.array(func() error { return s.embedding(&in) })
+			return s.array(func() error { return s.item(&in, member) })
 		case "usage":
 			return s.usage(&in)
 		case "surge_timings":
@@ -41,6 +47,18 @@ func (s *scanner) embeddings() (Info, error) {
 		}
 	}
 	return in, nil
+}
+
+// item reads one element of a pooling response's list: a vector, or
+// the score in member.
+func (s *scanner) item(in *Info, member string) error {
+	switch member {
+	case "embedding":
+		return s.embedding(in)
+	case "relevance_score":
+		return s.score(in, keyResults, member)
+	}
+	return s.score(in, keyData, member)
 }
 
 // embedding reads one element of data (null or an object), counting it

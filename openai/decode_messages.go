@@ -19,10 +19,20 @@ const (
 func (s *scanner) messages() (Info, error) {
 	var in Info
 	var typ, message string
+	var part callPart // what a tool_use block's start or input delta says
+	var index int
+	var call bool
 	err := s.object(func(key []byte) error {
 		switch string(key) {
 		case "type":
 			return s.kind("", key, &typ)
+		case "index":
+			if s.sink.calls == nil {
+				return s.skip()
+			}
+			v, _, err := s.integer()
+			index = v
+			return err
 		case "message":
 			if s.peek() == '"' {
 				v, err := s.stringValue()
@@ -34,9 +44,11 @@ func (s *scanner) messages() (Info, error) {
 			}
 			return s.object(func(k []byte) error { return s.messageMember(&in, "message", k) })
 		case "content_block":
-			return s.contentBlock(&in, "content_block")
+			var err error
+			call, err = s.contentBlock(&in, "content_block", &part, false)
+			return err
 		case "delta":
-			return s.messagesDelta(&in)
+			return s.messagesDelta(&in, &part)
 		case "error":
 			return s.errorMember(&in)
 		case "surge_timings":
@@ -46,6 +58,9 @@ func (s *scanner) messages() (Info, error) {
 	})
 	if err != nil {
 		return Info{}, err
+	}
+	if call || len(part.args.raw) > 0 {
+		s.sink.calls.apply(index, &part)
 	}
 	switch typ {
 	case eventMessageStop:
@@ -69,7 +84,16 @@ func (s *scanner) messageMember(in *Info, path string, key []byte) error {
 			return err
 		}
 		p := join(path, "content[]")
-		return s.array(func() error { return s.contentBlock(in, p) })
+		pos := 0
+		return s.array(func() error {
+			var part callPart
+			call, err := s.contentBlock(in, p, &part, true)
+			if call && err == nil && path == "" {
+				s.sink.calls.apply(pos, &part)
+			}
+			pos++
+			return err
+		})
 	case "stop_reason":
 		return s.stopReason(in, path, key)
 	case "usage":
@@ -80,30 +104,45 @@ func (s *scanner) messageMember(in *Info, path string, key []byte) error {
 
 // contentBlock reads a content block at path (null or an object): text
 // is answer, thinking reasoning, and a tool_use block's start is an
-// answer token (its name) whose input is not text.
-func (s *scanner) contentBlock(in *Info, path string) error {
+// answer token (its name) whose input is not text. It reports whether
+// the block is a tool_use block, and, collecting calls, notes its id and
+// name in part, and with whole its input, raw.
+func (s *scanner) contentBlock(in *Info, path string, part *callPart, whole bool) (bool, error) {
 	if ok, err := s.typed("", []byte(path), '{'); !ok {
-		return err
+		return false, err
 	}
 	var typ string
 	err := s.object(func(key []byte) error {
-		if string(key) == "type" {
+		switch {
+		case string(key) == "type":
 			return s.kind(path, key, &typ)
+		case s.sink.calls == nil:
+		case string(key) == "id":
+			return s.lenientString(&part.id)
+		case string(key) == "name":
+			return s.lenientString(&part.name)
+		case string(key) == "input" && whole:
+			s.ws()
+			start := s.i
+			err := s.skip()
+			part.raw, part.whole = s.b[start:s.i], true
+			return err
 		}
 		return s.blockText(in, path, key)
 	})
-	if typ == blockToolUse || typ == blockServerTool {
+	call := typ == blockToolUse
+	if call || typ == blockServerTool {
 		in.Answer, in.ToolCall = true, true
 		in.ToolCalls++
 	}
-	return err
+	return call, err
 }
 
 // messagesDelta reads a delta: a content_block_delta's (text, thinking or
 // partial_json; a signature is no token) or a message_delta's (the stop
 // reason). Their members do not overlap, so the event's type is not
 // needed.
-func (s *scanner) messagesDelta(in *Info) error {
+func (s *scanner) messagesDelta(in *Info, part *callPart) error {
 	if ok, err := s.typed("", []byte("delta"), '{'); !ok {
 		return err
 	}
@@ -113,7 +152,13 @@ func (s *scanner) messagesDelta(in *Info) error {
 			if ok, err := s.typed("delta", key, '"'); !ok {
 				return err
 			}
-			ok, err := s.nonEmpty()
+			var str rawString
+			raw, escaped, err := s.str()
+			str.raw, str.escaped = raw, escaped
+			ok := len(raw) > 0
+			if s.sink.calls != nil {
+				part.args = str
+			}
 			in.Answer, in.ToolCall = in.Answer || ok, in.ToolCall || ok
 			return err
 		case "stop_reason":

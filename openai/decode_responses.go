@@ -15,6 +15,7 @@ const (
 	eventSummaryText   = "response.reasoning_summary_text.delta"
 	eventArguments     = "response.function_call_arguments.delta"
 	eventItemAdded     = "response.output_item.added"
+	eventItemDone      = "response.output_item.done"
 	eventCompleted     = "response.completed"
 	eventIncomplete    = "response.incomplete"
 	eventFailed        = "response.failed"
@@ -26,9 +27,11 @@ const (
 type responseEvent struct {
 	typ      string // the type member, interned
 	delta    rawString
-	call     bool   // the item member is a function call
-	message  string // the top-level message (an error event's)
+	call     bool     // the item member is a function call
+	part     callPart // what the item or delta says of a call, collecting calls
+	index    int      // the output_index member
 	response responseState
+	message  string // the top-level message (an error event's)
 }
 
 // responseState is what a response object (the whole body, or the
@@ -48,8 +51,15 @@ func (s *scanner) responses() (Info, error) {
 			return s.kind("", key, &ev.typ)
 		case "delta":
 			return s.rawString("", key, &ev.delta)
+		case "output_index":
+			if s.sink.calls == nil {
+				return s.skip()
+			}
+			v, _, err := s.integer()
+			ev.index = v
+			return err
 		case "item":
-			return s.responseItem(&in, "item", false, &ev.call)
+			return s.responseItem(&in, "item", false, &ev.call, &ev.part)
 		case "response":
 			if ok, err := s.typed("", key, '{'); !ok {
 				return err
@@ -81,10 +91,17 @@ func (s *scanner) responseEnd(in *Info, ev *responseEvent) {
 	case eventArguments:
 		args := len(ev.delta.raw) > 0
 		in.Answer, in.ToolCall = in.Answer || args, in.ToolCall || args
+		s.sink.calls.apply(ev.index, &callPart{args: ev.delta})
 	case eventItemAdded:
 		if ev.call {
 			in.Answer, in.ToolCall = true, true
 			in.ToolCalls++
+			s.sink.calls.apply(ev.index, &ev.part)
+		}
+	case eventItemDone:
+		if ev.call {
+			ev.part.whole = true
+			s.sink.calls.apply(ev.index, &ev.part)
 		}
 	case eventCompleted, eventIncomplete, eventFailed:
 		in.End = true
@@ -157,10 +174,16 @@ func (s *scanner) responseMember(in *Info, st *responseState, path string, key [
 		if ok, err := s.typed(path, key, '['); !ok {
 			return err
 		}
+		pos := 0
 		return s.array(func() error {
 			var call bool
-			err := s.responseItem(in, join(path, "output[]"), tokens, &call)
+			var part callPart
+			err := s.responseItem(in, join(path, "output[]"), tokens, &call, &part)
 			st.called = st.called || call
+			if tokens && call && err == nil {
+				s.sink.calls.apply(pos, &part)
+			}
+			pos++
 			return err
 		})
 	case "usage":
@@ -182,9 +205,10 @@ func join(path, key string) string {
 }
 
 // responseItem reads an output item at path (null or an object), noting
-// in call whether it is a function call. With tokens, its parts' text are
+// in call whether it is a function call, and in part its call_id, name
+// and arguments when collecting calls. With tokens, its parts' text are
 // generated tokens (and a function call one too).
-func (s *scanner) responseItem(in *Info, path string, tokens bool, call *bool) error {
+func (s *scanner) responseItem(in *Info, path string, tokens bool, call *bool, part *callPart) error {
 	if ok, err := s.typed("", []byte(path), '{'); !ok {
 		return err
 	}
@@ -193,6 +217,11 @@ func (s *scanner) responseItem(in *Info, path string, tokens bool, call *bool) e
 		switch string(key) {
 		case "type":
 			return s.kind(path, key, &typ)
+		case "call_id", "name", "arguments":
+			if s.sink.calls == nil {
+				return s.skip()
+			}
+			return s.lenientString(part.member(key))
 		case "content", "summary":
 			if !tokens {
 				return s.skip()
@@ -211,6 +240,18 @@ func (s *scanner) responseItem(in *Info, path string, tokens bool, call *bool) e
 		in.ToolCalls++
 	}
 	return err
+}
+
+// member is where a function call item's member key goes: call_id is
+// the call's id.
+func (p *callPart) member(key []byte) *rawString {
+	switch string(key) {
+	case "call_id":
+		return &p.id
+	case "name":
+		return &p.name
+	}
+	return &p.args
 }
 
 // responsePart reads one content part of a whole response's output item:

@@ -1,8 +1,9 @@
 // Package openai holds the wire format of OpenAI-compatible inference
 // servers, shared by surge's client and its simulated server: request bodies
 // for /v1/chat/completions and /v1/completions, OpenAI's Responses API
-// (/v1/responses), Anthropic's Messages API (/v1/messages) and
-// /v1/embeddings, response and chunk types, an incremental Server-Sent
+// (/v1/responses), Anthropic's Messages API (/v1/messages),
+// /v1/embeddings, /v1/rerank (Cohere's and Jina's shape, as vLLM serves
+// it) and vLLM's /v1/score, response and chunk types, an incremental Server-Sent
 // Events parser, and a chunk decoder that extracts only what timing needs
 // ([DecodeAPI] reads every API's events and bodies in chat's terms).
 //

@@ -52,7 +52,7 @@ func FuzzDecode(f *testing.F) {
 }
 
 // FuzzDecodeAPI checks DecodeAPI and DecodeAPIText for each API that has
-// a shape of its own (responses, messages, embeddings) against their
+// a shape of its own (responses, messages, embeddings, rerank, score) against their
 // encoding/json reference on arbitrary input, seeded with every event of
 // the test streams and the test bodies.
 func FuzzDecodeAPI(f *testing.F) {
@@ -63,7 +63,8 @@ func FuzzDecodeAPI(f *testing.F) {
 			f.Add(bytes.Clone(ev.Data))
 		}
 	}
-	for _, name := range []string{"openai_response.json", "anthropic_message.json", "openai_embeddings.json", "llmd_embeddings.json"} {
+	for _, name := range []string{"openai_response.json", "anthropic_message.json", "openai_embeddings.json", "llmd_embeddings.json",
+		"vllm_rerank.json", "cohere_rerank.json", "vllm_score.json"} {
 		b, err := os.ReadFile("testdata/" + name)
 		if err != nil {
 			f.Fatal(err)
@@ -76,8 +77,10 @@ func FuzzDecodeAPI(f *testing.F) {
 	f.Add([]byte(`{"type":"content_block_delta","delta":{"thinking":"h","partial_json":"{","stop_reason":"end_turn","text":"x"},"content_block":{"type":"text","thinking":""}}`))
 	f.Add([]byte(`{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"},"message":"m"}`))
 	f.Add([]byte(`{"object":"list","data":[{"embedding":[1,2]},{"embedding":"AAAA"},{"embedding":null},null],"usage":{"prompt_tokens":2}}`))
+	f.Add([]byte(`{"results":[{"relevance_score":0.5,"document":{"text":"d"}},{"relevance_score":null},null],"usage":{"total_tokens":9},"data":[{"score":1}]}`))
+	f.Add([]byte(`{"object":"error","message":"m","data":[{"index":0,"object":"score","score":-1e400}],"usage":{"prompt_tokens":0,"total_tokens":4}}`))
 	f.Fuzz(func(t *testing.T, b []byte) {
-		for _, api := range []string{APIResponses, APIMessages, APIEmbeddings} {
+		for _, api := range []string{APIResponses, APIMessages, APIEmbeddings, APIRerank, APIScore} {
 			checkDecodeAPI(t, api, b)
 		}
 	})

@@ -3,6 +3,7 @@ package openai
 import (
 	"encoding/json"
 	"strconv"
+	"strings"
 )
 
 // MessagesRequest is the body of a request to Anthropic's Messages API
@@ -42,7 +43,7 @@ func (r *MessagesRequest) AppendJSON(dst []byte) []byte {
 	if r.System != "" {
 		dst = appendString(appendKey(dst, open, "system"), r.System)
 	}
-	dst = appendMessages(dst, open, "messages", r.Messages)
+	dst = appendMessagesMessages(dst, open, r.Messages)
 	dst = strconv.AppendInt(appendKey(dst, open, "max_tokens"), int64(r.MaxTokens), 10)
 	dst = appendInt(dst, open, "min_tokens", r.MinTokens)
 	dst = appendTrue(dst, open, "ignore_eos", r.IgnoreEOS)
@@ -52,6 +53,73 @@ func (r *MessagesRequest) AppendJSON(dst []byte) []byte {
 	dst = appendMessagesTools(dst, open, r.Tools, r.ToolChoice)
 	dst = appendInt(dst, open, "surge_reasoning_tokens", r.SurgeReasoningTokens)
 	return append(dst, '}')
+}
+
+// appendMessagesMessages appends the messages member unless msgs is
+// empty: each message as a role and content, except that an assistant's
+// tool calls are tool_use blocks after its text (a text block only when
+// it has text), and a run of tool results is one user message of
+// tool_result blocks.
+func appendMessagesMessages(dst []byte, open int, msgs []Message) []byte {
+	if len(msgs) == 0 {
+		return dst
+	}
+	dst = append(appendKey(dst, open, "messages"), '[')
+	for i := 0; i < len(msgs); i++ {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		m := &msgs[i]
+		switch {
+		case m.Role == RoleTool:
+			dst = append(dst, `{"role":"user","content":[`...)
+			for j := i; j < len(msgs) && msgs[j].Role == RoleTool; j++ {
+				if j > i {
+					dst = append(dst, ',')
+				}
+				dst = appendString(append(dst, `{"type":"tool_result","tool_use_id":`...), msgs[j].CallID)
+				dst = append(appendString(append(dst, `,"content":`...), msgs[j].Content), '}')
+				i = j
+			}
+			dst = append(dst, "]}"...)
+		case len(m.Calls) > 0:
+			dst = appendString(append(dst, `{"role":`...), m.Role)
+			dst = appendToolUses(append(dst, `,"content":[`...), m)
+			dst = append(dst, "]}"...)
+		default:
+			dst = appendString(append(dst, `{"role":`...), m.Role)
+			dst = append(appendContent(append(dst, `,"content":`...), m, messagesShape), '}')
+		}
+	}
+	return append(dst, ']')
+}
+
+// appendToolUses appends the content blocks of an assistant message with
+// tool calls: a text block when it has text, then a tool_use block per
+// call, whose input is its arguments, or {} when they are not a JSON
+// object.
+func appendToolUses(dst []byte, m *Message) []byte {
+	if m.Content != "" {
+		dst = append(appendString(append(dst, `{"type":"text","text":`...), m.Content), "},"...)
+	}
+	for j, c := range m.Calls {
+		if j > 0 {
+			dst = append(dst, ',')
+		}
+		dst = appendString(append(dst, `{"type":"tool_use","id":`...), c.ID)
+		dst = appendString(append(dst, `,"name":`...), c.Name)
+		dst = append(appendInput(append(dst, `,"input":`...), c.Arguments), '}')
+	}
+	return dst
+}
+
+// appendInput appends arguments as a tool_use input: as they are when
+// they are a JSON object, else {}.
+func appendInput(dst []byte, arguments string) []byte {
+	if a := strings.TrimSpace(arguments); strings.HasPrefix(a, "{") && json.Valid([]byte(a)) {
+		return append(dst, a...)
+	}
+	return append(dst, "{}"...)
 }
 
 // MessagesServerRequest is the body of a Messages API request as a server
@@ -66,6 +134,12 @@ type MessagesServerRequest struct {
 	IgnoreEOS            bool            `json:"ignore_eos"`
 	Stream               bool            `json:"stream"`
 	SurgeReasoningTokens *int            `json:"surge_reasoning_tokens"`
+	// Tools are the functions the request defines, kept raw.
+	Tools json.RawMessage `json:"tools"`
+	// StopSequences end the answer; OutputConfig holds its format
+	// (output_config.format), kept raw.
+	StopSequences []string        `json:"stop_sequences"`
+	OutputConfig  json.RawMessage `json:"output_config"`
 }
 
 // MessagesResponse is a whole Messages API response, and the message

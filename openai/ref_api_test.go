@@ -89,7 +89,7 @@ func refDecodeAPI(api string, data []byte) (Info, error) {
 
 func refDecodeAPIText(api string, data []byte) (Info, string, string, error) {
 	switch api {
-	case APIResponses, APIMessages, APIEmbeddings:
+	case APIResponses, APIMessages, APIEmbeddings, APIRerank, APIScore:
 	default:
 		in, err := refDecode(data)
 		return in, "", "", err
@@ -108,6 +108,10 @@ func refDecodeAPIText(api string, data []byte) (Info, string, string, error) {
 		err = r.responses(o)
 	case APIMessages:
 		err = r.messages(o)
+	case APIRerank:
+		err = r.scores(o, "results", "relevance_score")
+	case APIScore:
+		err = r.scores(o, "data", "score")
 	default:
 		err = r.embeddings(o)
 	}

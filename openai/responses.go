@@ -37,7 +37,7 @@ func (r *ResponsesRequest) AppendJSON(dst []byte) []byte {
 	if r.Model != "" {
 		dst = appendString(appendKey(dst, open, "model"), r.Model)
 	}
-	dst = appendMessages(dst, open, "input", r.Input)
+	dst = appendResponsesInput(dst, open, r.Input)
 	dst = appendInt(dst, open, "max_output_tokens", r.MaxOutputTokens)
 	dst = appendInt(dst, open, "min_tokens", r.MinTokens)
 	dst = appendTrue(dst, open, "ignore_eos", r.IgnoreEOS)
@@ -58,6 +58,45 @@ func (r *ResponsesRequest) AppendJSON(dst []byte) []byte {
 	return append(dst, '}')
 }
 
+// appendResponsesInput appends the input member unless msgs is empty:
+// each message as a role and content item, except that an assistant's
+// tool calls follow its text (an item only when it has text) as
+// function_call items, and a tool result is a function_call_output item.
+func appendResponsesInput(dst []byte, open int, msgs []Message) []byte {
+	if len(msgs) == 0 {
+		return dst
+	}
+	dst = append(appendKey(dst, open, "input"), '[')
+	first := true
+	item := func() {
+		if !first {
+			dst = append(dst, ',')
+		}
+		first = false
+	}
+	for i := range msgs {
+		m := &msgs[i]
+		switch {
+		case m.Role == RoleTool:
+			item()
+			dst = appendString(append(dst, `{"type":"function_call_output","call_id":`...), m.CallID)
+			dst = append(appendString(append(dst, `,"output":`...), m.Content), '}')
+			continue
+		case len(m.Calls) == 0 || m.Content != "":
+			item()
+			dst = appendString(append(dst, `{"role":`...), m.Role)
+			dst = append(appendContent(append(dst, `,"content":`...), m, responsesShape), '}')
+		}
+		for _, c := range m.Calls {
+			item()
+			dst = appendString(append(dst, `{"type":"function_call","call_id":`...), c.ID)
+			dst = appendString(append(dst, `,"name":`...), c.Name)
+			dst = append(appendString(append(dst, `,"arguments":`...), c.Arguments), '}')
+		}
+	}
+	return append(dst, ']')
+}
+
 // ResponsesServerRequest is the body of a Responses API request as a
 // server reads it: Input is a string or an array of input items (messages
 // whose content is a string or an array of input_text parts), kept raw;
@@ -71,16 +110,29 @@ type ResponsesServerRequest struct {
 	IgnoreEOS            bool            `json:"ignore_eos"`
 	Stream               bool            `json:"stream"`
 	SurgeReasoningTokens *int            `json:"surge_reasoning_tokens"`
+	// Tools are the functions the request defines, kept raw.
+	Tools json.RawMessage `json:"tools"`
+	// Text holds the answer's format (text.format), kept raw; TopLogprobs
+	// and Include ask for log-probabilities.
+	Text        json.RawMessage `json:"text"`
+	TopLogprobs *int            `json:"top_logprobs"`
+	Include     []string        `json:"include"`
 }
 
 // ResponsesInputItem is one item of a Responses API input array as a
 // server reads it: a message (Type "message" or empty) with a role and a
 // content that is a string or an array of ContentPart (types input_text,
-// output_text).
+// output_text); a function_call with its CallID, Name and Arguments; or
+// a function_call_output with its CallID and Output (a string or an
+// array of input_text parts).
 type ResponsesInputItem struct {
-	Type    string          `json:"type"`
-	Role    string          `json:"role"`
-	Content json.RawMessage `json:"content"`
+	Type      string          `json:"type"`
+	Role      string          `json:"role"`
+	Content   json.RawMessage `json:"content"`
+	CallID    string          `json:"call_id"`
+	Name      string          `json:"name"`
+	Arguments string          `json:"arguments"`
+	Output    json.RawMessage `json:"output"`
 }
 
 // Response is a whole Responses API response, and the response member of

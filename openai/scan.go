@@ -25,6 +25,12 @@ type scanner struct {
 	// aliased by what it returns), so a pointer would cost an allocation.
 	keep bool
 	sink textSink
+	// choice is the index of the choice being read; with counting,
+	// tokenChoices collects the indices of those that carry a token
+	// (DecodeChoices).
+	choice       int
+	counting     bool
+	tokenChoices []int
 }
 
 // strPlain marks the bytes that may appear unescaped inside a string and

@@ -47,6 +47,10 @@ func fileAPI(name string) string {
 		return APIMessages
 	case strings.Contains(name, "embeddings"):
 		return APIEmbeddings
+	case strings.Contains(name, "rerank"):
+		return APIRerank
+	case strings.Contains(name, "score"):
+		return APIScore
 	}
 	return APIChat
 }

@@ -52,6 +52,25 @@ func DecodeAPIText(api string, data, answer, reasoning []byte) (Info, []byte, []
 	return in, s.sink.answer, s.sink.reasoning, nil
 }
 
+// DecodeCalls is DecodeAPIText that also collects the reply's tool calls
+// into calls (nil: none are), so that a later turn can send them back with
+// their results: chat's choice 0 tool_calls (id, function name, arguments
+// pieces joined by index), a Responses function_call item (call_id, name,
+// then its arguments deltas by output_index; output_item.done's whole
+// arguments replace the pieces), a Messages tool_use block (id, name,
+// then its input_json_delta pieces by block index; a whole body's input
+// as raw JSON). A stream's final event repeating the whole output adds
+// nothing. Info is what DecodeAPI returns; members of the wrong type are
+// ignored, not refused. On error calls may hold parts of data.
+func DecodeCalls(api string, data, answer, reasoning []byte, calls *Calls) (Info, []byte, []byte, error) {
+	s := scanner{b: data, keep: true, sink: textSink{answer: answer, reasoning: reasoning, calls: calls}}
+	in, err := s.decodeAPI(api)
+	if err != nil {
+		return Info{}, answer, reasoning, err
+	}
+	return in, s.sink.answer, s.sink.reasoning, nil
+}
+
 // textSink is where DecodeText collects text while the scanner reads.
 type textSink struct {
 	answer, reasoning []byte
@@ -62,6 +81,8 @@ type textSink struct {
 	// choice, to cut its text off again if it is not choice 0.
 	answerMark, reasoningMark int
 	reasoned                  bool // the current delta has appended reasoning
+	// calls, when set, collects the reply's tool calls (DecodeCalls).
+	calls *Calls
 }
 
 // beginChoice starts the next element of choices.
@@ -84,7 +105,10 @@ func (t *textSink) endChoice() {
 func (s *scanner) choiceIndex() error {
 	v, ok, err := s.integer()
 	if ok {
-		s.sink.index = v
+		s.choice = v
+		if s.keep {
+			s.sink.index = v
+		}
 	}
 	return err
 }

@@ -221,6 +221,7 @@ func checkDecodeText(t *testing.T, b []byte, info Info, err error) {
 	if (terr == nil) != (err == nil) || got != info {
 		t.Fatalf("DecodeText(%q) = %+v, %v; Decode %+v, %v", b, got, terr, info, err)
 	}
+	checkDecodeCalls(t, APIChat, b, got, answer, reasoning, terr)
 	if terr != nil {
 		if string(answer) != "A" || string(reasoning) != "R" {
 			t.Fatalf("DecodeText(%q) failed with %q, %q: want the buffers as passed", b, answer, reasoning)

@@ -10,11 +10,15 @@ const (
 	APIResponses    = "responses"   // /v1/responses, OpenAI's Responses API, with input messages
 	APIMessages     = "messages"    // /v1/messages, Anthropic's Messages API
 	APIEmbeddings   = "embeddings"  // /v1/embeddings with a batch of inputs
+	APIRerank       = "rerank"      // /v1/rerank, a query and the documents to rank by it
+	APIScore        = "score"       // /v1/score, vLLM's: a text scored against each of a list
 	ChatPath        = "/v1/chat/completions"
 	CompletionsPath = "/v1/completions"
 	ResponsesPath   = "/v1/responses"
 	MessagesPath    = "/v1/messages"
 	EmbeddingsPath  = "/v1/embeddings"
+	RerankPath      = "/v1/rerank"
+	ScorePath       = "/v1/score"
 )
 
 // AnthropicVersion is the anthropic-version header sent with every request
@@ -23,7 +27,7 @@ const AnthropicVersion = "2023-06-01"
 
 // APIs returns the API names, in the order messages list them.
 func APIs() []string {
-	return []string{APIChat, APICompletions, APIResponses, APIMessages, APIEmbeddings}
+	return []string{APIChat, APICompletions, APIResponses, APIMessages, APIEmbeddings, APIRerank, APIScore}
 }
 
 // Path returns the URL path serving api, and false for an unknown api. The
@@ -40,22 +44,51 @@ func Path(api string) (string, bool) {
 		return MessagesPath, true
 	case APIEmbeddings:
 		return EmbeddingsPath, true
+	case APIRerank:
+		return RerankPath, true
+	case APIScore:
+		return ScorePath, true
 	}
 	return "", false
 }
 
+// Aliases returns the other paths servers answer api at, besides Path's:
+// vLLM serves rerank at /rerank and /v2/rerank (Cohere's v2) too, and
+// score at /score.
+func Aliases(api string) []string {
+	switch api {
+	case APIRerank:
+		return []string{"/rerank", "/v2/rerank"}
+	case APIScore:
+		return []string{"/score"}
+	}
+	return nil
+}
+
+// Pools reports whether api answers with one body computed from its
+// texts' prefill alone, with no tokens generated, timed or streamed:
+// embeddings, rerank and score.
+func Pools(api string) bool {
+	return api == APIEmbeddings || api == APIRerank || api == APIScore
+}
+
+// Scores reports whether api scores documents against a query: rerank
+// and score.
+func Scores(api string) bool { return api == APIRerank || api == APIScore }
+
 // Conversational reports whether api sends a list of role-tagged messages,
 // so that a turn can carry a system prompt and the conversation so far:
-// chat, responses and messages do; completions and embeddings send text.
+// chat, responses and messages do; completions, embeddings, rerank and
+// score send text.
 // The empty api means chat.
 func Conversational(api string) bool {
 	return api == "" || api == APIChat || api == APIResponses || api == APIMessages
 }
 
 // Streams reports whether api answers as an event stream when asked to:
-// every API but embeddings, whose answer is one body of vectors with no
-// tokens to time.
-func Streams(api string) bool { return api != APIEmbeddings }
+// every API but the pooling ones (Pools), whose answer is one body of
+// vectors or scores with no tokens to time.
+func Streams(api string) bool { return !Pools(api) }
 
 // Request is the body of a chat or completions request as a client sends
 // it (ServerRequest is the same body as a server reads it). Chat requests
@@ -89,11 +122,22 @@ type Request struct {
 	SurgeReasoningTokens int `json:"surge_reasoning_tokens,omitempty"`
 }
 
-// Message is one chat message.
+// Message is one chat message. An assistant message may carry the tool
+// calls of its reply, and a message of role "tool" is the result of the
+// call CallID; each API's encoder writes them in its own shape (see
+// appendChatMessages, appendResponsesInput, appendMessagesMessages), not
+// as encoding/json would. Images, when present, follow a message's text
+// as content parts, in each API's shape too.
 type Message struct {
-	Role    string `json:"role"`
-	Content string `json:"content"`
+	Role    string  `json:"role"`
+	Content string  `json:"content"`
+	Calls   []Call  `json:"-"`
+	CallID  string  `json:"-"`
+	Images  []Image `json:"-"`
 }
+
+// RoleTool is the role of a message holding a tool call's result.
+const RoleTool = "tool"
 
 // ServerRequest is the body of a chat or completions request as a server
 // reads it: the members whose type varies stay raw (Prompt: a string, an
@@ -116,13 +160,22 @@ type ServerRequest struct {
 	// Tools are the functions the request defines, kept raw: a server
 	// reads their names and renders them into the prompt.
 	Tools json.RawMessage `json:"tools"`
+	// ResponseFormat, Stop (a string or an array of them) and Logprobs (a
+	// boolean in chat, a count in completions) are kept raw; TopLogprobs
+	// is chat's count of alternatives.
+	ResponseFormat json.RawMessage `json:"response_format"`
+	Stop           json.RawMessage `json:"stop"`
+	Logprobs       json.RawMessage `json:"logprobs"`
+	TopLogprobs    *int            `json:"top_logprobs"`
 }
 
 // ServerMessage is one chat message as a server reads it: Content is a
-// string, an array of ContentPart or null.
+// string, an array of ContentPart (or, in the Messages API, of content
+// blocks) or null; ToolCalls an assistant's tool calls, raw.
 type ServerMessage struct {
-	Role    string          `json:"role"`
-	Content json.RawMessage `json:"content"`
+	Role      string          `json:"role"`
+	Content   json.RawMessage `json:"content"`
+	ToolCalls json.RawMessage `json:"tool_calls"`
 }
 
 // ContentPart is one part of an array content; Text is set for type "text".
