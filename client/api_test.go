@@ -98,6 +98,11 @@ func TestAPIRequestBodies(t *testing.T) {
 			`{"model":"m","input":["a","b é"]}`, common, "embeddings: a batch, never streamed"},
 		{&Request{API: "embeddings", Model: "e", Prompt: "one", MaxTokens: 5, Temperature: &temp}, "openai_embeddings.json", "/v1/embeddings",
 			`{"model":"e","input":["one"]}`, common, "embeddings: the prompt alone, no generation settings"},
+		{&Request{API: "rerank", Model: "r", Prompt: "capital \"of\" France?", Documents: []string{"Brasilia.", "Paris é."}, MaxTokens: 5, Temperature: &temp, Stream: true},
+			"vllm_rerank.json", "/v1/rerank",
+			`{"model":"r","query":"capital \"of\" France?","documents":["Brasilia.","Paris é."]}`, common, "rerank: the query and its documents, no generation settings, never streamed"},
+		{&Request{API: "score", Model: "s", Prompt: "q", Documents: []string{"a", "b<"}, Stream: true}, "vllm_score.json", "/v1/score",
+			`{"model":"s","text_1":"q","text_2":["a","b<"]}`, common, "score: text_1 against each text_2, never streamed"},
 	}
 	for _, tt := range tests {
 		c, got := capture(t, Config{APIKey: "sk-test", Header: http.Header{"X-Gateway": {"g"}}}, replyFile(t, tt.reply))
@@ -177,6 +182,10 @@ func TestAPIInvalid(t *testing.T) {
 		{&Request{API: "embeddings", Model: "m", Messages: msgs}, "takes text, not messages"},
 		{&Request{API: "completions", Model: "m", Messages: msgs}, "takes text, not messages"},
 		{&Request{API: "chat", Model: "m", Inputs: []string{"a", "b"}}, "not a batch of 2 inputs"},
+		{&Request{API: "embeddings", Model: "m", Prompt: "q", Documents: []string{"a"}}, "scores no documents (1 given)"},
+		{&Request{API: "rerank", Model: "m", Prompt: "q"}, "needs documents"},
+		{&Request{API: "score", Model: "m", Prompt: "q"}, "needs documents"},
+		{&Request{API: "rerank", Model: "m", Messages: msgs, Documents: []string{"a"}}, "takes text, not messages"},
 	}
 	for _, tt := range tests {
 		res := c.Do(context.Background(), tt.req)
@@ -228,5 +237,59 @@ func TestRequestOptions(t *testing.T) {
 	req.Extra = []byte(`[1]`)
 	if res := c.Do(context.Background(), req); res.ErrClass != "http" || res.Cause != CauseInvalid || len(*got) != 1 {
 		t.Errorf("an extra body that is no object: %q %q, %d requests sent; want invalid, none sent", res.ErrClass, res.Err, len(*got)-1)
+	}
+}
+
+// TestScoresResults reads rerank and score bodies into results, and
+// fails those whose scores do not answer the documents sent.
+func TestScoresResults(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		api, body string
+		docs      int
+		scores    int
+		prompt    int
+		err       string
+		reason    string
+	}{
+		{"rerank", `{"id":"r","results":[{"index":1,"relevance_score":0.9},{"index":0,"relevance_score":0.1}],"usage":{"total_tokens":20}}`, 2, 2, 20, "", "every document ranked; total_tokens is the prompt"},
+		{"rerank", `{"results":[{"index":1,"relevance_score":0.9}],"usage":{"total_tokens":20}}`, 3, 1, 20, "", "top_n cut the results"},
+		{"rerank", `{"results":[],"usage":{"total_tokens":20}}`, 3, 0, 20, "0 results for 3 documents", "no result"},
+		{"rerank", `{"results":[{"relevance_score":1},{"relevance_score":1}]}`, 1, 2, 0, "2 results for 1 documents", "more results than documents"},
+		{"score", `{"data":[{"index":0,"object":"score","score":0.5}],"usage":{"prompt_tokens":7,"total_tokens":7}}`, 1, 1, 7, "", "one score"},
+		{"score", `{"data":[{"index":0,"object":"score","score":0.5}]}`, 2, 1, 0, "1 scores for 2 documents", "a score missing"},
+		{"score", `{"data":[{"score":"high"}]}`, 1, 0, 0, "malformed response body", "a score that is not a number"},
+		{"rerank", `{"results":[{"relevance_score":0.5}`, 1, 0, 0, "malformed response body", "cut short"},
+		{"score", `{"object":"error","message":"not a cross-encoder","code":400}`, 1, 0, 0, "error in response: not a cross-encoder", "an error body with status 200"},
+	}
+	for _, tt := range tests {
+		c, _ := serve(t, Config{}, func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "application/json")
+			io.WriteString(w, tt.body)
+		})
+		res := c.Do(context.Background(), &Request{API: tt.api, Model: "m", Prompt: "q", Documents: make([]string, tt.docs)})
+		if tt.err == "" {
+			checkOK(t, res)
+		} else if res.ErrClass != "stream" || !strings.Contains(res.Err, tt.err) {
+			t.Errorf("%s: %q %q, want a stream error %q", tt.reason, res.ErrClass, res.Err, tt.err)
+		}
+		if tt.err == "" && (res.Scores != tt.scores || res.PromptTokens != tt.prompt || !res.Whole || res.Chunks != 0) {
+			t.Errorf("%s: scores %d, prompt %d, whole %v, chunks %d; want %d, %d, whole, 0", tt.reason, res.Scores, res.PromptTokens, res.Whole, res.Chunks, tt.scores, tt.prompt)
+		}
+	}
+}
+
+// TestScoresTooLarge checks that a rerank body past the byte cap stops
+// being read, as every API's does.
+func TestScoresTooLarge(t *testing.T) {
+	t.Parallel()
+	body := `{"results":[` + strings.Repeat(`{"index":0,"relevance_score":0.5},`, 1000) + `{"index":0,"relevance_score":0.5}]}`
+	c, _ := serve(t, Config{MaxResponseBytes: 4096}, func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		io.WriteString(w, body)
+	})
+	res := c.Do(context.Background(), &Request{API: "rerank", Model: "m", Prompt: "q", Documents: []string{"a"}})
+	if res.ErrClass != "too_large" {
+		t.Errorf("%q %q, want too_large", res.ErrClass, res.Err)
 	}
 }

@@ -61,15 +61,33 @@ func embeddingsBody(req *Request) *openai.EmbeddingsRequest {
 	return &openai.EmbeddingsRequest{Model: req.Model, Input: in}
 }
 
+// rerankBody is req as a rerank request: its Prompt is the query, its
+// Documents the texts ranked. It never streams.
+func rerankBody(req *Request) *openai.RerankRequest {
+	return &openai.RerankRequest{Model: req.Model, Query: req.Prompt, Documents: req.Documents}
+}
+
+// scoreBody is req as a score request: its Prompt scored against each of
+// its Documents. It never streams.
+func scoreBody(req *Request) *openai.ScoreRequest {
+	return &openai.ScoreRequest{Model: req.Model, Text1: req.Prompt, Text2: req.Documents}
+}
+
 // bodySize is about the encoded size of req's text when nothing needs
 // escaping, for a buffer that rarely grows.
 func bodySize(req *Request) int {
 	n := len(req.Prompt) + len(req.Model) + 256
 	for _, m := range req.Messages {
 		n += len(m.Role) + len(m.Content) + len(`{"role":"","content":""},`)
+		for _, im := range m.Images {
+			n += len(im.Data) + len(im.MediaType) + len(`{"type":"image","source":{"type":"base64","media_type":"","data":""}},`)
+		}
 	}
 	for _, in := range req.Inputs {
 		n += len(in) + len(`"",`)
+	}
+	for _, d := range req.Documents {
+		n += len(d) + len(`"",`)
 	}
 	for _, t := range req.Tools {
 		n += len(t.Name) + len(t.Description) + len(t.Parameters) + len(`{"type":"function","function":{"name":"","description":"","parameters":}},`)

@@ -144,8 +144,10 @@ type reader struct {
 	parser openai.Parser
 	// answer and reasoning are reused to collect text (Request.KeepText).
 	answer, reasoning []byte
+	calls             openai.Calls    // reused to collect tool calls (Request.KeepText)
 	ticks             []time.Duration // reused to collect token times
 	st                stream          // the stream being read, if any
+	clock             arrivals        // stamps the reads of the response being read
 }
 
 // New returns a Client for cfg.
@@ -266,7 +268,7 @@ func newTransport(cfg Config) *http.Transport {
 	}
 	dialer := &net.Dialer{Timeout: dial, KeepAlive: 30 * time.Second}
 	return &http.Transport{
-		DialContext:         dialer.DialContext,
+		DialContext:         dialStamped(dialer, !cfg.HTTP2),
 		Proxy:               cfg.Proxy,
 		MaxIdleConns:        n,
 		MaxIdleConnsPerHost: n,

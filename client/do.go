@@ -77,7 +77,8 @@ func (c *Client) Do(ctx context.Context, req *Request) *Result {
 		defer resp.Body.Close()
 		res.Status = resp.StatusCode
 		r := c.reads.Get().(*reader)
-		defer c.reads.Put(r)
+		r.clock = newArrivals(p.receiver(), p.sent(), req)
+		defer c.release(r)
 		raw := w.body(resp.Body)
 		in, err := decodedBody(resp, raw)
 		switch {
@@ -99,6 +100,12 @@ func (c *Client) Do(ctx context.Context, req *Request) *Result {
 	return res
 }
 
+// release hands r back to the pool, holding no connection.
+func (c *Client) release(r *reader) {
+	r.clock = arrivals{}
+	c.reads.Put(r)
+}
+
 // endpoint returns the route req is sent by, or false when it cannot be
 // sent, with the reason recorded in res.
 func (c *Client) endpoint(req *Request, res *Result) (route, bool) {
@@ -115,6 +122,12 @@ func (c *Client) endpoint(req *Request, res *Result) (route, bool) {
 		why = fmt.Sprintf("api %q needs max_tokens, which Anthropic's API requires: give the request a MaxTokens (a workload's max_tokens: output or a number, not none)", req.API)
 	case len(req.Inputs) > 0 && req.API != openai.APIEmbeddings:
 		why = fmt.Sprintf("api %q takes one prompt, not a batch of %d inputs: send them to the %q api", req.API, len(req.Inputs), openai.APIEmbeddings)
+	case len(req.Documents) > 0 && !openai.Scores(req.API):
+		why = fmt.Sprintf("api %q scores no documents (%d given): send them to the %q or %q api", req.API, len(req.Documents), openai.APIRerank, openai.APIScore)
+	case len(req.Documents) == 0 && openai.Scores(req.API):
+		why = fmt.Sprintf("api %q needs documents to score against the query: give the request its Documents", req.API)
+	case req.Options.Check(req.API) != nil:
+		why = "request options: " + req.Options.Check(req.API).Error()
 	case len(req.Extra) > 0 && openai.CheckObject(req.Extra) != nil:
 		why = fmt.Sprintf("extra body %s: %v", openai.Clip(string(req.Extra), dataExcerpt), openai.CheckObject(req.Extra))
 	}
@@ -129,7 +142,7 @@ func (c *Client) endpoint(req *Request, res *Result) (route, bool) {
 // turns out dead, and returns the response and the probe that timed it. On
 // failure it records the error in res and returns no response.
 func (c *Client) send(caller, ctx context.Context, w *watch, rt route, req *Request, res *Result) (*http.Response, *probe) {
-	body := buildBody(req)
+	body := openai.AppendOptions(buildBody(req), req.API, req.Options)
 	if len(req.Extra) > 0 {
 		body, _ = openai.MergeObject(body, req.Extra) // checked by endpoint
 	}
@@ -190,6 +203,10 @@ func buildBody(req *Request) []byte {
 		return messagesBody(req, msgs).AppendJSON(dst)
 	case openai.APIEmbeddings:
 		return embeddingsBody(req).AppendJSON(dst)
+	case openai.APIRerank:
+		return rerankBody(req).AppendJSON(dst)
+	case openai.APIScore:
+		return scoreBody(req).AppendJSON(dst)
 	}
 	r := openai.Request{
 		Model:       req.Model,

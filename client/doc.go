@@ -5,17 +5,24 @@
 // and completions; OpenAI's Responses API, whose typed events end with
 // response.completed rather than [DONE]; Anthropic's Messages API, sent
 // with anthropic-version and the API key as x-api-key besides the bearer
-// token; and embeddings, a batch of inputs answered with one body of
-// vectors (never streamed, no tokens to time). Every API's events are
-// read in chat's terms by openai.DecodeAPI, so a Result means the same
-// whatever the API.
+// token; embeddings, a batch of inputs answered with one body of
+// vectors; and rerank and score, a query and its documents answered with
+// one body of scores (these three are never streamed and have no tokens
+// to time). Every API's events are read in chat's terms by
+// openai.DecodeAPI, so a Result means the same whatever the API.
 //
-// Times are taken where they happen, not after parsing: Sent when the
-// request is handed to its connection, on the sending goroutine, just
-// before the write; then the body is read with one reused
-// 16 KB buffer, time.Now is read right after each Read returns, the bytes go
-// to an incremental SSE parser, and every event that read completed is
-// stamped with that time before its JSON is decoded. Decoding only asks
+// Times are taken where they happen, not after parsing: Sent just before
+// the request's first bytes are written to an HTTP/1 connection (when it
+// is handed to its connection over HTTP/2); then the body is read with
+// one reused
+// 16 KB buffer, each Read is stamped as it returns, the bytes go to an
+// incremental SSE parser, and every event that read completed is stamped
+// with that time before its JSON is decoded. On Linux a read's stamp is
+// when its bytes reached the client's socket, the kernel's receive
+// timestamp (internal/recvtime), so a reader the machine runs late, busy
+// with other streams or the garbage collector, still times events when
+// they came; elsewhere, and for paced reads (Request.ReadRate, Stall),
+// it is the moment Read returned. Decoding only asks
 // whether an event carries reasoning, answer text or a tool call, so a
 // role-only first delta or a usage-only last chunk is never a token; the
 // generated text itself is built only when Request.KeepText asks for it (a

@@ -51,7 +51,7 @@ func TestHTTPErrors(t *testing.T) {
 func TestUnknownAPI(t *testing.T) {
 	t.Parallel()
 	c, _ := serve(t, Config{}, func(w http.ResponseWriter, r *http.Request) { t.Error("request sent") })
-	res := c.Do(context.Background(), &Request{API: "rerank"})
+	res := c.Do(context.Background(), &Request{API: "classify"})
 	if res.ErrClass != "http" || res.Status != 0 || !contains(res.Err, "unknown api") {
 		t.Errorf("got %q %d %q", res.ErrClass, res.Status, res.Err)
 	}

@@ -31,12 +31,18 @@ type stream struct {
 	done     bool   // "[DONE]" was seen: the rest is drained and ignored
 	failed   bool   // an error in the stream was recorded
 
-	keep              bool   // collect the text (Request.KeepText)
-	answer, reasoning []byte // the text so far, when keep
-	ticks             ticks  // the token times so far
-	hidden            int    // usage.completion_tokens_details.reasoning_tokens
+	keep              bool          // collect the text and tool calls (Request.KeepText)
+	answer, reasoning []byte        // the text so far, when keep
+	calls             *openai.Calls // the tool calls so far, when keep
+	ticks             ticks         // the token times so far
+	hidden            int           // usage.completion_tokens_details.reasoning_tokens
 
 	cancelAfter int // give up after this many token events (0: never)
+	// n is the choices the request asked for; with more than one, each
+	// token event's choices (by index, into idx) count in
+	// Result.ChoiceTokens.
+	n   int
+	idx []int
 
 	pace  pacer // how fast to read
 	total int64 // bytes read so far
@@ -62,7 +68,7 @@ func readStream(caller, ctx context.Context, body io.Reader, r *reader, res *Res
 	defer st.end(r)
 	for {
 		n, err := body.Read(r.buf[:st.pace.size])
-		now := time.Now()
+		now := r.clock.at(time.Now())
 		if st.total += int64(n); limit > 0 && st.total > limit {
 			st.tooLarge(limit)
 			return
@@ -85,9 +91,14 @@ func readStream(caller, ctx context.Context, body io.Reader, r *reader, res *Res
 func (r *reader) start(res *Result, req *Request) *stream {
 	r.st = stream{res: res, api: req.API, keep: req.KeepText, cancelAfter: req.CancelAfterTokens, pace: newPacer(req, len(r.buf))}
 	st := &r.st
+	if st.n = req.Options.Choices(); st.n > 1 {
+		res.ChoiceTokens = make([]int, st.n)
+	}
 	st.ticks.after = r.ticks[:0]
 	if st.keep {
 		st.answer, st.reasoning = r.answer[:0], r.reasoning[:0]
+		r.calls.Reset()
+		st.calls = &r.calls
 	}
 	r.parser.Reset()
 	return st
@@ -103,6 +114,7 @@ func (st *stream) end(r *reader) {
 	st.ticks.release(r)
 	if st.keep {
 		r.keepText(st.res, st.answer, st.reasoning)
+		st.res.Calls = r.calls.List()
 	}
 	*st = stream{}
 }
@@ -180,7 +192,7 @@ func (st *stream) event(ev openai.Event, now time.Time) {
 	var in openai.Info
 	var err error
 	if st.keep {
-		in, st.answer, st.reasoning, err = openai.DecodeAPIText(st.api, ev.Data, st.answer, st.reasoning)
+		in, st.answer, st.reasoning, err = openai.DecodeCalls(st.api, ev.Data, st.answer, st.reasoning, st.calls)
 	} else {
 		in, err = openai.DecodeAPI(st.api, ev.Data)
 	}
@@ -192,9 +204,15 @@ func (st *stream) event(ev openai.Event, now time.Time) {
 		st.fail(CauseErrorEvent, "error event: "+openai.ErrorText(ev.Data, errExcerpt))
 		return
 	}
+	timed := true // the event's time is a token time
+	if in.Token() && st.n > 1 {
+		timed = st.countChoices(ev.Data)
+	}
 	if in.Token() {
 		res.Chunks++
-		st.ticks.add(now)
+		if timed {
+			st.ticks.add(now)
+		}
 		if res.FirstToken.IsZero() {
 			res.FirstToken = now
 		}
@@ -223,6 +241,22 @@ func (st *stream) event(ev openai.Event, now time.Time) {
 	}
 	res.server(&in)
 	st.done = st.done || in.End
+}
+
+// countChoices counts a token event of a request for several choices
+// in each choice it carries a token for (Result.ChoiceTokens); an index
+// the request did not ask for counts in none. It reports whether the
+// event carries choice 0, whose events alone are the token times: the
+// choices advance in lockstep, so the gaps between them are no latency.
+func (st *stream) countChoices(data []byte) (first bool) {
+	_, st.idx, _ = openai.DecodeChoices(st.api, data, st.idx[:0]) // decoded once already: no error
+	for _, c := range st.idx {
+		if c >= 0 && c < st.n {
+			st.res.ChoiceTokens[c]++
+		}
+		first = first || c == 0
+	}
+	return first
 }
 
 // typedEvents reports whether api's streams name their events (the
@@ -278,7 +312,7 @@ func readAll(body io.Reader, r *reader, limit int64, res *Result) ([]byte, error
 			b = grow(b, limit)
 		}
 		n, err := body.Read(b[len(b):cap(b)])
-		now := time.Now()
+		now := r.clock.at(time.Now())
 		if n > 0 {
 			if res.FirstByte.IsZero() {
 				res.FirstByte = now
@@ -328,8 +362,10 @@ func readWhole(caller, ctx context.Context, body io.Reader, r *reader, res *Resu
 	var in openai.Info
 	if req.KeepText {
 		var answer, reasoning []byte
-		in, answer, reasoning, err = openai.DecodeAPIText(req.API, b, r.answer[:0], r.reasoning[:0])
+		r.calls.Reset()
+		in, answer, reasoning, err = openai.DecodeCalls(req.API, b, r.answer[:0], r.reasoning[:0], &r.calls)
 		r.keepText(res, answer, reasoning)
+		res.Calls = r.calls.List()
 	} else {
 		in, err = openai.DecodeAPI(req.API, b)
 	}
@@ -357,12 +393,29 @@ func readWhole(caller, ctx context.Context, body io.Reader, r *reader, res *Resu
 	res.FinishReason = in.FinishReason
 	res.PromptTokens = in.Usage.PromptTokens
 	res.CompletionTokens = in.Usage.CompletionTokens
-	res.Embeddings = in.Embeddings
+	res.Embeddings, res.Scores = in.Embeddings, in.Scores
 	res.server(&in)
 	res.checkUsage(int64(len(b)), in.HiddenReasoning)
 	if want := inputs(req); req.API == openai.APIEmbeddings && in.Embeddings != want {
 		res.fail(trace.ErrStream, CauseMalformed, fmt.Sprintf("the response holds %d embeddings for %d inputs", in.Embeddings, want))
 	}
+	if why := scoresWrong(req, in.Scores); why != "" {
+		res.fail(trace.ErrStream, CauseMalformed, why)
+	}
+}
+
+// scoresWrong says why a rerank or score response holding n scores does
+// not answer req, or "" when it does: a score request gets one per
+// document, a rerank one at least one and at most one per document.
+func scoresWrong(req *Request, n int) string {
+	docs := len(req.Documents)
+	switch {
+	case req.API == openai.APIScore && n != docs:
+		return fmt.Sprintf("the response holds %d scores for %d documents", n, docs)
+	case req.API == openai.APIRerank && (n == 0 || n > docs):
+		return fmt.Sprintf("the response holds %d results for %d documents", n, docs)
+	}
+	return ""
 }
 
 // inputs is the number of texts an embeddings request sends.

@@ -13,11 +13,12 @@ type Request struct {
 	// API is the endpoint (see openai.APIs): "chat"
 	// (/v1/chat/completions, the default), "completions"
 	// (/v1/completions), "responses" (/v1/responses), "messages"
-	// (/v1/messages, which needs MaxTokens) or "embeddings"
-	// (/v1/embeddings, never streamed).
+	// (/v1/messages, which needs MaxTokens), "embeddings"
+	// (/v1/embeddings), "rerank" (/v1/rerank) or "score" (/v1/score);
+	// the last three are never streamed.
 	API       string
 	Model     string
-	Prompt    string // the user message (chat) or the prompt (completions)
+	Prompt    string // the user message (chat), the prompt (completions) or the query (rerank, score)
 	MaxTokens int    // 0: not sent
 	MinTokens int    // 0: not sent (vLLM/SGLang extension)
 	IgnoreEOS bool   // false: not sent (vLLM/SGLang extension)
@@ -32,31 +33,42 @@ type Request struct {
 	// Messages, when non-empty, is the conversation sent to the chat,
 	// responses or messages API, in order, in place of a single user
 	// message made of Prompt, which is then not sent; a leading system
-	// message is the messages API's system prompt. Do fails a
-	// completions or embeddings request that has Messages (ErrClass
-	// "http", Status 0) without sending it.
+	// message is the messages API's system prompt. Do fails a request
+	// of another API that has Messages (ErrClass "http", Status 0)
+	// without sending it. A message's Images are sent after its text as
+	// content parts of the API's shape.
 	Messages []openai.Message
 	// Tools, when non-empty, are the functions a chat, responses or
 	// messages request defines, each wrapped as its API wants them;
 	// ToolChoice ("auto", "required" or "none"; empty: not sent) and
 	// ParallelToolCalls say how the model may call them. Do fails a
-	// completions or embeddings request with tools without sending it.
+	// request of another API with tools without sending it.
 	Tools             []openai.Tool
 	ToolChoice        string
 	ParallelToolCalls bool
 	// Inputs, when non-empty, is the batch of texts an embeddings request
 	// embeds, in place of Prompt alone; other APIs refuse it.
 	Inputs []string
+	// Documents are the texts a rerank or score request scores against
+	// Prompt, its query (score's text_1); those APIs need at least one,
+	// and the others refuse them.
+	Documents []string
 	// Extra is a JSON object whose members are merged into the body
 	// (openai.MergeObject: a member of the same name replaces the
 	// client's own); Do fails a request whose Extra is not an object.
 	Extra []byte
+	// Options are typed options sent in the API's shape
+	// (openai.AppendOptions), before Extra is merged; Do fails a request
+	// with an option its API has no member for (Options.Check). nil:
+	// none.
+	Options *openai.Options
 	// Header holds headers of this request alone, added to the client's
 	// (Config.Header and its own, which they do not override): a
 	// session's affinity header, a tenant's.
 	Header http.Header
 	// KeepText keeps the generated text in Result.Text and
-	// Result.Reasoning; without it no text is built.
+	// Result.Reasoning, and the tool calls in Result.Calls; without it no
+	// text is built.
 	KeepText bool
 
 	// Faults injected on purpose (a workload's faults block). Malformed
@@ -77,7 +89,7 @@ type Request struct {
 // Result is what happened to one request. Times are monotonic clock
 // readings (time.Now); a zero time means the event did not happen.
 type Result struct {
-	Sent        time.Time // request handed to its connection, just before its write (never after the first response byte)
+	Sent        time.Time // just before the request's first write (HTTP/1; over HTTP/2 when handed to its connection), never after the first response byte
 	Written     bool      // the last attempt's request was fully written to its connection
 	FirstByte   time.Time // first byte of the response body
 	FirstToken  time.Time // first token-bearing event (reasoning or content)
@@ -98,6 +110,14 @@ type Result struct {
 	TokenTimes []time.Time
 	TokenTail  *trace.GapTail
 	Chunks     int // token-bearing events
+	// ChoiceTokens counts, for a streamed request for several choices
+	// (Request.Options.N > 1), the token-bearing events of each choice,
+	// by its index: each choice's output tokens with one token per
+	// event. nil for one choice, and for a response that came whole,
+	// whose choices carry no count of their own. TokenTimes then holds
+	// choice 0's events alone; FirstToken is still the first of any
+	// choice, and Chunks counts every choice's events.
+	ChoiceTokens []int
 	// ToolCalls counts the tool calls the reply made (openai.Info.ToolCalls
 	// over its events); ToolChunks the token-bearing events that carried
 	// a tool call, its name or arguments, of Chunks.
@@ -105,6 +125,11 @@ type Result struct {
 	// Embeddings counts the vectors of an embeddings response; Do fails
 	// one with fewer or more vectors than inputs (class "stream").
 	Embeddings int
+	// Scores counts the scores of a rerank or score response; Do fails a
+	// score response with other than one per document, and a rerank one
+	// with none or more than documents (a top_n in Extra may ask for
+	// fewer), class "stream".
+	Scores int
 	// Whole is true when the response came as one body rather than an
 	// event stream (a request sent without streaming): its one "event"
 	// is the whole answer, so it has no token times to measure.
@@ -152,6 +177,12 @@ type Result struct {
 	// text are answer; tool calls are not text). A request that failed
 	// after some text arrived keeps that text.
 	Text, Reasoning string
+	// Calls are the reply's tool calls, with the server's ids, names and
+	// arguments, when Request.KeepText is set (see openai.DecodeCalls;
+	// at most openai.MaxCalls calls and openai.MaxCallBytes bytes are
+	// kept), for a later turn to send back with their results; nil when
+	// it called none.
+	Calls []openai.Call
 
 	// Resends counts re-sends on a fresh connection after a reused one
 	// turned out closed before any response byte arrived (servers such as

@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
-	"slices"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -131,7 +131,7 @@ func TestMessages(t *testing.T) {
 		if err := json.Unmarshal(raw, &got); err != nil {
 			t.Fatalf("%s: server got %q: %v", tt.reason, raw, err)
 		}
-		if !slices.Equal(got.Messages, tt.want) || got.Prompt != nil {
+		if !reflect.DeepEqual(got.Messages, tt.want) || got.Prompt != nil {
 			t.Errorf("%s: server got messages %+v, prompt %v; want %+v and no prompt", tt.reason, got.Messages, got.Prompt, tt.want)
 		}
 		if strings.Contains(string(raw), "ignored") {

@@ -4,6 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
+	"os"
+	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -83,6 +86,55 @@ func TestToolCallResults(t *testing.T) {
 		}
 		if tt.calls > 0 && (res.FirstToolCall.Before(res.FirstToken) || res.ToolChunks > res.Chunks) {
 			t.Errorf("%s: first tool call %v before the first token %v, or %d tool chunks of %d", tt.file, res.FirstToolCall, res.FirstToken, res.ToolChunks, res.Chunks)
+		}
+	}
+}
+
+// TestToolCallIDsSplit checks that the reply's tool calls, the server's
+// ids, names and arguments, are kept from each API's captured stream
+// however its bytes are split across reads: in two pieces at every byte,
+// and one byte per flush; and not kept without KeepText.
+func TestToolCallIDsSplit(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		api, file string
+		want      openai.Call
+	}{
+		{"chat", "vllm_tools.sse", openai.Call{ID: "chatcmpl-tool-5e2a", Name: "get_weather", Arguments: `{"city": "Paris"}`}},
+		{"chat", "llmd_tools.sse", openai.Call{ID: "chatcmpl-tool-9782490790", Name: "get_weather", Arguments: `{"city":"Boston"}`}},
+		{"responses", "openai_responses_tools.sse", openai.Call{ID: "call_12345xyz", Name: "get_weather", Arguments: `{"location":"Paris, France"}`}},
+		{"messages", "anthropic_thinking_tools.sse", openai.Call{ID: "toolu_01T1x1fJ34qAmk2tNTrN7Up6", Name: "get_weather", Arguments: `{"location": "San Francisco, CA"}`}},
+	}
+	for _, tt := range tests {
+		b, err := os.ReadFile(filepath.Join("..", "openai", "testdata", tt.file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		body := string(b)
+		c, _ := serve(t, Config{}, func(w http.ResponseWriter, r *http.Request) {
+			s := startSSE(w)
+			at, _ := strconv.Atoi(r.Header.Get("X-Split"))
+			if at == 0 {
+				for i := range len(body) {
+					s.raw(body[i : i+1])
+				}
+				return
+			}
+			s.raw(body[:at])
+			s.raw(body[at:])
+		})
+		for at := range len(body) {
+			req := &Request{API: tt.api, Model: "m", Prompt: "x", MaxTokens: 600, Stream: true, KeepText: true,
+				Header: http.Header{"X-Split": {strconv.Itoa(at)}}}
+			res := c.Do(context.Background(), req)
+			checkOK(t, res)
+			if len(res.Calls) != 1 || res.Calls[0] != tt.want {
+				t.Fatalf("%s split at %d: calls %+v, want %+v", tt.file, at, res.Calls, tt.want)
+			}
+		}
+		res := c.Do(context.Background(), &Request{API: tt.api, Model: "m", Prompt: "x", MaxTokens: 600, Stream: true})
+		if checkOK(t, res); res.Calls != nil {
+			t.Errorf("%s without KeepText: calls %+v kept", tt.file, res.Calls)
 		}
 	}
 }
