@@ -51,8 +51,13 @@ var models = []Model{
 		Intermediate: 28672, Vocab: 128256, Params: 70.6e9, ActiveParams: 70.6e9, MaxContext: 131072,
 		Aliases: []string{"llama-3.3-70b-instruct", "llama3.3-70b"}},
 	// Source: aiconfigurator model_configs (HF Qwen/Qwen3-8B config.json); 40,960 native context.
+	// Qwen3-Reranker-8B has its dimensions (36 layers, 4096 hidden, 12288 FFN, 32/8 heads, 40,960 context).
+	// Qwen3-VL-8B's language model has these shapes too (HF
+	// Qwen/Qwen3-VL-8B-Instruct config.json, text_config); the engine
+	// costs its images as prefill tokens of it, not its vision encoder.
 	{Name: "Qwen3-8B", Layers: 36, Hidden: 4096, Heads: 32, KVHeads: 8, HeadDim: 128,
-		Intermediate: 12288, Vocab: 151936, Params: 8.2e9, ActiveParams: 8.2e9, MaxContext: 40960},
+		Intermediate: 12288, Vocab: 151936, Params: 8.2e9, ActiveParams: 8.2e9, MaxContext: 40960,
+		Aliases: []string{"qwen3-reranker-8b", "qwen3-vl-8b-instruct"}},
 	// Source: LLMServingSim configs/model (HF Qwen/Qwen3-32B config.json).
 	{Name: "Qwen3-32B", Layers: 64, Hidden: 5120, Heads: 64, KVHeads: 8, HeadDim: 128,
 		Intermediate: 25600, Vocab: 151936, Params: 32.8e9, ActiveParams: 32.8e9, MaxContext: 40960},

@@ -17,6 +17,7 @@ func TestLookupModel(t *testing.T) {
 		{"LLAMA-3.3-70B-INSTRUCT", "Llama-3.3-70B", "case-insensitive alias"},
 		{"mistralai/Mixtral-8x7B-Instruct-v0.1", "Mixtral-8x7B", "HF id of the instruct model"},
 		{"qwen/qwen3-30b-a3b", "Qwen3-30B-A3B", "lower-case HF id"},
+		{"Qwen/Qwen3-Reranker-8B", "Qwen3-8B", "the reranker of the same architecture"},
 		{"Qwen/Qwen3-235B-A22B", "Qwen3-235B-A22B", "HF id of the large MoE"},
 		{"Llama-2-70B-chat", "Llama-2-70B", "calibration spelling of the chat model (same architecture)"},
 		{"meta-llama/Llama-2-70b-chat-hf", "Llama-2-70B", "HF id of the chat model"},

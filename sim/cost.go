@@ -64,12 +64,17 @@ func (c *CostModel) Params() CostParams { return c.p }
 // StepTime returns the duration of one engine step running b. An empty
 // batch takes no time. The formula is in the package documentation.
 func (c *CostModel) StepTime(b Batch) time.Duration {
-	var n, preFLOPs, preKV, decKV float64
-	for _, ch := range b.Prefill {
-		t, ctx := float64(ch.Tokens), float64(ch.Context)
-		n += t
-		preFLOPs += t * (ctx + (t+1)/2) // Σ_{i=1..t} (ctx+i)
-		preKV += ctx + t
+	var n, preFLOPs, preKV, decKV, verified float64
+	for _, chunks := range [...][]Chunk{b.Prefill, b.Verify} {
+		for _, ch := range chunks {
+			t, ctx := float64(ch.Tokens), float64(ch.Context)
+			n += t
+			preFLOPs += t * (ctx + (t+1)/2) // Σ_{i=1..t} (ctx+i)
+			preKV += ctx + t
+		}
+	}
+	for _, ch := range b.Verify {
+		verified += float64(ch.Tokens)
 	}
 	for _, ctx := range b.Decode {
 		decKV += float64(ctx + 1)
@@ -79,8 +84,9 @@ func (c *CostModel) StepTime(b Batch) time.Duration {
 	if n == 0 {
 		return 0
 	}
-	seqs := nDec + float64(len(b.Prefill))
-	sec := c.linearTime(n, seqs) +
+	seqs := nDec + float64(len(b.Prefill)+len(b.Verify))
+	logits := nDec + float64(len(b.Prefill)) + verified
+	sec := c.linearTime(n, logits) +
 		roof(c.attnFLOPs*preFLOPs/c.attnRate, c.kvBytes*preKV/c.memRate) +
 		roof(c.attnFLOPs*decKV/c.attnRate, c.kvBytes*decKV/c.memRate) +
 		c.comm.time(n) +
@@ -89,7 +95,7 @@ func (c *CostModel) StepTime(b Batch) time.Duration {
 }
 
 // linearTime is the roofline of the weight matmuls for n tokens of which
-// seqs produce logits: max(layer FLOPs/(η_c·P_w) + LM-head FLOPs/(η_c·P_a),
+// seqs produce logits (one a sequence, every token of a Verify chunk): max(layer FLOPs/(η_c·P_w) + LM-head FLOPs/(η_c·P_a),
 // weight bytes/(η_m·BW)), in seconds.
 func (c *CostModel) linearTime(n, seqs float64) float64 {
 	compute := c.linFLOPs*n/c.linRate + c.headFLOPs*seqs/c.headRate

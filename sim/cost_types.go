@@ -6,6 +6,9 @@ type Batch struct {
 	Prefill []Chunk
 	// Decode holds the context length of each sequence decoding one token this step.
 	Decode []int
+	// Verify holds one chunk per sequence verifying speculative drafts:
+	// its newest token and its drafts, each of which produces logits.
+	Verify []Chunk
 }
 
 // Chunk is one sequence's prefill work in a step: Tokens new prompt tokens

@@ -25,6 +25,18 @@
 // blocks; without prefix caching it recomputes everything, and long
 // prompts can thrash, as vLLM V1 does (vllm-project/vllm#25538).
 //
+// # Speculative decoding
+//
+// With EngineConfig.Speculative on, a decoding sequence drafts up to K
+// tokens a step and verifies them with its newest token in one pass (a
+// Batch.Verify chunk of K+1 tokens after its context); a leading run of
+// drafts is accepted, each with probability a = base + (1 − base)·copy
+// (Request.Copy), so the step yields m+1 tokens, (1 − a^(K+1))/(1 − a) on
+// average, and the rejected drafts' KV slots are freed. A draft model's
+// K passes add K·DraftCost times the drafting sequences' decode step.
+// Stats counts drafts, drafted and accepted tokens, by position too, as
+// vLLM's spec_decode counters do.
+//
 // # Catalogs
 //
 // LookupModel and LookupGPU find models (Llama-3.1-8B/70B/405B,
@@ -44,7 +56,10 @@
 //
 // All quantities are per GPU (TP shards weights, heads and FLOPs evenly).
 // For a step with n new tokens (Σ chunk tokens + one per decode) and s
-// sequences (chunks + decodes):
+// sequences (chunks + decodes), where a sequence verifying speculative
+// drafts is a chunk of its drafts and newest token, every one of which
+// produces logits (so s counts them in the LM head's 2·s·h·V), plus the
+// draft passes' time (Speculative):
 //
 //	T = T_lin + T_attn,pre + T_attn,dec + T_comm + c_step + c_layer·L + c_seq·s
 //

@@ -3,6 +3,7 @@ package sim
 import (
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"time"
 )
 
@@ -37,6 +38,7 @@ type EngineConfig struct {
 	MaxModelLen         int  // context limit: prompt + output tokens at most
 	EnablePrefixCaching bool // reuse cached full prompt blocks across requests
 	Policy              Policy
+	Speculative         Speculative // speculative decoding; the zero value is off
 }
 
 // withDefaults returns cfg with zero fields set to their defaults, or an
@@ -67,7 +69,9 @@ func (cfg EngineConfig) withDefaults() (EngineConfig, error) {
 	if cfg.Policy != VLLM && cfg.Policy != NoEvict {
 		errs = append(errs, fmt.Errorf("unknown policy %v", cfg.Policy))
 	}
-	return cfg, errors.Join(errs...)
+	sp, err := cfg.Speculative.withDefaults()
+	cfg.Speculative = sp
+	return cfg, errors.Join(append(errs, err)...)
 }
 
 // Request is one generation request as the engine sees it.
@@ -87,6 +91,10 @@ type Request struct {
 	OutputLen int
 	// Priority orders waiting requests: lower first, FCFS within a priority.
 	Priority int
+	// Copy is the fraction of the output that repeats the prompt, in
+	// [0, 1]: how predictable it is to speculative decoding's drafts
+	// (Speculative.AcceptProb). 0 copies nothing.
+	Copy float64
 }
 
 // ErrKVCapacity is wrapped by Add's error for a request that could not fit
@@ -135,11 +143,13 @@ type Engine struct {
 	waiting waitQueue
 	added   uint64 // requests ever added; FCFS tie-break
 	stats   Stats
+	rng     *rand.Rand // speculative decoding's acceptance trials
 
 	// Scratch reused by every Step, so a steady state allocates nothing.
 	budget int
 	sched  []scheduled
 	batch  Batch
+	draft  Batch // the drafting sequences' decodes, priced for the draft passes
 	events []Event
 }
 
@@ -157,6 +167,7 @@ func NewEngine(cfg EngineConfig, cost Coster) (*Engine, error) {
 		cost: cost,
 		kv:   newKVCache(cfg.NumBlocks, cfg.BlockSize, cfg.EnablePrefixCaching),
 		seqs: make(map[uint64]*seq),
+		rng:  rand.New(rand.NewPCG(cfg.Speculative.Seed, specStream)),
 	}, nil
 }
 
@@ -187,6 +198,8 @@ func (e *Engine) validate(r *Request) error {
 		return fmt.Errorf("prompt length %d, need at least 1 token", r.PromptLen)
 	case r.OutputLen < 1:
 		return fmt.Errorf("output length %d, need at least 1 token", r.OutputLen)
+	case !(r.Copy >= 0 && r.Copy <= 1):
+		return fmt.Errorf("copy fraction %g, want a fraction in [0, 1]", r.Copy)
 	case e.seqs[r.ID] != nil:
 		return errors.New("id already in the engine")
 	}
@@ -237,6 +250,14 @@ type Stats struct {
 	PromptTokens       int64 // vllm:prompt_tokens, counted at first token
 	GenerationTokens   int64 // vllm:generation_tokens
 	Finished           int64 // requests that generated all their tokens
+	// SpecDrafts counts sequence-steps that drafted, SpecDraftTokens the
+	// tokens drafted and SpecAccepted those accepted; SpecAcceptedPerPos[i]
+	// counts acceptances at draft position i (vllm:spec_decode_num_drafts,
+	// _num_draft_tokens, _num_accepted_tokens, _num_accepted_tokens_per_pos).
+	SpecDrafts         int64
+	SpecDraftTokens    int64
+	SpecAccepted       int64
+	SpecAcceptedPerPos [MaxSpeculativeTokens]int64
 }
 
 // Stats returns the current gauges and counters.

@@ -85,7 +85,7 @@ func (e *Engine) Step(now time.Duration) StepResult {
 	var d time.Duration
 	if len(e.sched) > 0 {
 		e.fillBatch()
-		d = e.cost.StepTime(e.batch)
+		d = e.cost.StepTime(e.batch) + e.draftTime()
 		e.advance()
 	}
 	for i := range e.events {
@@ -98,12 +98,18 @@ func (e *Engine) Step(now time.Duration) StepResult {
 // computing its single newest token is a decode whose context is the
 // computed tokens already in its KV cache, so it attends over context+1,
 // as a Chunk's Context counts tokens before its own; anything else is a
-// prefill chunk, including the recompute of a preempted sequence.
+// prefill chunk, including the recompute of a preempted sequence. A
+// decode with drafts verifies them with its newest token: a Verify chunk.
 func (e *Engine) fillBatch() {
 	e.batch.Prefill = e.batch.Prefill[:0]
 	e.batch.Decode = e.batch.Decode[:0]
+	e.batch.Verify = e.batch.Verify[:0]
 	for _, sc := range e.sched {
 		s := sc.s
+		if sc.drafts > 0 {
+			e.batch.Verify = append(e.batch.Verify, Chunk{Tokens: sc.n, Context: s.computed})
+			continue
+		}
 		if s.generated > 0 && s.computed == s.total()-1 {
 			e.batch.Decode = append(e.batch.Decode, s.computed)
 			continue
@@ -118,13 +124,18 @@ func (e *Engine) advance() {
 	for _, sc := range e.sched {
 		s := sc.s
 		old := s.computed
-		s.computed += sc.n
+		gen := 1
+		if sc.drafts > 0 {
+			gen = e.verify(sc, old)
+		} else {
+			s.computed += sc.n
+		}
 		e.cacheFullBlocks(s, old)
 		if s.computed < s.total() {
 			continue // a prefill chunk that is not the last
 		}
-		s.generated++
-		e.stats.GenerationTokens++
+		s.generated += gen
+		e.stats.GenerationTokens += int64(gen)
 		ev := Event{ID: s.req.ID, Kind: EventToken, Tokens: s.generated}
 		if s.generated == 1 {
 			ev.Kind, ev.CachedTokens = EventFirstToken, s.cached

@@ -2,10 +2,13 @@ package sim
 
 import "time"
 
-// scheduled is one sequence's work in the current step: n tokens to compute.
+// scheduled is one sequence's work in the current step: n tokens to
+// compute, of which drafts are speculative drafts verified after its
+// newest token (n = drafts+1 then).
 type scheduled struct {
-	s *seq
-	n int
+	s      *seq
+	n      int
+	drafts int
 }
 
 // schedule fills e.sched for a step starting at now, like vLLM V1's
@@ -39,6 +42,8 @@ func (e *Engine) scheduleRunning() (preempted bool) {
 	for i < len(e.running) && e.budget > 0 {
 		s := e.running[i]
 		n := min(s.total()-s.computed, e.budget)
+		drafts := e.drafts(s)
+		n += drafts
 		need := e.kv.blocksFor(s.computed+n) - len(s.blocks)
 		self := false
 		for !self && !e.kv.canAllocate(need, 0) {
@@ -51,6 +56,7 @@ func (e *Engine) scheduleRunning() (preempted bool) {
 		}
 		s.blocks = e.kv.allocate(s.blocks, need)
 		e.take(s, n)
+		e.sched[len(e.sched)-1].drafts = drafts
 		i++
 	}
 	return preempted
@@ -158,5 +164,5 @@ func (e *Engine) scheduleWaiting(now time.Duration) {
 
 func (e *Engine) take(s *seq, n int) {
 	e.budget -= n
-	e.sched = append(e.sched, scheduled{s, n})
+	e.sched = append(e.sched, scheduled{s: s, n: n})
 }

@@ -1,4 +1,4 @@
-package sim
+package sim_test
 
 import (
 	"flag"
@@ -8,6 +8,8 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"surge/sim"
+	"surge/sim/validation"
 	"testing"
 )
 
@@ -35,11 +37,11 @@ const (
 // (`go test ./sim -run TestValidationDoc -update` rewrites it).
 func TestValidationDoc(t *testing.T) {
 	t.Parallel()
-	rows, err := loadRows(calibrationPath)
+	rows, err := validation.Load(calibrationPath)
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := validationMarkdown(rows, DefaultCostParams())
+	got := validationMarkdown(rows, sim.DefaultCostParams())
 	if updating() {
 		if err := os.WriteFile(validationDoc, []byte(got), 0o644); err != nil {
 			t.Fatal(err)
@@ -63,7 +65,7 @@ func TestValidationDoc(t *testing.T) {
 // checks the regimes they should match.
 func TestValidationTargets(t *testing.T) {
 	t.Parallel()
-	rows, err := loadRows(calibrationPath)
+	rows, err := validation.Load(calibrationPath)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -84,7 +86,7 @@ func TestValidationTargets(t *testing.T) {
 		}},
 	}
 	for _, tt := range tests {
-		if med := medianAbsErr(cases, DefaultCostParams(), tt.keep); med > tt.limit {
+		if med := medianAbsErr(cases, sim.DefaultCostParams(), tt.keep); med > tt.limit {
 			t.Errorf("%s: median |error| %.1f%% > %.0f%%", tt.name, 100*med, 100*tt.limit)
 		}
 	}
@@ -97,7 +99,7 @@ func TestValidationTargets(t *testing.T) {
 // Each group's median |error| must stay within its bound.
 func TestStepOpAnchors(t *testing.T) {
 	t.Parallel()
-	rows, err := loadRows(calibrationPath)
+	rows, err := validation.Load(calibrationPath)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -129,14 +131,14 @@ func TestStepOpAnchors(t *testing.T) {
 			t.Errorf("%s: only %d rows", tt.name, n)
 			continue
 		}
-		if med := medianAbsErr(cases, DefaultCostParams(), tt.keep); med > tt.limit {
+		if med := medianAbsErr(cases, sim.DefaultCostParams(), tt.keep); med > tt.limit {
 			t.Errorf("%s: median |error| %.1f%% > %.0f%%", tt.name, 100*med, 100*tt.limit)
 		}
 	}
 }
 
 // classifyAll splits rows into predictable cases and skip-reason counts.
-func classifyAll(rows []calRow) ([]rowCase, map[string]int) {
+func classifyAll(rows []validation.Row) ([]rowCase, map[string]int) {
 	var cases []rowCase
 	skips := map[string]int{}
 	for _, r := range rows {
@@ -151,7 +153,7 @@ func classifyAll(rows []calRow) ([]rowCase, map[string]int) {
 }
 
 // medianAbsErr is the median of |pred − meas|/meas over the cases keep accepts.
-func medianAbsErr(cases []rowCase, p CostParams, keep func(rowCase) bool) float64 {
+func medianAbsErr(cases []rowCase, p sim.CostParams, keep func(rowCase) bool) float64 {
 	var errs []float64
 	for _, rc := range cases {
 		if keep(rc) {
@@ -176,7 +178,7 @@ func median(xs []float64) float64 {
 }
 
 // validationMarkdown renders docs/sim-fit.md.
-func validationMarkdown(rows []calRow, p CostParams) string {
+func validationMarkdown(rows []validation.Row, p sim.CostParams) string {
 	cases, skips := classifyAll(rows)
 	var b strings.Builder
 	b.WriteString(docHeader)
@@ -193,7 +195,7 @@ func validationMarkdown(rows []calRow, p CostParams) string {
 // the fit set, the held-out set and both. A metric measured on more than
 // one GPU gets a line per GPU, so that one GPU's error does not hide
 // another's.
-func writeSummary(b *strings.Builder, cases []rowCase, p CostParams) {
+func writeSummary(b *strings.Builder, cases []rowCase, p sim.CostParams) {
 	b.WriteString("\n## Summary: median |error|\n\n| metric | fit rows | held-out rows | all rows | target |\n|---|---|---|---|---|\n")
 	for _, g := range summaryGroups(cases) {
 		cell := func(set func(rowCase) bool) string {
@@ -274,7 +276,7 @@ func writeSkips(b *strings.Builder, skips map[string]int, total, used int) {
 }
 
 // writeRows writes one line per predicted row.
-func writeRows(b *strings.Builder, cases []rowCase, p CostParams) {
+func writeRows(b *strings.Builder, cases []rowCase, p sim.CostParams) {
 	b.WriteString("\n## Rows\n\n| set | gpu×TP | model | weights/KV | engine | isl/osl | load | metric | measured | predicted | error |\n|---|---|---|---|---|---|---|---|---|---|---|\n")
 	for _, rc := range cases {
 		r := rc.row

@@ -1,4 +1,4 @@
-package sim
+package sim_test
 
 // docHeader is the hand-written part of docs/sim-fit.md.
 const docHeader = `# sim: closed-form fit of the cost parameters

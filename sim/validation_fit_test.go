@@ -1,7 +1,9 @@
-package sim
+package sim_test
 
 import (
 	"flag"
+	"surge/sim"
+	"surge/sim/validation"
 	"testing"
 	"time"
 )
@@ -9,14 +11,14 @@ import (
 var fitFlag = flag.Bool("fit", false, "re-fit DefaultCostParams on the fit rows and print them")
 
 // TestFitCostParams re-fits the free cost parameters on the fit set (see
-// inFitSet) by coordinate descent over a grid per parameter, minimising
+// validation.Fitted) by coordinate descent over a grid per parameter, minimising
 // the mean |ln(pred/meas)|. It only runs with -fit; the result is committed
 // by hand into DefaultCostParams.
 func TestFitCostParams(t *testing.T) {
 	if !*fitFlag {
 		t.Skip("run with -fit to re-fit the cost parameters")
 	}
-	rows, err := loadRows(calibrationPath)
+	rows, err := validation.Load(calibrationPath)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -27,7 +29,7 @@ func TestFitCostParams(t *testing.T) {
 			fit = append(fit, rc)
 		}
 	}
-	p := DefaultCostParams()
+	p := sim.DefaultCostParams()
 	t.Logf("start: loss %.4f %+v", fitLoss(fit, p), p)
 	for pass := 0; pass < 30; pass++ {
 		for _, ax := range fitAxes() {
@@ -48,8 +50,8 @@ func TestFitCostParams(t *testing.T) {
 // fitAxis is one parameter of the coordinate descent.
 type fitAxis struct {
 	grid []float64
-	get  func(CostParams) float64
-	set  func(*CostParams, float64)
+	get  func(sim.CostParams) float64
+	set  func(*sim.CostParams, float64)
 }
 
 // fitAxes lists the fitted parameters and their grids. LayerOverhead is
@@ -69,17 +71,17 @@ func fitAxes() []fitAxis {
 	us := func(d time.Duration) float64 { return float64(d) / float64(time.Microsecond) }
 	toDur := func(v float64) time.Duration { return time.Duration(v * float64(time.Microsecond)) }
 	return []fitAxis{
-		{lin(0.30, 0.90, 0.01), func(p CostParams) float64 { return p.EtaCompute }, func(p *CostParams, v float64) { p.EtaCompute = v }},
-		{lin(0.20, 0.90, 0.01), func(p CostParams) float64 { return p.EtaAttention }, func(p *CostParams, v float64) { p.EtaAttention = v }},
-		{lin(0.60, 0.95, 0.01), func(p CostParams) float64 { return p.EtaMemory }, func(p *CostParams, v float64) { p.EtaMemory = v }},
-		{lin(0, 3000, 50), func(p CostParams) float64 { return us(p.StepOverhead) }, func(p *CostParams, v float64) { p.StepOverhead = toDur(v) }},
-		{lin(0, 100, 2), func(p CostParams) float64 { return us(p.SeqOverhead) }, func(p *CostParams, v float64) { p.SeqOverhead = toDur(v) }},
-		{lin(0, 80, 1), func(p CostParams) float64 { return us(p.CommLatency) }, func(p *CostParams, v float64) { p.CommLatency = toDur(v) }},
+		{lin(0.30, 0.90, 0.01), func(p sim.CostParams) float64 { return p.EtaCompute }, func(p *sim.CostParams, v float64) { p.EtaCompute = v }},
+		{lin(0.20, 0.90, 0.01), func(p sim.CostParams) float64 { return p.EtaAttention }, func(p *sim.CostParams, v float64) { p.EtaAttention = v }},
+		{lin(0.60, 0.95, 0.01), func(p sim.CostParams) float64 { return p.EtaMemory }, func(p *sim.CostParams, v float64) { p.EtaMemory = v }},
+		{lin(0, 3000, 50), func(p sim.CostParams) float64 { return us(p.StepOverhead) }, func(p *sim.CostParams, v float64) { p.StepOverhead = toDur(v) }},
+		{lin(0, 100, 2), func(p sim.CostParams) float64 { return us(p.SeqOverhead) }, func(p *sim.CostParams, v float64) { p.SeqOverhead = toDur(v) }},
+		{lin(0, 80, 1), func(p sim.CostParams) float64 { return us(p.CommLatency) }, func(p *sim.CostParams, v float64) { p.CommLatency = toDur(v) }},
 	}
 }
 
 // fitLoss is the mean |ln(pred/meas)| over cases.
-func fitLoss(cases []rowCase, p CostParams) float64 {
+func fitLoss(cases []rowCase, p sim.CostParams) float64 {
 	var sum float64
 	for _, rc := range cases {
 		sum += absLogErr(predict(rc, p), rc.row.Value)

@@ -1,43 +1,10 @@
-package sim
+package sim_test
 
 import (
-	"encoding/json"
-	"fmt"
-	"os"
 	"strings"
+	"surge/sim"
+	"surge/sim/validation"
 )
-
-// calRow is one published measurement of testdata/sim_calibration.json
-// (a copy of /work/shared/reference/sim_calibration.json).
-type calRow struct {
-	Source    string   `json:"source"`
-	GPU       string   `json:"gpu"`
-	GPUCount  int      `json:"gpu_count"`
-	Model     string   `json:"model"`
-	Precision string   `json:"precision"`
-	Engine    string   `json:"engine"`
-	ISL       *int     `json:"isl"`
-	OSL       *int     `json:"osl"`
-	LoadKind  string   `json:"load_kind"`
-	LoadValue *float64 `json:"load_value"`
-	Metric    string   `json:"metric"`
-	Value     float64  `json:"value"`
-	Unit      string   `json:"unit"`
-	Notes     string   `json:"notes"`
-}
-
-// loadRows reads the calibration file.
-func loadRows(path string) ([]calRow, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, fmt.Errorf("reading calibration rows: %w", err)
-	}
-	var rows []calRow
-	if err := json.Unmarshal(data, &rows); err != nil {
-		return nil, fmt.Errorf("decoding %s: %w", path, err)
-	}
-	return rows, nil
-}
 
 // metricKind groups metrics for the error summary: "throughput" or "latency".
 var metricKind = map[string]string{
@@ -67,8 +34,8 @@ const (
 
 // rowCase is a row one of the predictors can answer.
 type rowCase struct {
-	row   calRow
-	hw    Hardware
+	row   validation.Row
+	hw    sim.Hardware
 	kind  caseKind
 	cfg   steadyConfig // steadyCase
 	batch int          // staticCase: identical requests in the batch
@@ -77,11 +44,11 @@ type rowCase struct {
 }
 
 // classify maps a row to a rowCase or returns the reason it is skipped.
-func classify(r calRow) (rowCase, string) {
+func classify(r validation.Row) (rowCase, string) {
 	if r.LoadKind == "rate" {
 		return rowCase{}, "open-loop rate rows need the full engine (queueing under Poisson arrivals)"
 	}
-	if _, err := LookupModel(catalogName(r.Model)); err != nil {
+	if _, err := sim.LookupModel(catalogName(r.Model)); err != nil {
 		return rowCase{}, "model not in catalog (DeepSeek-V3: MLA attention, shared experts)"
 	}
 	switch {
@@ -109,7 +76,7 @@ func classify(r calRow) (rowCase, string) {
 	if why != "" {
 		return rowCase{}, why
 	}
-	cfg := steadyConfig{MaxSeqs: 256, Budget: 8192, MemUtil: DefaultMemoryUtilization, ISL: *r.ISL, OSL: *r.OSL}
+	cfg := steadyConfig{MaxSeqs: 256, Budget: 8192, MemUtil: sim.DefaultMemoryUtilization, ISL: *r.ISL, OSL: *r.OSL}
 	if strings.Contains(r.Engine, "TensorRT-LLM") {
 		// trtllm-bench: max_batch_size 2048, kv_cache_free_gpu_mem_fraction 0.95 (row notes).
 		// Its default GUARANTEED_NO_EVICT scheduler reserves isl+osl blocks per request.
@@ -118,26 +85,7 @@ func classify(r calRow) (rowCase, string) {
 	if r.LoadKind == "concurrency" && r.LoadValue != nil {
 		cfg.Clients = int(*r.LoadValue)
 	}
-	return rowCase{row: r, hw: hw, cfg: cfg, fit: inFitSet(r)}, ""
-}
-
-// inFitSet says whether a row calibrates the defaults: the vLLM 0.19.1
-// H100 rows (single-request ITL/TTFT across context 1k–131k, and
-// concurrency 8), NIM concurrency ≤ 50 latency rows (TP2 FP8, before KV
-// saturation) and the TensorRT-LLM v1.0 offline grid (TP1 8B, TP2 70B).
-// Everything else predictable is held out.
-func inFitSet(r calRow) bool {
-	switch {
-	case strings.Contains(r.Engine, "vLLM 0.19.1"):
-		return r.Metric != "output_throughput"
-	case strings.Contains(r.Engine, "NIM"):
-		return metricKind[r.Metric] == "latency" && r.LoadValue != nil && *r.LoadValue <= 50
-	case strings.Contains(r.Engine, "TensorRT-LLM v1.0"):
-		// The 8B TP1 and 70B TP2 grid; Qwen3-235B-A22B and Llama-3.1-405B
-		// (TP8), added later, are held out.
-		return strings.HasPrefix(r.Model, "Llama-3") && !strings.Contains(r.Model, "405B")
-	}
-	return false
+	return rowCase{row: r, hw: hw, cfg: cfg, fit: validation.Fitted(r)}, ""
 }
 
 // catalogName is the catalog model a row names: Vidur's operator rows say
@@ -152,7 +100,7 @@ func catalogName(model string) string {
 // classifyStatic maps a Splitwise static-batch row: TP from gpu_count,
 // load_value identical requests of isl/osl tokens, FP16 (the BF16 entry:
 // same bytes and the same dense tensor peak on A100 and H100).
-func classifyStatic(r calRow) (rowCase, string) {
+func classifyStatic(r validation.Row) (rowCase, string) {
 	if r.ISL == nil || r.OSL == nil || r.LoadValue == nil || *r.LoadValue < 1 {
 		return rowCase{}, "static batch without isl, osl or batch size"
 	}
@@ -165,7 +113,7 @@ func classifyStatic(r calRow) (rowCase, string) {
 
 // classifyOp maps a Vidur operator row: one GEMM of one layer at TP1
 // shapes for isl tokens, in BF16.
-func classifyOp(r calRow) (rowCase, string) {
+func classifyOp(r validation.Row) (rowCase, string) {
 	hw, why := rowHardware(r)
 	if why != "" {
 		return rowCase{}, why
@@ -180,30 +128,30 @@ func classifyOp(r calRow) (rowCase, string) {
 
 // rowHardware builds the row's Hardware: catalog model and GPU, TP from
 // gpu_count, BF16 weights and KV unless the precision says FP8.
-func rowHardware(r calRow) (Hardware, string) {
-	m, err := LookupModel(catalogName(r.Model))
+func rowHardware(r validation.Row) (sim.Hardware, string) {
+	m, err := sim.LookupModel(catalogName(r.Model))
 	if err != nil {
-		return Hardware{}, "model not in catalog"
+		return sim.Hardware{}, "model not in catalog"
 	}
-	g, err := LookupGPU(r.GPU)
+	g, err := sim.LookupGPU(r.GPU)
 	if err != nil {
-		return Hardware{}, "gpu not in catalog"
+		return sim.Hardware{}, "gpu not in catalog"
 	}
-	hw := Hardware{Model: m, GPU: g, TP: r.GPUCount, Weights: BF16, KV: BF16}
+	hw := sim.Hardware{Model: m, GPU: g, TP: r.GPUCount, Weights: sim.BF16, KV: sim.BF16}
 	p := strings.ToUpper(r.Precision)
 	if strings.HasPrefix(p, "FP8") {
-		hw.Weights, hw.KV = FP8, FP8
+		hw.Weights, hw.KV = sim.FP8, sim.FP8
 	}
 	if strings.Contains(p, "FP8 KV") {
-		hw.KV = FP8
+		hw.KV = sim.FP8
 	}
 	return hw, ""
 }
 
 // predict returns the predictor's value for the row's metric, in the row's
 // unit.
-func predict(rc rowCase, p CostParams) float64 {
-	c := NewCostModel(rc.hw, p)
+func predict(rc rowCase, p sim.CostParams) float64 {
+	c := sim.NewCostModel(rc.hw, p)
 	ms := 1.0
 	if rc.row.Unit == "ms" {
 		ms = 1000

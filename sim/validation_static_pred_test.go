@@ -1,4 +1,4 @@
-package sim
+package sim_test
 
 // This file holds the STATIC-BATCH and OPERATOR predictors used only to
 // check the cost model against published step- and kernel-level
@@ -6,7 +6,10 @@ package sim
 // Vidur's GEMM profiles. Like predictSteady they are closed-form, and as a
 // test file they are not part of the package.
 
-import "time"
+import (
+	"surge/sim"
+	"time"
+)
 
 // staticPrefill is the time to prefill a static batch of b identical
 // prompts of isl tokens. A static batch is admitted whole and not chunked
@@ -14,12 +17,12 @@ import "time"
 // context 0:
 //
 //	T = StepTime(b × Chunk{isl, 0})   (n = b·isl tokens, b sequences)
-func staticPrefill(c *CostModel, b, isl int) time.Duration {
-	pre := make([]Chunk, b)
+func staticPrefill(c *sim.CostModel, b, isl int) time.Duration {
+	pre := make([]sim.Chunk, b)
 	for i := range pre {
-		pre[i] = Chunk{Tokens: isl}
+		pre[i] = sim.Chunk{Tokens: isl}
 	}
-	return c.StepTime(Batch{Prefill: pre})
+	return c.StepTime(sim.Batch{Prefill: pre})
 }
 
 // staticDecode is the mean decode step of a static batch of b identical
@@ -29,7 +32,7 @@ func staticPrefill(c *CostModel, b, isl int) time.Duration {
 //	T = (1/osl) · Σ_k StepTime(b decodes at context isl + k)
 //
 // It returns 0 when osl < 1.
-func staticDecode(c *CostModel, b, isl, osl int) time.Duration {
+func staticDecode(c *sim.CostModel, b, isl, osl int) time.Duration {
 	if osl < 1 {
 		return 0
 	}
@@ -39,7 +42,7 @@ func staticDecode(c *CostModel, b, isl, osl int) time.Duration {
 		for i := range dec {
 			dec[i] = isl + k
 		}
-		sum += c.StepTime(Batch{Decode: dec})
+		sum += c.StepTime(sim.Batch{Decode: dec})
 	}
 	return sum / time.Duration(osl)
 }
@@ -53,7 +56,7 @@ type opShape struct{ In, Out int }
 // h → (n_q + 2·n_kv)·d, mlp_up_proj the fused gate and up projections
 // h → 2·I, mlp_down_proj I → h. For an MoE model the MLP shapes are one
 // expert's.
-func opShapes(m Model) map[string]opShape {
+func opShapes(m sim.Model) map[string]opShape {
 	return map[string]opShape{
 		"attn_pre_proj": {m.Hidden, (m.Heads + 2*m.KVHeads) * m.HeadDim},
 		"mlp_up_proj":   {m.Hidden, 2 * m.Intermediate},

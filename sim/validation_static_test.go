@@ -1,7 +1,9 @@
-package sim
+package sim_test
 
 import (
 	"math"
+	"surge/sim"
+	"surge/sim/validation"
 	"testing"
 	"time"
 )
@@ -11,13 +13,13 @@ import (
 // last step, and no steps take no time.
 func TestStaticDecode(t *testing.T) {
 	t.Parallel()
-	c := NewCostModel(hwFor(t, "Llama-2-70B", "H100", 2, BF16, BF16), CostParams{})
+	c := sim.NewCostModel(staticHW(t, "H100"), sim.CostParams{})
 	dec := func(b, ctx int) time.Duration {
 		d := make([]int, b)
 		for i := range d {
 			d[i] = ctx
 		}
-		return c.StepTime(Batch{Decode: d})
+		return c.StepTime(sim.Batch{Decode: d})
 	}
 	if got, want := staticDecode(c, 8, 512, 1), dec(8, 512); got != want {
 		t.Errorf("osl 1: %v, want the single step %v", got, want)
@@ -37,13 +39,13 @@ func TestStaticDecode(t *testing.T) {
 // of b·isl because causal attention stays within each sequence.
 func TestStaticPrefill(t *testing.T) {
 	t.Parallel()
-	c := NewCostModel(hwFor(t, "Llama-2-70B", "A100", 2, BF16, BF16), CostParams{})
+	c := sim.NewCostModel(staticHW(t, "A100"), sim.CostParams{})
 	t16, t32 := staticPrefill(c, 16, 512), staticPrefill(c, 32, 512)
 	if r := float64(t32) / float64(t16); math.Abs(r-2) > 0.06 {
 		t.Errorf("32 prompts take %.3f× 16 prompts, want ≈ 2", r)
 	}
 	four := staticPrefill(c, 4, 4096)
-	one := c.StepTime(Batch{Prefill: []Chunk{{Tokens: 4 * 4096}}})
+	one := c.StepTime(sim.Batch{Prefill: []sim.Chunk{{Tokens: 4 * 4096}}})
 	if four >= one {
 		t.Errorf("4 prompts of 4096 (%v) not cheaper than one of 16384 (%v)", four, one)
 	}
@@ -54,7 +56,7 @@ func TestStaticPrefill(t *testing.T) {
 // fused into 8192×57344.
 func TestOpShapes(t *testing.T) {
 	t.Parallel()
-	m, err := LookupModel("Llama-2-70B")
+	m, err := sim.LookupModel("Llama-2-70B")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,4 +74,14 @@ func TestOpShapes(t *testing.T) {
 	if len(got) != len(want) {
 		t.Errorf("%d operators, want %d", len(got), len(want))
 	}
+}
+
+// staticHW is Llama-2-70B on two of gpu in BF16, as a Splitwise row names it.
+func staticHW(t *testing.T, gpu string) sim.Hardware {
+	t.Helper()
+	hw, why := rowHardware(validation.Row{Model: "Llama-2-70B", GPU: gpu, GPUCount: 2})
+	if why != "" {
+		t.Fatal(why)
+	}
+	return hw
 }

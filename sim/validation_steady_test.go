@@ -1,4 +1,4 @@
-package sim
+package sim_test
 
 // This file is the STEADY-STATE PREDICTOR used only to fit the cost
 // parameters on published measurements (docs/sim-fit.md). It is a
@@ -6,7 +6,10 @@ package sim
 // the engine itself is validated by package surge/sim/validation
 // (docs/sim-validation.md). As a test file it is not part of the package.
 
-import "math"
+import (
+	"math"
+	"surge/sim"
+)
 
 // steadyConfig is the serving configuration the steady-state predictor
 // assumes for one measured row.
@@ -48,7 +51,7 @@ type steadyState struct {
 //
 // With more clients than B, the rest queue: by Little's law each client
 // cycle is clients/X, so TTFT = TTFT0 + clients/X − cycle.
-func predictSteady(c *CostModel, cfg steadyConfig) steadyState {
+func predictSteady(c *sim.CostModel, cfg steadyConfig) steadyState {
 	hw := c.Hardware()
 	ctx := cfg.ISL + cfg.OSL/2
 	need := ctx
@@ -67,14 +70,14 @@ func predictSteady(c *CostModel, cfg steadyConfig) steadyState {
 	for i := range dec {
 		dec[i] = ctx
 	}
-	t0 := c.StepTime(Batch{Decode: dec}).Seconds()
+	t0 := c.StepTime(sim.Batch{Decode: dec}).Seconds()
 	chunks := chunkPrompt(cfg.ISL, cfg.Budget-b)
 	var extra, ttft float64
-	pre := make([]Chunk, 1)
+	pre := make([]sim.Chunk, 1)
 	for _, ch := range chunks {
 		pre[0] = ch
-		extra += c.StepTime(Batch{Prefill: pre, Decode: dec}).Seconds() - t0
-		ttft += c.StepTime(Batch{Prefill: pre, Decode: dec[:b-1]}).Seconds()
+		extra += c.StepTime(sim.Batch{Prefill: pre, Decode: dec}).Seconds() - t0
+		ttft += c.StepTime(sim.Batch{Prefill: pre, Decode: dec[:b-1]}).Seconds()
 	}
 	r := float64(b) / float64(cfg.OSL)
 	t := t0 + r*extra
@@ -103,11 +106,11 @@ func prefillWait(x, s float64, b int) float64 {
 
 // chunkPrompt splits n prompt tokens into chunks of at most budget tokens,
 // each recording the tokens before it as context.
-func chunkPrompt(n, budget int) []Chunk {
+func chunkPrompt(n, budget int) []sim.Chunk {
 	budget = max(budget, 1)
-	out := make([]Chunk, 0, (n+budget-1)/budget)
+	out := make([]sim.Chunk, 0, (n+budget-1)/budget)
 	for done := 0; done < n; done += budget {
-		out = append(out, Chunk{Tokens: min(budget, n-done), Context: done})
+		out = append(out, sim.Chunk{Tokens: min(budget, n-done), Context: done})
 	}
 	return out
 }

@@ -1,10 +1,11 @@
-package sim
+package sim_test
 
 import (
 	"fmt"
 	"math"
 	"slices"
 	"strings"
+	"surge/sim"
 )
 
 // tpKey groups rows that differ only in TP: same source, engine, model,
@@ -25,7 +26,7 @@ type tpRatio struct {
 // concurrency series measured at TP2 and at more GPUs, its ratio to the
 // TP2 row, measured and predicted. A ratio shows how well the model
 // scales with TP apart from any error common to all TPs of a series.
-func tpRatios(cases []rowCase, p CostParams) []tpRatio {
+func tpRatios(cases []rowCase, p sim.CostParams) []tpRatio {
 	base := map[tpKey]rowCase{}
 	key := func(rc rowCase) tpKey {
 		r := rc.row
@@ -53,7 +54,7 @@ func tpRatios(cases []rowCase, p CostParams) []tpRatio {
 
 // writeTPScaling writes the median error of the TP4/TP2 and TP8/TP2
 // throughput ratios.
-func writeTPScaling(b *strings.Builder, cases []rowCase, p CostParams) {
+func writeTPScaling(b *strings.Builder, cases []rowCase, p sim.CostParams) {
 	b.WriteString("\n## TP scaling\n\nThroughput at TP4 and TP8 over the same series at TP2 (same engine, model,\n" +
 		"shape and load), measured and predicted: the error of the ratio is the\nmodel's error in scaling with TP, apart from any error all TPs share.\n\n" +
 		"| ratio | rows | measured (median) | predicted (median) | median error of the ratio |\n|---|---|---|---|---|\n")

@@ -57,6 +57,9 @@ func (s *Server) admit(w http.ResponseWriter, r *http.Request, api string) (requ
 	}
 	req, j, aerr := s.decode(body, api)
 	s.doneDecoding(n, len(body))
+	if aerr == nil {
+		j.copy, aerr = copyHint(r.Header)
+	}
 	return req, j, aerr
 }
 

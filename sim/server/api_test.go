@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"encoding/json"
 	"strings"
 	"testing"
 
@@ -100,5 +101,48 @@ func TestEmbeddings(t *testing.T) {
 	in, err := openai.DecodeAPI(openai.APIEmbeddings, body)
 	if code != 200 || err != nil || in.Embeddings != 1 || !strings.Contains(string(body), `"embedding":"`) {
 		t.Errorf("base64: status %d, %+v, %v: %.200s", code, in, err, body)
+	}
+}
+
+// TestRerankAndScore checks rerank and score through surge's client: one
+// score per document, the prompt tokens of every query and document pair,
+// no tokens to time, the same score for the same pair by either API, and
+// rerank's top_n and return_documents.
+func TestRerankAndScore(t *testing.T) {
+	t.Parallel()
+	s, ts := newTestServer(t, Config{})
+	c, err := client.New(client.Config{BaseURL: ts.URL})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(c.Close)
+	query, docs := "which is the capital of France", []string{"Brasilia is in Brazil.", "Paris is in France.", "Cats sleep a lot."}
+	want := 0
+	for _, d := range docs {
+		want += len(s.tok.Encode(query)) + len(s.tok.Encode(d))
+	}
+	for _, api := range []string{openai.APIRerank, openai.APIScore} {
+		res := c.Do(context.Background(), &client.Request{API: api, Model: testModel, Prompt: query, Documents: docs, Stream: true})
+		if res.ErrClass != "" || res.Scores != 3 || res.PromptTokens != want || res.Chunks != 0 || !res.FirstToken.IsZero() || !res.Whole || res.ServerE2E == 0 {
+			t.Errorf("%s: result %+v; want 3 scores of %d prompt tokens, no token events", api, res, want)
+		}
+	}
+	var rr openai.RerankResponse
+	code, body := post(t, ts, "/v2/rerank", map[string]any{"model": testModel, "query": query, "documents": docs, "top_n": 2, "return_documents": true})
+	if err := json.Unmarshal(body, &rr); code != 200 || err != nil || len(rr.Results) != 2 || !strings.HasPrefix(rr.ID, "rerank-") {
+		t.Fatalf("top_n 2: status %d, %v: %s", code, err, body)
+	}
+	var sr openai.ScoreResponse
+	code, body = post(t, ts, "/score", map[string]any{"model": testModel, "text_1": query, "text_2": docs})
+	if err := json.Unmarshal(body, &sr); code != 200 || err != nil || len(sr.Data) != 3 || sr.Object != "list" {
+		t.Fatalf("score: status %d, %v: %s", code, err, body)
+	}
+	for k, r := range rr.Results {
+		if r.Document == nil || r.Document.Text != docs[r.Index] || r.RelevanceScore != sr.Data[r.Index].Score || r.RelevanceScore < 0 || r.RelevanceScore >= 1 {
+			t.Errorf("result %d: %+v; want document %d's text and score %v", k, r, r.Index, sr.Data[r.Index].Score)
+		}
+		if k > 0 && r.RelevanceScore > rr.Results[k-1].RelevanceScore {
+			t.Errorf("results not best first: %+v", rr.Results)
+		}
 	}
 }

@@ -5,19 +5,14 @@ import (
 	"net"
 	"net/http"
 	"time"
+
+	"surge/internal/recvtime"
 )
 
 // maxReceiveWait bounds how long before its handler a request may have
 // arrived; a receive time further back (a wall clock stepped between the
 // two readings) is ignored.
 const maxReceiveWait = time.Minute
-
-// receiver is a connection that knows when its bytes arrived: received
-// returns the wall-clock time (Unix nanoseconds) at which the data of its
-// latest read reached the socket, or 0 if that read carried no time.
-type receiver interface {
-	received() int64
-}
 
 // connKey is the context key of a request's connection.
 type connKey struct{}
@@ -61,17 +56,9 @@ func arrivedAt(r *http.Request) time.Time {
 // its HTTP layer to read the request, as they would any other queue in
 // it. HTTP/2 requests, which share connections, arrive at now.
 func arrivalOf(r *http.Request, now time.Time) time.Time {
-	c, ok := r.Context().Value(connKey{}).(receiver)
+	c, ok := r.Context().Value(connKey{}).(net.Conn)
 	if !ok || r.ProtoMajor != 1 {
 		return now
 	}
-	at := c.received()
-	if at == 0 {
-		return now
-	}
-	wait := time.Duration(now.UnixNano() - at)
-	if wait <= 0 || wait > maxReceiveWait {
-		return now
-	}
-	return now.Add(-wait) // keeps now's monotonic reading
+	return recvtime.At(recvtime.Of(c), now, maxReceiveWait)
 }

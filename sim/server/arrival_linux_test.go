@@ -11,68 +11,9 @@ import (
 	"sync"
 	"testing"
 	"time"
-)
 
-// TestReceiveTimestamps checks that a connection accepted through
-// stampReceives knows when its bytes reached the socket: after the
-// client began writing them, and well before the server read them 50 ms
-// later. A first exchange lets the kernel turn stamping on (it does so a
-// moment after the listener asks).
-func TestReceiveTimestamps(t *testing.T) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ln = stampReceives(ln)
-	defer ln.Close()
-	accepted := make(chan net.Conn, 1)
-	go func() {
-		c, _ := ln.Accept()
-		accepted <- c
-	}()
-	client, err := net.Dial("tcp", ln.Addr().String())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer client.Close()
-	server := <-accepted
-	if server == nil {
-		t.Fatal("accept failed")
-	}
-	defer server.Close()
-	rc, ok := server.(receiver)
-	if !ok {
-		t.Skipf("the kernel refused SO_TIMESTAMPNS: %T", server)
-	}
-	buf := make([]byte, 64)
-	if _, err := client.Write([]byte("warm up")); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := server.Read(buf); err != nil {
-		t.Fatal(err)
-	}
-	time.Sleep(10 * time.Millisecond)
-	before := time.Now().UnixNano()
-	if _, err := client.Write([]byte("POST /v1/completions HTTP/1.1\r\n")); err != nil {
-		t.Fatal(err)
-	}
-	time.Sleep(50 * time.Millisecond)
-	readAt := time.Now().UnixNano()
-	if n, err := server.Read(buf); n == 0 || err != nil {
-		t.Fatalf("read %d, %v", n, err)
-	}
-	if at := rc.received(); at < before || at > readAt-25e6 {
-		t.Errorf("receive time %d ns after the write began, %d ns before the read; want after the write and at least 25 ms before the read",
-			at-before, readAt-at)
-	}
-	if n, err := server.Read(nil); n != 0 || err != nil {
-		t.Errorf("empty read: %d, %v; want 0, nil", n, err)
-	}
-	client.Close()
-	if n, err := server.Read(buf); n != 0 || err != io.EOF {
-		t.Errorf("read after the client closed: %d, %v; want 0, io.EOF", n, err)
-	}
-}
+	"surge/internal/recvtime"
+)
 
 // TestArrivalOnTheWire serves HTTP as Serve does and sends requests on
 // one kept-alive connection. A request written while the server is busy
@@ -101,11 +42,11 @@ func TestArrivalOnTheWire(t *testing.T) {
 	}
 	stamping := make(chan bool, 1)
 	hs := &http.Server{Handler: h, ConnContext: func(ctx context.Context, c net.Conn) context.Context {
-		_, ok := c.(receiver)
+		ok := recvtime.Of(c) != nil
 		stamping <- ok
 		return withConn(ctx, c)
 	}}
-	go hs.Serve(stampReceives(ln))
+	go hs.Serve(recvtime.Listen(ln))
 	defer hs.Close()
 	c, err := net.Dial("tcp", ln.Addr().String())
 	if err != nil {

@@ -69,9 +69,11 @@ type Config struct {
 	// means DefaultOutputMedian and DefaultOutputSigma.
 	OutputMedian int
 	OutputSigma  float64
-	// ToolCallShare is the share of chat requests defining tools whose
-	// answer is a call of the first tool rather than text; zero means
-	// DefaultToolCallShare, a negative share none.
+	// ToolCallShare is the share of chat, responses and messages
+	// requests defining tools whose answer is a call of the first tool
+	// rather than text (a chat tool_calls delta, a Responses function_call
+	// item, a Messages tool_use block); zero means DefaultToolCallShare, a
+	// negative share none.
 	ToolCallShare float64
 	// Faults makes the server misbehave on purpose (see the package doc);
 	// the zero value injects none. FaultSeed seeds the draws, so the same
@@ -163,7 +165,7 @@ func New(cfg Config) (*Server, error) {
 		queueWait: defaultQueueWait}
 	s.created = s.start.Unix()
 	s.vectors = newVectors()
-	s.metrics = newMetrics(cfg.Model, s.Stats)
+	s.metrics = newMetrics(cfg.Model, s.engCfg.Speculative.Tokens, s.Stats)
 	s.faults = newInjector(cfg, s.start, s.metrics)
 	return s, nil
 }

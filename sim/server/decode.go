@@ -3,6 +3,7 @@ package server
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 
@@ -11,11 +12,12 @@ import (
 
 // request is a decoded, validated request of one of the APIs.
 type request struct {
-	api          string // openai.APIChat, APICompletions, APIResponses, APIMessages or APIEmbeddings
+	api          string // one of openai.APIs
 	model        string
-	texts        []string // prompt text: the messages' contents, or the prompt
-	ids          []int    // a pre-tokenized completions prompt; used instead of texts
-	maxTokens    int      // 0 when the client gave none
+	texts        []string  // prompt text: the messages' contents, or the prompt
+	images       []picture // images of the messages, each after the texts before its own message's end
+	ids          []int     // a pre-tokenized completions prompt; used instead of texts
+	maxTokens    int       // 0 when the client gave none
 	minTokens    int
 	ignoreEOS    bool
 	stream       bool
@@ -23,9 +25,16 @@ type request struct {
 	reasoning    int  // output tokens to stream as reasoning before the answer
 	inputs       int  // an embeddings request's inputs, each embedded apart
 	base64       bool // an embeddings request wants its vectors as base64
+	// pairs are the query and document pairs a rerank or score request
+	// scores; topN, when positive, how many of the best a rerank answer
+	// holds, and returnDocs whether it holds their texts.
+	pairs      []pair
+	topN       int
+	returnDocs bool
 	// tool is the name of the first tool the request defines, which a
 	// reply calling a tool calls; "" when it defines none.
 	tool string
+	options
 }
 
 // chat reports whether r is a chat request.
@@ -45,6 +54,10 @@ func decodeRequest(body []byte, api string) (request, error) {
 		return decodeMessages(body)
 	case openai.APIEmbeddings:
 		return decodeEmbeddings(body)
+	case openai.APIRerank:
+		return decodeRerank(body)
+	case openai.APIScore:
+		return decodeScore(body)
 	}
 	var w wireRequest
 	if err := decodeJSON(body, &w); err != nil {
@@ -60,6 +73,9 @@ func decodeRequest(body []byte, api string) (request, error) {
 	if err := w.lengths(&r); err != nil {
 		return request{}, err
 	}
+	if err := w.chatOptions(&r); err != nil {
+		return request{}, err
+	}
 	if w.Model == "" {
 		return request{}, badRequest("model is required")
 	}
@@ -72,14 +88,17 @@ func decodeRequest(body []byte, api string) (request, error) {
 	return r, w.completionPrompt(&r)
 }
 
-// tools reads a chat request's tools: their definitions, as sent, are the
+// tools reads a request's tools: their definitions, as sent, are the
 // start of the prompt (templates render them into the system prompt), and
-// the first one's name is the function a tool-calling reply calls.
+// the first one's name is the function a tool-calling reply calls. A chat
+// tool names its function under function, a Responses or Messages tool
+// beside its type.
 func (r *request) tools(raw json.RawMessage) error {
 	if len(raw) == 0 || string(raw) == "null" {
 		return nil
 	}
 	var tools []struct {
+		Name     string `json:"name"`
 		Function struct {
 			Name string `json:"name"`
 		} `json:"function"`
@@ -88,12 +107,18 @@ func (r *request) tools(raw json.RawMessage) error {
 		return badRequest("tools must be an array of function tools")
 	}
 	for i, t := range tools {
-		if t.Function.Name == "" {
+		switch {
+		case r.chat() && t.Function.Name == "":
 			return badRequest(fmt.Sprintf("tools[%d].function.name is required", i))
+		case !r.chat() && t.Name == "":
+			return badRequest(fmt.Sprintf("tools[%d].name is required", i))
 		}
 	}
 	if len(tools) > 0 {
 		r.tool = tools[0].Function.Name
+		if !r.chat() {
+			r.tool = tools[0].Name
+		}
 		r.texts = append(r.texts, string(raw))
 	}
 	return nil
@@ -111,15 +136,12 @@ func decodeJSON(body []byte, v any) error {
 	return nil
 }
 
-// lengths reads max_tokens (or max_completion_tokens), min_tokens, n and
+// lengths reads max_tokens (or max_completion_tokens), min_tokens and
 // surge_reasoning_tokens.
 func (w *wireRequest) lengths(r *request) error {
 	mt := w.MaxTokens
 	if mt == nil {
 		mt = w.MaxCompletionTokens
-	}
-	if w.N != nil && *w.N != 1 {
-		return badRequest(fmt.Sprintf("n must be 1 on this server, got %d.", *w.N))
 	}
 	return r.lengths("max_tokens", mt, w.MinTokens, w.SurgeReasoningTokens)
 }
@@ -160,11 +182,35 @@ func (w *wireRequest) chatPrompt(r *request) error {
 		if m.Role == "" {
 			return badRequest(fmt.Sprintf("messages[%d].role is required", i))
 		}
-		text, err := partsText(m.Content, "text")
+		text, pics, err := contentParts(m.Content, len(r.texts)+1, chatImage, "text")
 		if err != nil {
 			return badRequest(fmt.Sprintf("messages[%d].content: %v", i, err))
 		}
-		r.texts = append(r.texts, text)
+		r.texts, r.images = append(r.texts, text), append(r.images, pics...)
+		if err := r.chatCalls(m.ToolCalls); err != nil {
+			return badRequest(fmt.Sprintf("messages[%d].tool_calls: %v", i, err))
+		}
+	}
+	return nil
+}
+
+// chatCalls adds the names and arguments of an assistant message's tool
+// calls to the prompt, as a template renders them.
+func (r *request) chatCalls(raw json.RawMessage) error {
+	if len(raw) == 0 || string(raw) == "null" {
+		return nil
+	}
+	var calls []struct {
+		Function struct {
+			Name      string `json:"name"`
+			Arguments string `json:"arguments"`
+		} `json:"function"`
+	}
+	if err := json.Unmarshal(raw, &calls); err != nil {
+		return errors.New("must be an array of tool calls, each a function with a name and string arguments")
+	}
+	for _, c := range calls {
+		r.texts = append(r.texts, c.Function.Name, c.Function.Arguments)
 	}
 	return nil
 }

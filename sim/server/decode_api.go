@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"slices"
 
 	"surge/openai"
 )
@@ -21,8 +20,14 @@ func decodeResponses(body []byte) (request, error) {
 	if err := r.lengths("max_output_tokens", w.MaxOutputTokens, w.MinTokens, w.SurgeReasoningTokens); err != nil {
 		return request{}, err
 	}
+	if err := r.responsesOptions(&w); err != nil {
+		return request{}, err
+	}
 	if w.Model == "" {
 		return request{}, badRequest("model is required")
+	}
+	if err := r.tools(w.Tools); err != nil {
+		return request{}, err
 	}
 	if w.Instructions != "" {
 		r.texts = append(r.texts, w.Instructions)
@@ -47,19 +52,45 @@ func decodeResponses(body []byte) (request, error) {
 		return request{}, badRequest("input must not be empty")
 	}
 	for i, it := range items {
-		if it.Type != "" && it.Type != "message" {
-			return request{}, badRequest(fmt.Sprintf("input[%d].type %q is not supported: send messages", i, it.Type))
+		if err := r.inputItem(&it); err != nil {
+			return request{}, badRequest(fmt.Sprintf("input[%d]%v", i, err))
 		}
-		if it.Role == "" {
-			return request{}, badRequest(fmt.Sprintf("input[%d].role is required", i))
-		}
-		text, err := partsText(it.Content, "input_text", "output_text")
-		if err != nil {
-			return request{}, badRequest(fmt.Sprintf("input[%d].content: %v", i, err))
-		}
-		r.texts = append(r.texts, text)
 	}
 	return r, nil
+}
+
+// inputItem adds an input item's text to the prompt: a message's
+// content, a function call's name and arguments, a call output's output.
+// Its errors start with the member they are about.
+func (r *request) inputItem(it *openai.ResponsesInputItem) error {
+	switch it.Type {
+	case "", "message":
+		if it.Role == "" {
+			return errors.New(".role is required")
+		}
+		text, pics, err := contentParts(it.Content, len(r.texts)+1, responsesImage, "input_text", "output_text")
+		if err != nil {
+			return fmt.Errorf(".content: %v", err)
+		}
+		r.texts, r.images = append(r.texts, text), append(r.images, pics...)
+	case "function_call":
+		if it.CallID == "" || it.Name == "" {
+			return errors.New(": a function_call needs its call_id and name")
+		}
+		r.texts = append(r.texts, it.Name, it.Arguments)
+	case "function_call_output":
+		if it.CallID == "" {
+			return errors.New(".call_id is required")
+		}
+		text, err := partsText(it.Output, "input_text", "output_text")
+		if err != nil {
+			return fmt.Errorf(".output: %v", err)
+		}
+		r.texts = append(r.texts, text)
+	default:
+		return fmt.Errorf(".type %q is not supported: send messages, function_call and function_call_output items", it.Type)
+	}
+	return nil
 }
 
 // decodeMessages parses and validates a Messages API request: its system
@@ -76,8 +107,14 @@ func decodeMessages(body []byte) (request, error) {
 	if err := r.lengths("max_tokens", w.MaxTokens, w.MinTokens, w.SurgeReasoningTokens); err != nil {
 		return request{}, err
 	}
+	if err := r.messagesOptions(&w); err != nil {
+		return request{}, err
+	}
 	if w.Model == "" {
 		return request{}, badRequest("model is required")
+	}
+	if err := r.tools(w.Tools); err != nil {
+		return request{}, err
 	}
 	system, err := partsText(w.System, "text")
 	if err != nil {
@@ -93,13 +130,71 @@ func decodeMessages(body []byte) (request, error) {
 		if m.Role != "user" && m.Role != "assistant" {
 			return request{}, badRequest(fmt.Sprintf("messages[%d].role: Input should be 'user' or 'assistant'", i))
 		}
-		text, err := partsText(m.Content, "text")
-		if err != nil {
+		if err := r.blocks(m.Content); err != nil {
 			return request{}, badRequest(fmt.Sprintf("messages[%d].content: %v", i, err))
 		}
-		r.texts = append(r.texts, text)
 	}
 	return r, nil
+}
+
+// messagesBlock is a content block of a Messages API message as the
+// server reads it: text, a tool_use with its name and input, or a
+// tool_result whose content is a string or an array of text blocks.
+type messagesBlock struct {
+	Type    string          `json:"type"`
+	Text    string          `json:"text"`
+	Name    string          `json:"name"`
+	Input   json.RawMessage `json:"input"`
+	ID      string          `json:"id"`
+	UseID   string          `json:"tool_use_id"`
+	Content json.RawMessage `json:"content"`
+	Source  *imageSource    `json:"source"`
+}
+
+// blocks adds a Messages API content's text to the prompt: a string, or
+// its blocks' text, images, tool calls' names and inputs and tool results.
+func (r *request) blocks(raw json.RawMessage) error {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || raw[0] != '[' {
+		text, err := partsText(raw, "text")
+		r.texts = append(r.texts, text)
+		return err
+	}
+	var blocks []messagesBlock
+	if err := json.Unmarshal(raw, &blocks); err != nil {
+		return errors.New("must be a string or an array of content blocks")
+	}
+	for j, b := range blocks {
+		switch b.Type {
+		case "text":
+			r.texts = append(r.texts, b.Text)
+		case messagesImage:
+			p := part{Type: messagesImage, Source: b.Source}
+			pic, err := p.picture()
+			if err != nil {
+				return fmt.Errorf("[%d]: %w", j, err)
+			}
+			pic.at = len(r.texts)
+			r.images = append(r.images, pic)
+		case "tool_use":
+			if b.ID == "" || b.Name == "" {
+				return fmt.Errorf("[%d]: a tool_use block needs its id and name", j)
+			}
+			r.texts = append(r.texts, b.Name, string(b.Input))
+		case "tool_result":
+			if b.UseID == "" {
+				return fmt.Errorf("[%d].tool_use_id is required", j)
+			}
+			text, err := partsText(b.Content, "text")
+			if err != nil {
+				return fmt.Errorf("[%d].content: %v", j, err)
+			}
+			r.texts = append(r.texts, text)
+		default:
+			return fmt.Errorf("content part type %q is not supported", b.Type)
+		}
+	}
+	return nil
 }
 
 // decodeEmbeddings parses and validates an embeddings request: input is
@@ -165,25 +260,6 @@ func embeddingsInput(raw []byte) ([]string, [][]int, error) {
 // parts whose types are among types, and returns their text
 // concatenated.
 func partsText(raw json.RawMessage, types ...string) (string, error) {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 || string(raw) == "null" {
-		return "", nil
-	}
-	var s string
-	if raw[0] == '"' {
-		err := json.Unmarshal(raw, &s)
-		return s, err
-	}
-	var parts []openai.ContentPart
-	if err := json.Unmarshal(raw, &parts); err != nil {
-		return "", errors.New("must be a string or an array of content parts")
-	}
-	var b bytes.Buffer
-	for _, p := range parts {
-		if !slices.Contains(types, p.Type) {
-			return "", fmt.Errorf("content part type %q is not supported", p.Type)
-		}
-		b.WriteString(p.Text)
-	}
-	return b.String(), nil
+	text, _, err := contentParts(raw, 0, "", types...)
+	return text, err
 }

@@ -12,7 +12,8 @@
 // Endpoints: POST /v1/chat/completions and /v1/completions (streamed as
 // Server-Sent Events or whole JSON), POST /v1/responses and /v1/messages
 // (OpenAI's Responses API and Anthropic's Messages API, streamed as their
-// typed events or whole), POST /v1/embeddings, GET /v1/models,
+// typed events or whole), POST /v1/embeddings, POST /v1/rerank (also
+// /rerank and /v2/rerank) and /v1/score (also /score), GET /v1/models,
 // GET /health and GET /metrics (Prometheus, vLLM's metric names, label
 // model_name).
 //
@@ -35,15 +36,41 @@
 // cache was looked up: input_tokens is the uncached part, cache_read_input_tokens
 // the cached one), a thinking block of thinking_delta events for the
 // reasoning tokens, a text block of text_delta events for the answer
-// tokens, message_delta with the stop reason (max_tokens or end_turn), the
+// tokens, message_delta with the stop reason (max_tokens, stop_sequence or end_turn), the
 // whole usage and surge_timings, and message_stop. Errors in a stream of
 // either API are their error events.
+//
+// # Tools
+//
+// A chat, Responses or Messages request may define tools: their
+// definitions, as sent, start the prompt, and Config.ToolCallShare of the
+// replies (80% by default) call the first tool, its arguments
+// {"input":"…"} made of the answer tokens: chat streams tool_calls deltas
+// (the id and name with the first) and finishes with tool_calls; the
+// Responses API a function_call item (added with the first token's
+// arguments, then function_call_arguments deltas and the done events);
+// the Messages API a tool_use block (its start is the first answer token,
+// the name; then input_json_delta pieces) and stop_reason tool_use. The
+// calls and results a conversation sends back are prompt too: chat
+// assistant tool_calls and role tool messages, Responses function_call
+// and function_call_output items, Messages tool_use and tool_result
+// blocks.
 //
 // An embeddings request's inputs (strings, or arrays of token IDs) are
 // costed as one prompt of all their tokens, with one output step standing
 // for the pooling (a batch must fit the context, and is not prefix
 // cached); the answer holds one fixed vector of EmbeddingDims per input,
 // as numbers or base64, and the usage of the prompt tokens.
+//
+// A rerank request (a query and its documents, strings or objects with a
+// text) and a score request (text_1 against each of text_2, or lists
+// paired one to one, as vLLM pairs them) are costed as embeddings are,
+// as one prompt of every pair's tokens, each pair a query then its
+// document, not prefix cached. Each pair's score is a hash of its two
+// texts in [0, 1), the same for the same pair by either API: rerank
+// answers its results best first (top_n of them when asked, with their
+// texts when return_documents is true), score one score per pair in
+// order; both with the pairs' tokens as the usage's prompt and total.
 //
 // # Prompt and output
 //
@@ -57,6 +84,25 @@
 // [min_tokens, max_tokens]. Each output token is one word of a fixed list
 // (" the", " model", …), each a single o200k_base token.
 //
+// # Request options
+//
+// n (chat and completions, 1 to 128) generates n choices of the same
+// length and text: choice 0 enters the engine as the request, and the
+// others, n sequences of their own, once its first token is out, when
+// its prompt is computed and cached, so they share its prefill. Each
+// choice streams in chunks of its own, with its index; the usage counts
+// them all. A response format (response_format json_object or
+// json_schema, the Responses API's text.format, the Messages API's
+// output_config.format) makes the answer a JSON object: its members, the
+// schema's top-level properties sorted (or "text"), share the answer's
+// tokens in runs, the punctuation riding on the words so that the token
+// count stays as planned. A stop string (stop, stop_sequences) found in
+// the answer's words ends it before the token completing it, with
+// finish_reason stop. Logprobs (chat's logprobs and top_logprobs,
+// completions' logprobs N, the Responses API's include of
+// message.output_text.logprobs) come with every token in the API's shape,
+// made-up values decreasing over the alternatives.
+//
 // # Reasoning
 //
 // A request may carry the extension "surge_reasoning_tokens": n (surge's
@@ -67,6 +113,18 @@
 // message.reasoning_content of a whole chat response; the natural output
 // length is n plus the answer's. Completions have no reasoning field:
 // their text holds every token.
+//
+// # Speculative decoding
+//
+// With Config.Engine.Speculative on, a request's header Surge-Copy
+// (openai.SurgeCopyHeader; surge's driver sends it to this engine only,
+// from the workload's planned copy fraction) sets how likely its drafts
+// are accepted (sim.Speculative); a value outside [0, 1] is a 400. A step
+// that accepts several tokens streams each in its own chunk, written
+// together. /metrics then also has vLLM's speculative decoding counters:
+// vllm:spec_decode_num_drafts_total, _num_draft_tokens_total,
+// _num_accepted_tokens_total and _num_accepted_tokens_per_pos_total by
+// position.
 //
 // # surge_timings
 //

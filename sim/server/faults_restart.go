@@ -74,7 +74,12 @@ func (s *Server) restart(live map[uint64]*stream, r Restart) {
 	s.mu.Lock()
 	inbox := s.inbox
 	s.inbox, s.aborts = nil, nil // the aborts name requests dropped below
-	dropped := len(inbox) + len(live)
+	dropped := len(inbox)
+	for id, st := range live {
+		if id == st.id { // a request, not one of its other choices
+			dropped++
+		}
+	}
 	s.faults.record("restart", fmt.Sprintf("down=%v dropped=%d", r.Down, dropped))
 	s.faults.count.WithLabelValues("restart_cut").Add(float64(dropped))
 	close(s.restarted)
@@ -85,7 +90,7 @@ func (s *Server) restart(live map[uint64]*stream, r Restart) {
 	}
 	for id, st := range live {
 		s.eng.Abort(id)
-		st.fail(errRestart)
+		st.fail(errRestart) // once per choice: the first ends it
 		delete(live, id)
 	}
 	s.carried = addCounters(s.carried, s.eng.Stats())
@@ -104,6 +109,12 @@ func addCounters(base, cur sim.Stats) sim.Stats {
 	cur.PromptTokens += base.PromptTokens
 	cur.GenerationTokens += base.GenerationTokens
 	cur.Finished += base.Finished
+	cur.SpecDrafts += base.SpecDrafts
+	cur.SpecDraftTokens += base.SpecDraftTokens
+	cur.SpecAccepted += base.SpecAccepted
+	for i := range cur.SpecAcceptedPerPos {
+		cur.SpecAcceptedPerPos[i] += base.SpecAcceptedPerPos[i]
+	}
 	return cur
 }
 

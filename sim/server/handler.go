@@ -7,14 +7,17 @@ import (
 	"surge/openai"
 )
 
-// Handler returns the server's HTTP routes: the APIs (openai.APIs),
+// Handler returns the server's HTTP routes: the APIs (openai.APIs, at
+// their paths and openai.Aliases),
 // /v1/models, /health and /metrics. Completion requests wait for the
 // engine loop, so Run (or Serve) must be running.
 func (s *Server) Handler() http.Handler {
 	mux := http.NewServeMux()
 	for _, api := range openai.APIs() {
 		path, _ := openai.Path(api)
-		mux.HandleFunc("POST "+path, func(w http.ResponseWriter, r *http.Request) { s.complete(w, r, api) })
+		for _, p := range append([]string{path}, openai.Aliases(api)...) {
+			mux.HandleFunc("POST "+p, func(w http.ResponseWriter, r *http.Request) { s.complete(w, r, api) })
+		}
 	}
 	mux.HandleFunc("GET /v1/models", s.models)
 	mux.HandleFunc("GET /health", func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(http.StatusOK) })

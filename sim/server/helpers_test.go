@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"surge/internal/recvtime"
 	"surge/openai"
 	"surge/sim"
 )
@@ -54,7 +55,7 @@ func newTestServer(t *testing.T, cfg Config) (*Server, *httptest.Server) {
 	}()
 	// As Serve does: receive times stamped, the connection in the context.
 	ts := httptest.NewUnstartedServer(s.Handler())
-	ts.Listener = stampReceives(ts.Listener)
+	ts.Listener = recvtime.Listen(ts.Listener)
 	ts.Config.ConnContext = withConn
 	ts.Start()
 	t.Cleanup(func() {

@@ -58,8 +58,10 @@ func (s *Server) Run(ctx context.Context) error {
 			continue
 		case <-timer.C:
 		}
-		s.deliver(live, res.Events, time.Now())
+		// Publish first, so that a client that has its tokens finds the
+		// engine's counters counting them.
 		s.publish()
+		s.deliver(live, res.Events, time.Now())
 	}
 }
 
@@ -105,18 +107,18 @@ func (s *Server) takeInbox(live map[uint64]*stream) {
 	s.inbox, s.aborts = nil, nil
 	s.mu.Unlock()
 	for _, st := range inbox {
-		r := &sim.Request{ID: st.id, Arrival: st.arrival.Sub(s.start), PromptLen: st.job.promptLen,
-			BlockHashes: st.job.hashes, OutputLen: st.job.outputLen}
-		if err := s.eng.Add(r); err != nil {
+		if err := s.eng.Add(s.engineRequest(st, st.id)); err != nil {
 			st.fail(badRequest(err.Error()))
 			continue
 		}
 		live[st.id] = st
 	}
 	for _, id := range aborts {
-		if live[id] != nil {
-			s.eng.Abort(id)
-			delete(live, id)
+		if st := live[id]; st != nil {
+			for _, k := range append(st.kids, id) {
+				s.eng.Abort(k)
+				delete(live, k)
+			}
 			s.metrics.success.WithLabelValues("abort").Inc()
 		}
 	}
@@ -132,24 +134,76 @@ func (s *Server) deliver(live map[uint64]*stream, events []sim.Event, t time.Tim
 		if st == nil {
 			continue
 		}
+		if c := st.choice(ev.ID); c > 0 {
+			s.deliverChoice(live, st, c, ev, t)
+			continue
+		}
 		switch ev.Kind {
 		case sim.EventScheduled:
 			st.update(func(p *progress) { p.queued, p.cached = ev.Queued, ev.CachedTokens })
 		case sim.EventFirstToken:
 			s.metrics.ttft.Observe(t.Sub(st.arrival).Seconds())
 			st.update(func(p *progress) { p.tokens, p.cached, p.first, p.last = ev.Tokens, ev.CachedTokens, t, t })
+			s.addChoices(live, st)
 		case sim.EventToken:
 			st.update(func(p *progress) {
 				s.metrics.itl.Observe(t.Sub(p.last).Seconds())
 				p.tokens, p.last = ev.Tokens, t
 			})
 		case sim.EventFinished:
-			s.metrics.e2e.Observe(t.Sub(st.arrival).Seconds())
-			s.metrics.success.WithLabelValues(finishReason(st.job)).Inc()
-			st.update(func(p *progress) { p.done = true })
-			delete(live, ev.ID)
+			s.finishChoice(live, st, ev.ID, t)
 		}
 	}
+}
+
+// engineRequest is the engine's request for one choice of st, id.
+func (s *Server) engineRequest(st *stream, id uint64) *sim.Request {
+	return &sim.Request{ID: id, Arrival: st.arrival.Sub(s.start), PromptLen: st.job.promptLen,
+		BlockHashes: st.job.hashes, OutputLen: st.job.outputLen, Copy: st.job.copy}
+}
+
+// addChoices adds choices 1 to n−1 of st to the engine once choice 0 has
+// its first token: its prompt is then computed and, with prefix caching
+// on, cached, so they share its prefill and compute only the prompt's
+// last partial block (vLLM forks n sequences off one prompt). Each is
+// a sequence of its own in the engine's batch and KV cache.
+func (s *Server) addChoices(live map[uint64]*stream, st *stream) {
+	for c := 1; c < st.job.choices && len(st.kids) < c; c++ {
+		id := s.newID()
+		if err := s.eng.Add(s.engineRequest(st, id)); err != nil {
+			st.fail(badRequest(err.Error()))
+			return
+		}
+		st.kids = append(st.kids, id)
+		live[id] = st
+	}
+}
+
+// deliverChoice applies an event of choice c > 0 of st.
+func (s *Server) deliverChoice(live map[uint64]*stream, st *stream, c int, ev sim.Event, t time.Time) {
+	switch ev.Kind {
+	case sim.EventFirstToken, sim.EventToken:
+		st.update(func(p *progress) { p.more[c-1], p.last = ev.Tokens, t })
+	case sim.EventFinished:
+		s.finishChoice(live, st, ev.ID, t)
+	}
+}
+
+// finishChoice ends the choice whose engine request is id; the request
+// is done when all its choices are. Until then choice 0 stays live under
+// the request's id, which an abort names, so that its other choices are
+// aborted with it.
+func (s *Server) finishChoice(live map[uint64]*stream, st *stream, id uint64, t time.Time) {
+	if id != st.id {
+		delete(live, id)
+	}
+	if st.finished++; st.finished < st.job.choices {
+		return
+	}
+	delete(live, st.id)
+	s.metrics.e2e.Observe(t.Sub(st.arrival).Seconds())
+	s.metrics.success.WithLabelValues(finishReason(st.job)).Inc()
+	st.update(func(p *progress) { p.done = true })
 }
 
 // publish copies the engine's stats for /metrics and Stats.

@@ -31,7 +31,7 @@ type metrics struct {
 	success *prometheus.CounterVec
 }
 
-func newMetrics(model string, stats func() sim.Stats) *metrics {
+func newMetrics(model string, drafts int, stats func() sim.Stats) *metrics {
 	labels := prometheus.Labels{"model_name": model}
 	m := &metrics{reg: prometheus.NewRegistry()}
 	hist := func(name, help string, buckets []float64) prometheus.Histogram {
@@ -69,6 +69,9 @@ func newMetrics(model string, stats func() sim.Stats) *metrics {
 		func(s sim.Stats) int64 { return s.PromptTokens })
 	counter("vllm:generation_tokens_total", "Number of generation tokens processed.",
 		func(s sim.Stats) int64 { return s.GenerationTokens })
+	if drafts > 0 {
+		m.reg.MustRegister(newSpecCollector(labels, drafts, stats))
+	}
 	return m
 }
 

@@ -32,6 +32,10 @@ type job struct {
 	// tool, when set, is the function the answer calls: its tokens are
 	// the call's arguments, and it finishes with "tool_calls".
 	tool string
+	// copy is the fraction of the answer that repeats the prompt (the
+	// Surge-Copy header), for speculative decoding's acceptance.
+	copy float64
+	answer
 }
 
 // prepare tokenizes r's prompt and decides its output length. Its errors
@@ -39,14 +43,25 @@ type job struct {
 func (s *Server) prepare(r request) (job, error) {
 	ids := r.ids
 	if ids == nil {
-		for _, t := range r.texts {
-			ids = append(ids, s.tok.Encode(t)...)
+		pics := r.images
+		// Each image goes after the texts before it (picture.at).
+		emit := func(upto int) {
+			for ; len(pics) > 0 && pics[0].at <= upto; pics = pics[1:] {
+				ids = imageIDs(ids, r.model, pics[0])
+			}
 		}
+		emit(0)
+		for i, t := range r.texts {
+			ids = append(ids, s.tok.Encode(t)...)
+			emit(i + 1)
+		}
+		emit(len(r.texts))
 	}
 	bs := s.engCfg.BlockSize
 	j := job{promptLen: max(len(ids), 1)}
-	if r.api != openai.APIEmbeddings {
-		// A batch of inputs is not one sequence whose prefix others share.
+	if !openai.Pools(r.api) {
+		// A batch of inputs or pairs is not one sequence whose prefix
+		// others share.
 		j.hashes = blockHashes(ids, bs)
 	}
 	limit := s.engCfg.MaxModelLen
@@ -64,6 +79,8 @@ func (s *Server) prepare(r request) (job, error) {
 	if r.tool != "" && j.outputLen > j.reasoning && rng.Float64() < s.cfg.ToolCallShare {
 		j.tool = r.tool
 	}
+	j.answer = newAnswer(r)
+	j.cutAtStop(r.stop)
 	// The last token is sampled, not stored: the KV cache holds
 	// prompt+output−1 tokens.
 	need := (j.promptLen + j.outputLen - 1 + bs - 1) / bs

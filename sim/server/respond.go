@@ -26,6 +26,11 @@ type reply struct {
 	// made the token, since with a thousand streams writing one step's
 	// tokens out takes milliseconds.
 	firstWrite time.Time
+	// sentMore counts the tokens of choices 1 to n−1 written so far;
+	// offsets and next are each choice's text length before its token
+	// next, for completions' text_offset.
+	sentMore      []int
+	offsets, next []int
 }
 
 // idPrefix is the prefix of an API's response IDs.
@@ -39,6 +44,10 @@ func idPrefix(api string) string {
 		return "msg_"
 	case openai.APIEmbeddings:
 		return "embd-"
+	case openai.APIRerank:
+		return "rerank-"
+	case openai.APIScore:
+		return "score-"
 	}
 	return "cmpl-"
 }
@@ -73,29 +82,39 @@ func (rp *reply) appendToken(dst []byte, i int) []byte {
 	case openai.APIMessages:
 		return rp.appendMessagesToken(dst, i)
 	}
+	return rp.appendChoiceToken(dst, 0, i)
+}
+
+// appendChoiceToken appends the chat or completions chunk of output
+// token i of choice c: each choice streams its tokens in chunks of its
+// own, with its index.
+func (rp *reply) appendChoiceToken(dst []byte, c, i int) []byte {
 	dst = append(dst, "data: "...)
 	dst = append(dst, rp.head...)
+	dst = append(dst, `"choices":[{"index":`...)
+	dst = strconv.AppendInt(dst, int64(c), 10)
 	switch {
 	case rp.req.chat() && i < rp.st.job.reasoning:
 		// vLLM's reasoning parsers stream thinking as reasoning_content.
-		dst = append(dst, `"choices":[{"index":0,"delta":{"reasoning_content":`...)
+		dst = append(dst, `,"delta":{"reasoning_content":`...)
 	case rp.req.chat() && rp.st.job.tool != "":
 		dst = rp.appendToolDelta(dst, i)
 	case rp.req.chat():
-		dst = append(dst, `"choices":[{"index":0,"delta":{"content":`...)
+		dst = append(dst, `,"delta":{"content":`...)
 	default:
-		dst = append(dst, `"choices":[{"index":0,"text":`...)
+		dst = append(dst, `,"text":`...)
 	}
 	if rp.req.chat() && rp.st.job.tool != "" && i >= rp.st.job.reasoning {
 		dst = strconv.AppendQuote(dst, rp.argument(i))
 		dst = append(dst, "}}]"...) // close the function, the call and tool_calls
 	} else {
-		dst = strconv.AppendQuote(dst, word(i))
+		dst = strconv.AppendQuote(dst, rp.st.job.text(i))
 	}
 	if rp.req.chat() {
 		dst = append(dst, '}')
 	}
-	dst = append(dst, `,"logprobs":null,"finish_reason":`...)
+	dst = rp.appendLogprobs(dst, c, i)
+	dst = append(dst, `,"finish_reason":`...)
 	if i == rp.st.job.outputLen-1 {
 		dst = strconv.AppendQuote(dst, finishReason(rp.st.job))
 	} else {
@@ -108,7 +127,7 @@ func (rp *reply) appendToken(dst []byte, i int) []byte {
 // the arguments' string: the first answer token starts the call, with its
 // id and the function's name, as vLLM's tool parsers stream it.
 func (rp *reply) appendToolDelta(dst []byte, i int) []byte {
-	dst = append(dst, `"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,`...)
+	dst = append(dst, `,"delta":{"tool_calls":[{"index":0,`...)
 	if i == rp.st.job.reasoning {
 		dst = append(dst, `"id":"`+toolCallID(rp.id)+`","type":"function","function":{"name":`...)
 		dst = strconv.AppendQuote(dst, rp.st.job.tool)
@@ -118,11 +137,12 @@ func (rp *reply) appendToolDelta(dst []byte, i int) []byte {
 }
 
 // argument is the part of a tool call's JSON arguments that answer token
-// i carries: its word, opening the object on the first answer token and
-// closing it on the last, so that the parts join into a JSON object.
+// i carries: its word, opening the object on the first token carrying
+// arguments and closing it on the last, so that the parts join into a
+// JSON object.
 func (rp *reply) argument(i int) string {
 	a := word(i)
-	if i == rp.st.job.reasoning {
+	if i == rp.argsFrom() {
 		a = `{"input":"` + a
 	}
 	if i == rp.st.job.outputLen-1 {
@@ -131,11 +151,21 @@ func (rp *reply) argument(i int) string {
 	return a
 }
 
+// argsFrom is the first answer token carrying arguments: the first, but
+// in the Messages API the second, as the first is the tool_use block's
+// start (its name), which holds no partial input.
+func (rp *reply) argsFrom() int {
+	if rp.req.api == openai.APIMessages {
+		return rp.st.job.reasoning + 1
+	}
+	return rp.st.job.reasoning
+}
+
 // arguments is the whole arguments text of the first tokens of a tool
 // call's answer.
 func (rp *reply) arguments(tokens int) string {
 	var b strings.Builder
-	for i := rp.st.job.reasoning; i < tokens; i++ {
+	for i := rp.argsFrom(); i < tokens; i++ {
 		b.WriteString(rp.argument(i))
 	}
 	return b.String()
@@ -148,8 +178,8 @@ func toolCallID(id string) string { return "call_" + id }
 // bytes are being written now: its TTFT counts to the flush of its first
 // token (or to now, if that is in this last write), its E2E to now.
 func (rp *reply) usageOf(p progress) (openai.UsageDetails, openai.SurgeTimings) {
-	u := openai.UsageDetails{Usage: openai.Usage{PromptTokens: rp.st.job.promptLen, CompletionTokens: p.tokens,
-		TotalTokens: rp.st.job.promptLen + p.tokens}}
+	u := openai.UsageDetails{Usage: openai.Usage{PromptTokens: rp.st.job.promptLen, CompletionTokens: p.total(),
+		TotalTokens: rp.st.job.promptLen + p.total()}}
 	u.PromptTokensDetails.CachedTokens = p.cached
 	now := time.Now()
 	first := rp.firstWrite
@@ -205,6 +235,7 @@ func (s *Server) writeStream(w http.ResponseWriter, r *http.Request, req request
 			}
 			buf = rp.appendToken(buf, sent)
 		}
+		buf = rp.appendChoices(buf, p)
 		if p.done {
 			if buf, ok = sf.before(sent, buf); !ok {
 				return // the engine has finished the request: nothing to abort
@@ -225,9 +256,13 @@ func (rp *reply) appendStart(dst []byte) []byte {
 	case rp.req.api == openai.APIResponses:
 		return rp.appendResponsesStart(dst)
 	case rp.req.chat():
-		dst = append(dst, "data: "...)
-		dst = append(dst, rp.head...)
-		return append(dst, `"choices":[{"index":0,"delta":{"role":"assistant","content":""},"logprobs":null,"finish_reason":null}]}`+"\n\n"...)
+		for c := range rp.st.job.choices {
+			dst = append(dst, "data: "...)
+			dst = append(dst, rp.head...)
+			dst = append(dst, `"choices":[{"index":`...)
+			dst = strconv.AppendInt(dst, int64(c), 10)
+			dst = append(dst, `,"delta":{"role":"assistant","content":""},"logprobs":null,"finish_reason":null}]}`+"\n\n"...)
+		}
 	}
 	return dst
 }
@@ -292,36 +327,27 @@ func (s *Server) writeWhole(w http.ResponseWriter, r *http.Request, req request,
 	case openai.APIEmbeddings:
 		writeJSON(w, rp.embeddings(p))
 		return
-	}
-	// Completions have no reasoning field: their text holds every token.
-	reasoning, answer := rp.texts(p)
-	if !req.chat() {
-		reasoning, answer = "", reasoning+answer
+	case openai.APIRerank:
+		writeJSON(w, rp.rerank(p))
+		return
+	case openai.APIScore:
+		writeJSON(w, rp.score(p))
+		return
 	}
 	u, t := rp.usageOf(p)
-	finish := finishReason(st.job)
-	c := openai.Choice{FinishReason: &finish}
 	object := "text_completion"
 	if req.chat() {
 		object = "chat.completion"
-		c.Message = &openai.Delta{Role: "assistant", Content: &answer, ReasoningContent: reasoning}
-		if st.job.tool != "" {
-			c.Message.Content = nil
-			c.Message.ToolCalls = []openai.ToolCall{{ID: toolCallID(rp.id), Type: "function",
-				Function: openai.FunctionCall{Name: st.job.tool, Arguments: rp.arguments(p.tokens)}}}
-		}
-	} else {
-		c.Text = &answer
 	}
 	writeJSON(w, struct {
 		ID      string              `json:"id"`
 		Object  string              `json:"object"`
 		Created int64               `json:"created"`
 		Model   string              `json:"model"`
-		Choices []openai.Choice     `json:"choices"`
+		Choices []wholeChoice       `json:"choices"`
 		Usage   openai.UsageDetails `json:"usage"`
 		Timings openai.SurgeTimings `json:"surge_timings"`
-	}{rp.id, object, s.created, s.cfg.Model, []openai.Choice{c}, u, t})
+	}{rp.id, object, s.created, s.cfg.Model, rp.wholeChoices(p), u, t})
 }
 
 // texts returns the reasoning and the answer of the tokens generated so
@@ -330,9 +356,9 @@ func (rp *reply) texts(p progress) (reasoning, answer string) {
 	var r, a strings.Builder
 	for i := range p.tokens {
 		if i < rp.st.job.reasoning {
-			r.WriteString(word(i))
+			r.WriteString(rp.st.job.text(i))
 		} else {
-			a.WriteString(word(i))
+			a.WriteString(rp.st.job.text(i))
 		}
 	}
 	return r.String(), a.String()

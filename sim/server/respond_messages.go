@@ -13,7 +13,9 @@ import (
 // thinking_delta events are the reasoning tokens; a text block whose
 // text_delta events are the answer tokens; content_block_stop; then
 // message_delta with the stop reason, the usage and surge_timings, and
-// message_stop.
+// message_stop. A reply calling a tool has a tool_use block in place of
+// the text block, whose input_json_delta events are the answer tokens,
+// and stops for tool_use.
 
 // appendAnthropic appends the SSE event typ whose data is v, an object
 // that starts with its type.
@@ -50,11 +52,18 @@ func (rp *reply) appendMessagesToken(dst []byte, i int) []byte {
 		if reasoning > 0 {
 			dst = appendAnthropic(dst, "content_block_stop", anthropicEvent{"content_block_stop", 0})
 		}
-		dst = rp.appendBlockStart(dst, rp.textIndex(), "text")
+		dst = rp.appendBlockStart(dst, rp.textIndex(), rp.answerBlock())
+		if rp.st.job.tool != "" {
+			return dst // the tool_use block's start is the token (its name)
+		}
 	}
 	index, kind, field := rp.textIndex(), "text_delta", "text"
-	if i < reasoning {
+	value := rp.st.job.text(i)
+	switch {
+	case i < reasoning:
 		index, kind, field = 0, "thinking_delta", "thinking"
+	case rp.st.job.tool != "":
+		kind, field, value = "input_json_delta", "partial_json", rp.argument(i)
 	}
 	dst = append(dst, "event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":"...)
 	dst = strconv.AppendInt(dst, int64(index), 10)
@@ -63,8 +72,17 @@ func (rp *reply) appendMessagesToken(dst []byte, i int) []byte {
 	dst = append(dst, `","`...)
 	dst = append(dst, field...)
 	dst = append(dst, `":`...)
-	dst = strconv.AppendQuote(dst, word(i))
+	dst = strconv.AppendQuote(dst, value)
 	return append(dst, "}}\n\n"...)
+}
+
+// answerBlock is the kind of the block holding the answer: tool_use when
+// the reply calls a tool, else text.
+func (rp *reply) answerBlock() string {
+	if rp.st.job.tool != "" {
+		return "tool_use"
+	}
+	return "text"
 }
 
 // textIndex is the index of the text block: after the thinking block, if
@@ -76,13 +94,16 @@ func (rp *reply) textIndex() int {
 	return 0
 }
 
-// appendBlockStart appends the start of an empty block of kind ("text" or
-// "thinking").
+// appendBlockStart appends the start of an empty block of kind ("text",
+// "thinking" or "tool_use", whose input is {} until its deltas come).
 func (rp *reply) appendBlockStart(dst []byte, index int, kind string) []byte {
 	empty := ""
 	b := openai.ContentBlock{Type: kind, Text: &empty}
-	if kind == "thinking" {
+	switch kind {
+	case "thinking":
 		b = openai.ContentBlock{Type: kind, Thinking: &empty, Signature: &empty}
+	case "tool_use":
+		b = openai.ContentBlock{Type: kind, ID: toolCallID(rp.id), Name: rp.st.job.tool, Input: json.RawMessage("{}")}
 	}
 	return appendAnthropic(dst, "content_block_start", struct {
 		Type         string              `json:"type"`
@@ -108,7 +129,7 @@ func (rp *reply) appendMessagesEnd(dst []byte, p progress) []byte {
 	}
 	m := rp.message(p)
 	dst = appendAnthropic(dst, "message_delta", messageDelta{Type: "message_delta",
-		Delta: stopDelta{StopReason: m.StopReason}, Usage: m.Usage, SurgeTimings: m.SurgeTimings})
+		Delta: stopDelta{StopReason: m.StopReason, StopSequence: m.StopSequence}, Usage: m.Usage, SurgeTimings: m.SurgeTimings})
 	return append(dst, "event: message_stop\ndata: {\"type\":\"message_stop\"}\n\n"...)
 }
 
@@ -149,8 +170,8 @@ func (rp *reply) messageHead() openai.MessagesResponse {
 }
 
 // message is the whole message of a finished request: its thinking and
-// text blocks, its stop reason (max_tokens or end_turn), usage and
-// timings.
+// text blocks, its stop reason (max_tokens, stop_sequence with the stop
+// string that ended it, or end_turn), usage and timings.
 func (rp *reply) message(p progress) openai.MessagesResponse {
 	rp.p = p
 	j := rp.st.job
@@ -160,16 +181,32 @@ func (rp *reply) message(p progress) openai.MessagesResponse {
 		sig := ""
 		m.Content = append(m.Content, openai.ContentBlock{Type: "thinking", Thinking: &reasoning, Signature: &sig})
 	}
-	if answer != "" {
+	reason := "end_turn"
+	switch {
+	case answer != "" && j.tool != "":
+		m.Content = append(m.Content, openai.ContentBlock{Type: "tool_use", ID: toolCallID(rp.id), Name: j.tool, Input: toolInput(rp.arguments(p.tokens))})
+		reason = "tool_use"
+	case answer != "":
 		m.Content = append(m.Content, openai.ContentBlock{Type: "text", Text: &answer})
 	}
-	reason := "end_turn"
-	if j.length {
+	switch {
+	case j.length:
 		reason = "max_tokens"
+	case j.stopped:
+		reason, m.StopSequence = "stop_sequence", &j.stopWith
 	}
 	m.StopReason = &reason
 	u, t := rp.usageOf(p)
 	m.Usage.OutputTokens = u.CompletionTokens
 	m.SurgeTimings = &t
 	return m
+}
+
+// toolInput is a tool_use block's input: the call's arguments, {} when
+// they are cut short of a whole JSON object.
+func toolInput(arguments string) json.RawMessage {
+	if !json.Valid([]byte(arguments)) {
+		return json.RawMessage("{}")
+	}
+	return json.RawMessage(arguments)
 }

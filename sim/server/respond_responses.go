@@ -14,7 +14,9 @@ import (
 // that close the part and the items, with their whole text; and
 // response.completed, or response.incomplete when the output reached
 // max_output_tokens, carrying the whole response with its usage and
-// surge_timings. Every event has a sequence_number.
+// surge_timings. Every event has a sequence_number. A reply calling a
+// tool has a function_call item in place of the message, whose
+// function_call_arguments deltas are the answer tokens.
 
 // Item IDs of a request's reasoning and message.
 func (rp *reply) reasoningID() string { return "rs_" + strconv.FormatUint(rp.st.id, 10) }
@@ -67,8 +69,16 @@ func (rp *reply) appendResponsesToken(dst []byte, i int) []byte {
 		if reasoning > 0 {
 			dst = rp.appendItem(dst, "response.output_item.done", rp.reasoningItem(i, "completed"), 0)
 		}
+		if rp.st.job.tool != "" {
+			// The item's start carries the first token's arguments: one
+			// event per token, as in chat.
+			return rp.appendItem(dst, "response.output_item.added", rp.callItem(i+1, "in_progress"), rp.messageIndex())
+		}
 		dst = rp.appendItem(dst, "response.output_item.added", rp.messageItem(0, "in_progress"), rp.messageIndex())
 		dst = rp.appendPart(dst, "response.content_part.added", "")
+	}
+	if rp.st.job.tool != "" && i >= reasoning {
+		return rp.appendArgumentsDelta(dst, i)
 	}
 	typ, item, index := "response.output_text.delta", rp.messageID(), rp.messageIndex()
 	if i < reasoning {
@@ -80,8 +90,36 @@ func (rp *reply) appendResponsesToken(dst []byte, i int) []byte {
 	dst = append(dst, `","output_index":`...)
 	dst = strconv.AppendInt(dst, int64(index), 10)
 	dst = append(dst, `,"content_index":0,"delta":`...)
-	dst = strconv.AppendQuote(dst, word(i))
+	dst = strconv.AppendQuote(dst, rp.st.job.text(i))
+	if j := &rp.st.job; j.logprobs && i >= reasoning {
+		dst = append(dst, `,"logprobs":[`...)
+		dst = appendTokenLogprob(dst, j.text(i), i, j.topLogprobs)
+		dst = append(dst, ']')
+	}
 	return append(dst, "}\n\n"...)
+}
+
+// appendArgumentsDelta appends the arguments delta of answer token i of
+// a function call.
+func (rp *reply) appendArgumentsDelta(dst []byte, i int) []byte {
+	dst = rp.appendEventHead(dst, "response.function_call_arguments.delta")
+	dst = append(dst, `,"item_id":"`...)
+	dst = append(dst, rp.callItemID()...)
+	dst = append(dst, `","output_index":`...)
+	dst = strconv.AppendInt(dst, int64(rp.messageIndex()), 10)
+	dst = append(dst, `,"delta":`...)
+	dst = strconv.AppendQuote(dst, rp.argument(i))
+	return append(dst, "}\n\n"...)
+}
+
+// callItemID is the item ID of a request's function call.
+func (rp *reply) callItemID() string { return "fc_" + strconv.FormatUint(rp.st.id, 10) }
+
+// callItem is the function call item whose arguments are the answer
+// tokens up to token n.
+func (rp *reply) callItem(n int, status string) openai.ResponseItem {
+	return openai.ResponseItem{Type: "function_call", ID: rp.callItemID(), Status: status,
+		Name: rp.st.job.tool, CallID: toolCallID(rp.id), Arguments: rp.arguments(n)}
 }
 
 // messageIndex is the output index of the message item: after the
@@ -117,7 +155,7 @@ func (rp *reply) appendPart(dst []byte, typ, text string) []byte {
 func (rp *reply) reasoningItem(n int, status string) openai.ResponseItem {
 	it := openai.ResponseItem{Type: "reasoning", ID: rp.reasoningID(), Status: status}
 	if n > 0 {
-		it.Content = []openai.ContentPart{{Type: "reasoning_text", Text: wordsText(0, n)}}
+		it.Content = []openai.ContentPart{{Type: "reasoning_text", Text: rp.st.job.textOf(0, n)}}
 	}
 	return it
 }
@@ -126,7 +164,7 @@ func (rp *reply) reasoningItem(n int, status string) openai.ResponseItem {
 func (rp *reply) messageItem(n int, status string) openai.ResponseItem {
 	it := openai.ResponseItem{Type: "message", ID: rp.messageID(), Status: status, Role: "assistant", Content: []openai.ContentPart{}}
 	if r := rp.st.job.reasoning; n > r {
-		it.Content = []openai.ContentPart{{Type: "output_text", Text: wordsText(r, n)}}
+		it.Content = []openai.ContentPart{{Type: "output_text", Text: rp.st.job.textOf(r, n)}}
 	}
 	return it
 }
@@ -142,8 +180,16 @@ func (rp *reply) appendResponsesEnd(dst []byte, p progress) []byte {
 		}{p.failure.typ, p.failure.msg, nil})
 	}
 	j := rp.st.job
-	if p.tokens > j.reasoning {
-		answer := wordsText(j.reasoning, p.tokens)
+	if p.tokens > j.reasoning && j.tool != "" {
+		it := rp.callItem(p.tokens, "completed")
+		dst = rp.appendEvent(dst, "response.function_call_arguments.done", struct {
+			ItemID      string `json:"item_id"`
+			OutputIndex int    `json:"output_index"`
+			Arguments   string `json:"arguments"`
+		}{it.ID, rp.messageIndex(), it.Arguments})
+		dst = rp.appendItem(dst, "response.output_item.done", it, rp.messageIndex())
+	} else if p.tokens > j.reasoning {
+		answer := j.textOf(j.reasoning, p.tokens)
 		dst = rp.appendEvent(dst, "response.output_text.done", struct {
 			ItemID       string `json:"item_id"`
 			OutputIndex  int    `json:"output_index"`
@@ -182,7 +228,10 @@ func (rp *reply) response(p progress) openai.Response {
 	if j.reasoning > 0 && p.tokens > 0 {
 		r.Output = append(r.Output, rp.reasoningItem(min(j.reasoning, p.tokens), "completed"))
 	}
-	if p.tokens > j.reasoning {
+	switch {
+	case p.tokens > j.reasoning && j.tool != "":
+		r.Output = append(r.Output, rp.callItem(p.tokens, "completed"))
+	case p.tokens > j.reasoning:
 		r.Output = append(r.Output, rp.messageItem(p.tokens, "completed"))
 	}
 	u, t := rp.usageOf(p)
@@ -195,13 +244,4 @@ func (rp *reply) response(p progress) openai.Response {
 	}
 	r.SurgeTimings = &t
 	return r
-}
-
-// wordsText is the text of output tokens from to to (excluded).
-func wordsText(from, to int) string {
-	var b []byte
-	for i := from; i < to; i++ {
-		b = append(b, word(i)...)
-	}
-	return string(b)
 }

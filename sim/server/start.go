@@ -7,6 +7,8 @@ import (
 	"net"
 	"net/http"
 	"time"
+
+	"surge/internal/recvtime"
 )
 
 // shutdownGrace bounds how long Serve waits for responses in flight.
@@ -36,7 +38,7 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 		IdleTimeout: idleTimeout, MaxHeaderBytes: maxHeaderBytes, ConnContext: withConn,
 		ConnState: fresh.track}
 	served := make(chan error, 1)
-	go func() { served <- hs.Serve(stampReceives(ln)) }()
+	go func() { served <- hs.Serve(recvtime.Listen(ln)) }()
 	var err error
 	select {
 	case err = <-served:

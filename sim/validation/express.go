@@ -44,6 +44,9 @@ func Express(r Row) (Case, string) {
 		return Case{}, why
 	}
 	c := Case{Row: r, Engine: eng, ISL: *r.ISL, OSL: *r.OSL, Fitted: Fitted(r)}
+	if m, _ := sim.LookupModel(eng.Model); c.ISL+c.OSL > m.MaxContext {
+		return Case{}, fmt.Sprintf("%d prompt and %d output tokens exceed %s's context of %d, which --max-model-len cannot raise", c.ISL, c.OSL, eng.Model, m.MaxContext)
+	}
 	if why := c.load(); why != "" {
 		return Case{}, why
 	}
@@ -164,9 +167,8 @@ func count(notes, pattern string) int {
 	return n
 }
 
-// Fitted says whether DefaultCostParams were fitted on r (the closed-form
-// fit of `go test ./sim -run TestFitCostParams -fit`, whose inFitSet this
-// repeats): vLLM 0.19.1 latency rows, NIM latency at concurrency ≤ 50 and
+// Fitted says whether DefaultCostParams were fitted on r (by the
+// closed-form fit of `go test ./sim -run TestFitCostParams -fit`): vLLM 0.19.1 latency rows, NIM latency at concurrency ≤ 50 and
 // the TensorRT-LLM v1.0 Llama-3 8B/70B grid.
 func Fitted(r Row) bool {
 	g := groupOf[r.Metric]

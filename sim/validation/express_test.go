@@ -46,6 +46,9 @@ func TestExpress(t *testing.T) {
 			Metric: "op_time_mlp_up_proj"}, "", "", "GEMM"},
 		{"deepseek", Row{GPU: "H800", GPUCount: 8, Model: "DeepSeek-V3/R1", Engine: "DeepSeek in-house", ISL: intp(1000), OSL: intp(1),
 			LoadKind: "offline", Metric: "output_throughput"}, "", "", "not in the catalog"},
+		{"past the model's context", Row{GPU: "H100-SXM", GPUCount: 2, Model: "Llama-2-70B", Precision: "FP16",
+			Engine: "unspecified (Splitwise characterization)", ISL: intp(4096), OSL: intp(128), LoadKind: "concurrency",
+			LoadValue: floatp(1), Metric: "decode_step_time", Unit: "ms"}, "", "", "exceed Llama-2-70B's context of 4096"},
 		{"no lengths", Row{GPU: "H100-SXM", GPUCount: 8, Model: "Llama-2-70B-chat", LoadKind: "offline", OSL: intp(290),
 			Metric: "output_throughput"}, "", "", "no fixed prompt"},
 	}

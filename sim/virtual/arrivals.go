@@ -2,6 +2,7 @@ package virtual
 
 import (
 	"cmp"
+	"io"
 	"slices"
 	"time"
 
@@ -40,11 +41,14 @@ type closedLoop struct {
 }
 
 // schedule holds the arrivals still to come: open-loop sessions in offset
-// order, and a min-heap of arrivals made due by earlier events (turns
-// whose dependencies finished or whose wait began, closed-loop sessions).
+// order, pulled one at a time, and a min-heap of arrivals made due by
+// earlier events (turns whose dependencies finished or whose wait began,
+// closed-loop sessions).
 type schedule struct {
-	open  []job // by AtUS, stable
-	next  int   // first open session not yet started
+	head  job                 // the next open-loop session, when more is set
+	more  bool                // whether head holds one
+	pull  func() (job, error) // the open-loop session after head; io.EOF after the last
+	err   error               // pull's error, other than io.EOF
 	heap  []arrival
 	order uint64
 	loops []closedLoop
@@ -66,15 +70,26 @@ func newSchedule(h trace.Header, sessions []*trace.Session) (*schedule, int) {
 		}
 	}
 	total := 0
+	var open []job
 	for key, s := range sessions {
 		total += len(s.Turns)
 		if i, ok := byName[s.Client]; ok {
 			sc.loops[i].sessions = append(sc.loops[i].sessions, job{sess: s, key: key, loop: i})
 		} else {
-			sc.open = append(sc.open, job{sess: s, key: key, loop: -1})
+			open = append(open, job{sess: s, key: key, loop: -1})
 		}
 	}
-	slices.SortStableFunc(sc.open, func(a, b job) int { return cmp.Compare(a.sess.AtUS, b.sess.AtUS) })
+	slices.SortStableFunc(open, func(a, b job) int { return cmp.Compare(a.sess.AtUS, b.sess.AtUS) })
+	sc.pull = func() (job, error) {
+		if len(open) == 0 {
+			return job{}, io.EOF
+		}
+		j := open[0]
+		open[0] = job{} // drop the session for the collector once it ends
+		open = open[1:]
+		return j, nil
+	}
+	sc.advance()
 	for i := range sc.loops {
 		l := &sc.loops[i]
 		slices.SortStableFunc(l.sessions, func(a, b job) int { return cmp.Compare(a.sess.Index, b.sess.Index) })
@@ -94,18 +109,28 @@ func (sc *schedule) startNext(i int, t time.Duration) {
 	}
 }
 
+// advance pulls the next open-loop session into head, keeping pull's
+// error, if any, in err.
+func (sc *schedule) advance() {
+	j, err := sc.pull()
+	sc.head, sc.more = j, err == nil
+	if err != nil && err != io.EOF {
+		sc.err = err
+	}
+}
+
 // openFirst reports whether the next open-loop session is due no later
 // than the heap's first arrival; open-loop sessions win ties, keeping the
 // trace's order.
 func (sc *schedule) openFirst() bool {
-	return sc.next < len(sc.open) && (len(sc.heap) == 0 || sc.open[sc.next].sess.At() <= sc.heap[0].at)
+	return sc.more && (len(sc.heap) == 0 || sc.head.sess.At() <= sc.heap[0].at)
 }
 
 // peek returns the time of the earliest arrival and whether there is one.
 func (sc *schedule) peek() (time.Duration, bool) {
 	switch {
 	case sc.openFirst():
-		return sc.open[sc.next].sess.At(), true
+		return sc.head.sess.At(), true
 	case len(sc.heap) > 0:
 		return sc.heap[0].at, true
 	}
@@ -115,8 +140,8 @@ func (sc *schedule) peek() (time.Duration, bool) {
 // pop removes and returns the earliest arrival; peek must have found one.
 func (sc *schedule) pop() arrival {
 	if sc.openFirst() {
-		j := sc.open[sc.next]
-		sc.next++
+		j := sc.head
+		sc.advance()
 		return arrival{at: j.sess.At(), start: j}
 	}
 	top := sc.heap[0]

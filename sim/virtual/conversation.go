@@ -14,31 +14,40 @@ const (
 	kindUser      uint64 = 0x75736572 // (session, turn)
 	kindReply     uint64 = 0x7265706c // (session, turn)
 	kindBlock     uint64 = 0x626c6b73 // an imported content block: (block id)
+	kindTools     uint64 = 0x746f6f6c // a session's tool definitions: (tool set id)
+	kindImage     uint64 = 0x696d6167 // an image: (seed, size and format)
 )
 
 // messages replaces dst with the messages of turn k's prompt, in order:
-// along the chain of parents from the conversation's root, the root's
-// system prompt, then each turn's user message followed by its reply,
-// ending with turn k's user message. Token counts come from the trace:
+// along the chain of parents from the conversation's root, the session's
+// tool definitions (which templates render first), the root's system
+// prompt, then each turn's user message followed by its reply, ending
+// with turn k's user message. Token counts come from the trace:
 //
+//	tools = the tool set's Tokens, named by its id
 //	system = SystemTokens of the root
 //	user j = InputTokens_j − SystemTokens                       at the root
 //	user j = InputTokens_j − (InputTokens_p + answer_p)         with parent p
 //	reply p = answer_p (pinned) or the engine's output for p (live),
 //	          less the reasoning, which clients do not carry forward
+//	image i of turn j = its Tokens, after user j
 //
 // where answer_p = OutputTokens_p − ReasoningTokens_p
 //
 // (negative counts taken as 0), so with pinned history they sum to turn
-// k's InputTokens.
+// k's InputTokens plus the tools' and the images' tokens.
 func (sr *sessionRun) messages(dst []message, k int) []message {
 	dst = dst[:0]
 	for j := k; ; {
 		t := &sr.s.Turns[j]
+		dst = appendImages(dst, t.Images)
 		if t.Parent == nil {
 			dst = sr.rootContent(dst, j)
 			if t.SystemTokens > 0 {
 				dst = append(dst, sr.system(j))
+			}
+			if ts := sr.s.Tools; ts != nil && ts.Tokens > 0 {
+				dst = append(dst, message{tokens: ts.Tokens, id: ident(kindTools, ts.ID, 0)})
 			}
 			break
 		}
@@ -55,6 +64,31 @@ func (sr *sessionRun) messages(dst []message, k int) []message {
 	}
 	slices.Reverse(dst)
 	return dst
+}
+
+// appendImages appends, last first, the images a user message carries
+// after its text, each a message of its tokens named by its seed, size
+// and format, so equal images share their blocks.
+func appendImages(dst []message, images []trace.Image) []message {
+	for i := len(images) - 1; i >= 0; i-- {
+		im := &images[i]
+		var jpeg uint64
+		if im.Format == "jpeg" {
+			jpeg = 1
+		}
+		dst = append(dst, message{tokens: im.Tokens, id: ident(kindImage, im.Seed, uint64(im.W)<<32|uint64(im.H)<<1|jpeg)})
+	}
+	return dst
+}
+
+// images is the images turn k's request carries, its ancestors' among
+// them, and their tokens.
+func (sr *sessionRun) images(k int) (n, tokens int) {
+	for j := &k; j != nil; j = sr.s.Turns[*j].Parent {
+		n += len(sr.s.Turns[*j].Images)
+		tokens += trace.ImageTokens(sr.s.Turns[*j].Images)
+	}
+	return n, tokens
 }
 
 // inputTokens is the prompt length turn k sends by the trace's counts, as
@@ -126,36 +160,11 @@ func promptLen(msgs []message) int {
 }
 
 // textRatio returns the bytes of text per KV block of blockTokens tokens
-// over every message identified by its text (user messages and system
-// prompts without a SystemID):
-//
-//	B = round(blockTokens · Σ len(text) / Σ tokens), at least 1,
-//
-// or 0 when no message has text. Token counts are the ones messages uses.
+// over every message of sessions identified by its text (TextTally).
 func textRatio(sessions []*trace.Session, blockTokens int) int {
-	var bytes, tokens int64
-	add := func(text string, n int) {
-		if text != "" && n > 0 {
-			bytes += int64(len(text))
-			tokens += int64(n)
-		}
-	}
+	var tt TextTally
 	for _, s := range sessions {
-		for i := range s.Turns {
-			t := &s.Turns[i]
-			if t.Parent == nil {
-				add(t.Prompt, t.InputTokens-t.SystemTokens)
-				if t.SystemID == 0 {
-					add(t.System, t.SystemTokens)
-				}
-			} else if p := *t.Parent; p >= 0 && p < len(s.Turns) {
-				pt := &s.Turns[p]
-				add(t.Prompt, t.InputTokens-pt.InputTokens-(pt.OutputTokens-pt.ReasoningTokens))
-			}
-		}
+		tt.Add(s)
 	}
-	if tokens == 0 {
-		return 0
-	}
-	return max(1, int((int64(blockTokens)*bytes+tokens/2)/tokens))
+	return tt.ratio(blockTokens)
 }

@@ -50,7 +50,9 @@
 // an output step for the pooling, answered whole: FirstByteUS = E2EUS at
 // the end of that step, Inputs its texts, NotStreamed, no token times or
 // output tokens, and no prefix caching, as the built-in server answers
-// it. InputTokens is the trace's count,
+// it; a rerank or score request likewise, for its query and document
+// pairs' tokens (the trace's InputTokens), with Documents its documents.
+// InputTokens is the trace's count,
 // corrected under live history, as the driver corrects it, for earlier
 // replies the engine made of other lengths than planned. The
 // first ReasoningTokens tokens of the output are reasoning, as the
@@ -66,10 +68,11 @@
 //
 // A turn's prompt is a list of messages along its chain of parents:
 //
-//	[system] [user 0] [reply 0] [user 1] [reply 1] … [user k]
+//	[tools] [system] [user 0] [reply 0] [user 1] [reply 1] … [user k]
 //
 // with token counts from the trace, so no text is ever tokenized:
 //
+//	tools = the session's tool set's Tokens (its definitions), if any
 //	system = SystemTokens of the conversation's first turn
 //	user j = InputTokens_j − SystemTokens                       (first turn)
 //	user j = InputTokens_j − (InputTokens_p + answer_p)         (parent p)
@@ -77,7 +80,8 @@
 //	reply p = the tokens the engine generated for p, less     (live)
 //	          the reasoning, which clients do not carry forward
 //
-// With pinned history the prompt is exactly the turn's InputTokens; with
+// With pinned history the prompt is exactly the turn's InputTokens, plus
+// the tools' tokens, which no InputTokens holds; with
 // live history it differs where the engine's reply did (max_tokens or the
 // context cut it short). The chat template's tokens are not modelled.
 //

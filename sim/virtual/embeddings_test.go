@@ -31,3 +31,27 @@ func TestEmbeddings(t *testing.T) {
 		}
 	}
 }
+
+// TestScores checks a rerank and a score request in virtual time as an
+// embeddings one: one step of prefill for all its pairs' tokens, recorded
+// as a whole answer with its documents and no tokens to time.
+func TestScores(t *testing.T) {
+	t.Parallel()
+	var ss []*trace.Session
+	for i, api := range []string{"rerank", "score"} {
+		s := session(i, time.Duration(i)*time.Second, 64, 0)
+		s.API = api
+		s.Turns[0].Prompt, s.Turns[0].Documents = "q", []string{"abcd", "efgh"}
+		ss = append(ss, s)
+	}
+	recs, _ := mustRun(t, Config{Cost: stepCost(time.Millisecond)}, header(0), ss)
+	if len(recs) != 2 {
+		t.Fatalf("%d records, want 2", len(recs))
+	}
+	for _, r := range recs {
+		if r.Documents != 2 || r.Inputs != 0 || !r.NotStreamed || r.TTFTUS != 0 || r.Chunks != 0 || len(r.ITLUS) != 0 || r.ServerOutputTokens != 0 ||
+			r.E2EUS != 1000 || r.FirstByteUS != r.E2EUS || r.ServerInputTokens != 64 || r.ErrorClass != "" {
+			t.Errorf("record %+v: want 2 documents answered whole after one 1 ms step, 64 prompt tokens", r)
+		}
+	}
+}

@@ -22,6 +22,25 @@ type flight struct {
 	cached  int           // prompt tokens found in the prefix cache
 	reason  int           // the turn's ReasoningTokens, at hand for every token
 	inputs  int           // texts an embeddings request embeds; 0 for other APIs
+	// documents are the documents a rerank or score request scores; 0
+	// for other APIs.
+	documents int
+	images    int      // images the request carries, its ancestors' among them
+	imageTk   int      // their tokens, of prompt
+	hashes    []uint64 // the prompt's block hashes, for its other choices
+	copy      float64  // the turn's copy fraction, for its other choices
+
+	// A request for several choices: choices is its n; kids counts its
+	// other choices still generating, each a flight whose parent is this
+	// one's ID + 1 (0: none) and choice its index; done says choice 0
+	// has finished; choiceTokens and kidsLast are the choices' tokens and
+	// the latest of their last tokens.
+	choices, kids int
+	parent        uint64
+	choice        int
+	done          bool
+	choiceTokens  []int
+	kidsLast      time.Duration
 
 	got         int           // tokens received so far
 	first, last time.Duration // first and latest token times
@@ -33,24 +52,36 @@ type flight struct {
 
 // token notes a token event at time t; tokens is the count so far. The
 // gaps are differences of rounded offsets from the send, as the driver
-// computes them, so they sum exactly to the rounded streaming time.
+// computes them, so they sum exactly to the rounded streaming time. A
+// speculative step brings several tokens at once, each in its own chunk
+// as the built-in server streams them: the first after the gap since the
+// last step, the others 0 after it.
 func (f *flight) token(t time.Duration, tokens int) {
-	f.got = tokens
-	cur := us(t - f.arrival)
-	if tokens == f.reason+1 {
+	if f.got <= f.reason && tokens > f.reason {
 		f.answer = t
 	}
-	if tokens == 1 {
-		f.first = t
-	} else if len(f.itl) < trace.MaxITLGaps {
-		f.itl = append(f.itl, cur-f.lastUS)
-	} else {
-		if f.tail == nil {
-			f.tail = &trace.GapTail{}
+	cur := us(t - f.arrival)
+	for n := f.got + 1; n <= tokens; n++ {
+		if n == 1 {
+			f.first = t
+		} else {
+			f.gap(cur - f.lastUS)
 		}
-		f.tail.Add(cur - f.lastUS)
+		f.last, f.lastUS = t, cur
 	}
-	f.last, f.lastUS = t, cur
+	f.got = tokens
+}
+
+// gap notes one inter-token gap of us microseconds.
+func (f *flight) gap(d int64) {
+	if len(f.itl) < trace.MaxITLGaps {
+		f.itl = append(f.itl, d)
+		return
+	}
+	if f.tail == nil {
+		f.tail = &trace.GapTail{}
+	}
+	f.tail.Add(d)
 }
 
 // base fills in what every record of f has: identity, schedule, the
@@ -63,18 +94,23 @@ func (f *flight) base() trace.Record {
 		Client: s.Client, Session: s.Index, Turn: f.turn, Model: f.model, Warmup: f.warmup,
 		Style: t.Style, Language: t.Language,
 		IntendedUS: at, SentUS: at,
-		InputTokens: f.input, ClientInputTokens: f.prompt, OutputTokens: t.OutputTokens,
+		InputTokens: f.input, ClientInputTokens: f.prompt - f.imageTk, OutputTokens: t.OutputTokens,
+		Images: f.images, ImageTokens: f.imageTk,
 		ReasoningTokens: t.ReasoningTokens, WaitUS: t.WaitUS, ToolCalls: t.ToolCalls,
-		DeadlineUS: s.DeadlineUS, Inputs: f.inputs,
+		DeadlineUS: s.DeadlineUS, Inputs: f.inputs, Documents: f.documents,
 	}
 }
 
+// pooled reports whether f is an embeddings, rerank or score request,
+// answered whole after its prefill with no tokens.
+func (f *flight) pooled() bool { return f.inputs > 0 || f.documents > 0 }
+
 // record is f's record once its last token is out: a 200 streaming
-// response of one token per chunk, or for an embeddings request a whole
-// answer at the end of its one step, with no tokens.
+// response of one token per chunk, or for an embeddings, rerank or score
+// request a whole answer at the end of its one step, with no tokens.
 func (f *flight) record() trace.Record {
 	rec := f.base()
-	if f.inputs > 0 {
+	if f.pooled() {
 		rec.E2EUS = f.lastUS
 		rec.FirstByteUS = rec.E2EUS
 		rec.ServerInputTokens, rec.CachedTokens = f.prompt, f.cached
@@ -91,6 +127,7 @@ func (f *flight) record() trace.Record {
 	rec.Chunks = f.out
 	rec.Status = 200
 	rec.FinishReason = f.finish
+	f.choiceRecord(&rec)
 	return rec
 }
 

@@ -36,12 +36,17 @@ func (rn *runner) send(sr *sessionRun, k int, at time.Duration) error {
 		input:  sr.inputTokens(k),
 		reason: sr.s.Turns[k].ReasoningTokens,
 	}
-	if sr.s.API == openai.APIEmbeddings {
+	f.images, f.imageTk = sr.images(k)
+	switch {
+	case sr.s.API == openai.APIEmbeddings:
 		f.inputs = max(len(sr.s.Turns[k].Inputs), 1)
+	case openai.Scores(sr.s.API):
+		f.documents = max(len(sr.s.Turns[k].Documents), 1)
 	}
 	var hashes []uint64
-	if rn.prefix && f.inputs == 0 {
-		// A batch of inputs is not one sequence whose prefix others share.
+	if rn.prefix && !f.pooled() {
+		// A batch of inputs or pairs is not one sequence whose prefix
+		// others share.
 		hashes = sr.hashes(&rn.hash, rn.msgs, k)
 	}
 	sr.leave(k)
@@ -59,7 +64,10 @@ func (rn *runner) admit(id uint64, f *flight, t *trace.Turn, hashes []uint64) er
 	}
 	f.out, f.finish = outputLen(t, rn.maxLen-f.prompt)
 	f.sr.turns[f.turn].out = f.out
-	req := sim.Request{ID: id, Arrival: f.arrival, PromptLen: f.prompt, OutputLen: f.out, BlockHashes: hashes}
+	if f.choices = rn.choices(f.sr); f.choices > 1 {
+		f.hashes, f.copy = hashes, t.Copy // for its other choices
+	}
+	req := sim.Request{ID: id, Arrival: f.arrival, PromptLen: f.prompt, OutputLen: f.out, BlockHashes: hashes, Copy: t.Copy}
 	if f.out > 1 {
 		f.itl = make([]int64, 0, min(f.out-1, trace.MaxITLGaps)) // the only allocation per token stream
 	}

@@ -1,6 +1,9 @@
 package virtual
 
-import "surge/trace"
+import (
+	"surge/openai"
+	"surge/trace"
+)
 
 // ImpliedReuse returns the reuse sessions imply with blocks of blockTokens
 // tokens. Each turn's prompt is built and hashed as Run does, with pinned
@@ -10,6 +13,9 @@ import "surge/trace"
 // So it counts what sharing the workload itself holds, conversations
 // re-sending their history and shared system prompts, and not what a
 // server can add by also caching generated tokens or lose by evicting.
+// The prompts of embeddings, rerank and score requests count with none
+// cached, as Run never prefix-caches them: a batch of texts or of query
+// and document pairs is not one sequence whose prefix others share.
 func ImpliedReuse(sessions []*trace.Session, blockTokens int) trace.Reuse {
 	r := trace.Reuse{BlockTokens: blockTokens}
 	hs := &hasher{bt: blockTokens, bb: textRatio(sessions, blockTokens)}
@@ -19,6 +25,11 @@ func ImpliedReuse(sessions []*trace.Session, blockTokens int) trace.Reuse {
 		sr := newSessionRun(job{sess: s, key: i}, true, false)
 		for k := range s.Turns {
 			msgs = sr.messages(msgs, k)
+			if openai.Pools(s.API) {
+				sr.leave(k)
+				r.Prompt += int64(promptLen(msgs))
+				continue
+			}
 			hashes := sr.hashes(hs, msgs, k)
 			sr.leave(k)
 			hit := 0

@@ -23,6 +23,7 @@ func TestImpliedReuse(t *testing.T) {
 		{"pinned four-turn chats", pinned(), chats(12, true), 0.5},
 		{"one shared system prompt", header(0), systemSessions(8, "c", 2000, func(int) int { return 1 }), 0.8},
 		{"distinct system prompts", header(0), systemSessions(8, "c", 2000, func(i int) int { return i + 1 }), 0},
+		{"rerank requests of one query", header(0), scoredSessions(6), 0},
 	}
 	cfg := Config{Cost: stepCost(time.Millisecond), Engine: sim.EngineConfig{EnablePrefixCaching: true}}
 	for _, tt := range tests {
@@ -36,4 +37,17 @@ func TestImpliedReuse(t *testing.T) {
 			t.Errorf("%s: implied %d of %d tokens (%.3f), the engine found %d of %d", tt.reason, got.Cached, got.Prompt, got.Ratio(), cached, prompt)
 		}
 	}
+}
+
+// scoredSessions are n rerank requests of the same query and documents,
+// which the engine never prefix-caches.
+func scoredSessions(n int) []*trace.Session {
+	var ss []*trace.Session
+	for i := range n {
+		s := session(i, time.Duration(i)*time.Second, 640, 0)
+		s.API = "rerank"
+		s.Turns[0].Prompt, s.Turns[0].Documents = "the same query", []string{"a", "b"}
+		ss = append(ss, s)
+	}
+	return ss
 }

@@ -26,16 +26,18 @@ type runner struct {
 	flights []flight // by engine request ID
 	free    []uint64 // IDs of finished flights, for reuse
 	models  map[string]string
-	warmup  time.Duration
-	pinned  map[string]bool // clients whose history is pinned
-	hash    hasher
-	msgs    []message // scratch: the prompt being sent
-	maxLen  int       // context limit
-	prefix  bool
-	plain   bool // sessions run plain (see sessionRun.plain)
-	now     time.Duration
-	sent    int
-	nextObs time.Duration // when Config.Observe is next due
+	// nChoices is the n of the clients that ask for several choices.
+	nChoices map[string]int
+	warmup   time.Duration
+	pinned   map[string]bool // clients whose history is pinned
+	hash     hasher
+	msgs     []message // scratch: the prompt being sent
+	maxLen   int       // context limit
+	prefix   bool
+	plain    bool // sessions run plain (see sessionRun.plain)
+	now      time.Duration
+	sent     int
+	nextObs  time.Duration // when Config.Observe is next due
 }
 
 // Run sends the sessions of the trace with header h through cfg.Replicas
@@ -77,28 +79,45 @@ func (rn *runner) run(ctx context.Context, scheduled int) (trace.RunEnd, error) 
 	}, nil
 }
 
+// newRunner prepares the run of sessions, all of them held.
 func newRunner(cfg Config, h trace.Header, sessions []*trace.Session, sink Sink) (*runner, int, error) {
-	cfg, err := cfg.check()
+	if err := validate(sessions); err != nil {
+		return nil, 0, fmt.Errorf("virtual run: %w", err)
+	}
+	var text TextTally
+	for _, s := range sessions {
+		text.Add(s)
+	}
+	rn, err := newRunnerOf(cfg, h, text, sink)
 	if err != nil {
 		return nil, 0, err
 	}
-	if sink == nil {
-		return nil, 0, errors.New("virtual run: nil sink")
+	var scheduled int
+	rn.sched, scheduled = newSchedule(h, sessions)
+	return rn, scheduled, nil
+}
+
+// newRunnerOf prepares a run with no schedule yet, for sessions whose
+// text text tallies.
+func newRunnerOf(cfg Config, h trace.Header, text TextTally, sink Sink) (*runner, error) {
+	cfg, err := cfg.check()
+	if err != nil {
+		return nil, err
 	}
-	if err := validate(sessions); err != nil {
-		return nil, 0, fmt.Errorf("virtual run: %w", err)
+	if sink == nil {
+		return nil, errors.New("virtual run: nil sink")
 	}
 	rn := &runner{cfg: cfg, sink: sink, reps: make([]replica, cfg.Replicas), warmup: warmupOf(cfg, h.WarmupUS)}
 	for i := range rn.reps {
 		if rn.reps[i].eng, err = sim.NewEngine(cfg.Engine, cfg.Cost); err != nil {
-			return nil, 0, fmt.Errorf("virtual run: %w", err)
+			return nil, fmt.Errorf("virtual run: %w", err)
 		}
 	}
 	ec := rn.reps[0].eng.Config()
 	rn.maxLen, rn.prefix = ec.MaxModelLen, ec.EnablePrefixCaching
 	rn.hash.bt = ec.BlockSize
 	if rn.prefix {
-		rn.hash.bb = textRatio(sessions, ec.BlockSize)
+		rn.hash.bb = text.ratio(ec.BlockSize)
 	}
 	rn.models = make(map[string]string, len(h.Clients))
 	rn.pinned = make(map[string]bool, len(h.Clients))
@@ -106,9 +125,8 @@ func newRunner(cfg Config, h trace.Header, sessions []*trace.Session, sink Sink)
 		rn.models[c.Name] = c.Model
 		rn.pinned[c.Name] = c.History == trace.HistoryPinned
 	}
-	var scheduled int
-	rn.sched, scheduled = newSchedule(h, sessions)
-	return rn, scheduled, nil
+	rn.nChoices = choicesOf(h)
+	return rn, nil
 }
 
 // loop takes the earliest event until none is left.
@@ -124,7 +142,9 @@ func (rn *runner) loop(ctx context.Context) (interrupted bool, err error) {
 		case evDeliver:
 			err = rn.deliver(&rn.reps[i])
 		case evArrive:
-			err = rn.arrive(rn.sched.pop())
+			if err = rn.arrive(rn.sched.pop()); err == nil {
+				err = rn.sched.err
+			}
 		case evStep:
 			rn.reps[i].step()
 		}
@@ -162,6 +182,12 @@ func (rn *runner) stats() sim.Stats {
 		st.PromptTokens += s.PromptTokens
 		st.GenerationTokens += s.GenerationTokens
 		st.Finished += s.Finished
+		st.SpecDrafts += s.SpecDrafts
+		st.SpecDraftTokens += s.SpecDraftTokens
+		st.SpecAccepted += s.SpecAccepted
+		for i := range st.SpecAcceptedPerPos {
+			st.SpecAcceptedPerPos[i] += s.SpecAcceptedPerPos[i]
+		}
 	}
 	return st
 }
@@ -189,14 +215,26 @@ func (rn *runner) deliver(r *replica) error {
 	for i := range r.held {
 		ev := &r.held[i]
 		f := &rn.flights[ev.ID]
+		if f.parent > 0 {
+			if err := rn.kidEvent(ev.ID, f, ev, r); err != nil {
+				return err
+			}
+			continue
+		}
 		switch ev.Kind {
 		case sim.EventFirstToken:
 			f.cached = ev.CachedTokens
 			f.token(ev.Time, ev.Tokens)
+			if err := rn.addChoices(ev.ID); err != nil {
+				return err
+			}
 		case sim.EventToken:
 			f.token(ev.Time, ev.Tokens)
 		case sim.EventFinished:
 			r.load--
+			if f.done = true; f.kids > 0 {
+				continue // its record waits for its other choices
+			}
 			if err := rn.finish(ev.ID, f); err != nil {
 				return err
 			}
@@ -224,7 +262,7 @@ func (rn *runner) finish(id uint64, f *flight) error {
 func (rn *runner) cancelAll() error {
 	var ids []uint64
 	for id := range rn.flights {
-		if rn.flights[id].sr != nil {
+		if rn.flights[id].sr != nil && rn.flights[id].parent == 0 {
 			ids = append(ids, uint64(id))
 		}
 	}
