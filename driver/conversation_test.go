@@ -3,7 +3,7 @@ package driver
 import (
 	"context"
 	"fmt"
-	"slices"
+	"reflect"
 	"strings"
 	"sync"
 	"testing"
@@ -131,10 +131,10 @@ func TestHistory(t *testing.T) {
 					{Role: "assistant", Content: reply + "0"}, {Role: "user", Content: "user-1"},
 					{Role: "assistant", Content: reply + "1"}, {Role: "user", Content: "user-3"},
 				}
-				if got := a.reqs["user-3"].Messages; !slices.Equal(got, want) {
+				if got := a.reqs["user-3"].Messages; !reflect.DeepEqual(got, want) {
 					t.Errorf("turn 3 sent %v, want %v", got, want)
 				}
-				if got := a.reqs["user-2"].Messages; !slices.Equal(got, []openai.Message{{Role: "user", Content: "[salt] user-2"}}) {
+				if got := a.reqs["user-2"].Messages; !reflect.DeepEqual(got, []openai.Message{{Role: "user", Content: "[salt] user-2"}}) {
 					t.Errorf("turn 2, a conversation of its own, sent %v", got)
 				}
 				if keep := a.reqs["user-1"].KeepText; keep == pinned {
@@ -142,7 +142,7 @@ func TestHistory(t *testing.T) {
 				}
 				for k := range 5 {
 					u := fmt.Sprintf("user-%d", k)
-					if !slices.Equal(a.reqs[u].Messages, b.reqs[u].Messages) {
+					if !reflect.DeepEqual(a.reqs[u].Messages, b.reqs[u].Messages) {
 						t.Errorf("turn %d: two runs sent different messages", k)
 					}
 				}
@@ -194,7 +194,7 @@ func TestReasoningHint(t *testing.T) {
 // salted.
 func TestAPIRequests(t *testing.T) {
 	t.Parallel()
-	for _, api := range []string{"responses", "messages", "completions", "embeddings"} {
+	for _, api := range []string{"responses", "messages", "completions", "embeddings", "rerank", "score"} {
 		synctest.Test(t, func(t *testing.T) {
 			h, ss := openTrace([]int64{0}, []int{1})
 			ss[0].API = api
@@ -202,8 +202,15 @@ func TestAPIRequests(t *testing.T) {
 			if api == "embeddings" {
 				ss[0].Turns[0].Prompt, ss[0].Turns[0].Inputs = "", []string{"~a", "b"}
 			}
+			if api == "rerank" || api == "score" {
+				ss[0].Turns[0].Documents = []string{"~d", "e"}
+			}
 			f := &fake{}
-			_, out := runBubble(t, t.Context(), mustNew(t, Config{Client: f, Salt: "S ", SaltTokens: 1, Cut: saltCut}, h, ss), f)
+			count := func(s string) int { return len(s) }
+			_, out := runBubble(t, t.Context(), mustNew(t, Config{Client: f, Salt: "S ", SaltTokens: 1, Cut: saltCut, Count: count}, h, ss), f)
+			if n := out.recs[0].ClientInputTokens; (api == "rerank" || api == "score") && n != 2*len("S hello")+len("~d")+len("e") {
+				t.Errorf("%s: client_input_tokens %d, want the query counted once per document", api, n)
+			}
 			if in := out.recs[0].InputTokens; in != ss[0].Turns[0].InputTokens {
 				t.Errorf("%s: recorded input_tokens %d, the trace's %d: the salt takes the place of a token", api, in, ss[0].Turns[0].InputTokens)
 			}
@@ -214,10 +221,13 @@ func TestAPIRequests(t *testing.T) {
 				got = fmt.Sprint(req.Inputs, req.Prompt == "", len(req.Messages))
 			case "completions":
 				got = fmt.Sprint(req.Prompt, len(req.Messages))
+			case "rerank", "score":
+				got = fmt.Sprint(req.Prompt, req.Documents, len(req.Messages), out.recs[0].Documents)
 			default:
 				got = fmt.Sprint(req.Messages)
 			}
-			want := map[string]string{"responses": "[{user S hello}]", "messages": "[{user S hello}]", "completions": "S hello0", "embeddings": "[S a b] true 0"}[api]
+			want := map[string]string{"responses": "[{user S hello []  []}]", "messages": "[{user S hello []  []}]", "completions": "S hello0", "embeddings": "[S a b] true 0",
+				"rerank": "S hello[~d e] 0 2", "score": "S hello[~d e] 0 2"}[api]
 			if req.API != api || got != want {
 				t.Errorf("%s: sent %s %s, want %s", api, req.API, got, want)
 			}
@@ -251,5 +261,30 @@ func TestRequestOptions(t *testing.T) {
 	h.Clients[0].ExtraBody = []byte(`[1]`)
 	if _, err := New(Config{Client: &fake{}, ExtraBody: []byte(`{`)}, h, ss); err == nil || !strings.Contains(err.Error(), "config: extra body") || !strings.Contains(err.Error(), `client "o": extra_body`) {
 		t.Errorf("New: %v; want both extra bodies refused", err)
+	}
+}
+
+// TestTypedOptions checks that a client's typed options in the trace
+// header go with every request, and that options out of bounds or of
+// unknown members are refused.
+func TestTypedOptions(t *testing.T) {
+	t.Parallel()
+	synctest.Test(t, func(t *testing.T) {
+		h, ss := openTrace([]int64{0, 1}, []int{1, 1})
+		h.Clients[0].Options = []byte(`{"n":2,"stop":["x"],"logprobs":true,"top_logprobs":1}`)
+		f := &fake{}
+		runBubble(t, t.Context(), mustNew(t, Config{Client: f}, h, ss), f)
+		for i, req := range f.reqs {
+			if o := req.Options; o == nil || o.N != 2 || len(o.Stop) != 1 || !o.Logprobs || o.TopLogprobs != 1 {
+				t.Errorf("request %d: options %+v", i, req.Options)
+			}
+		}
+	})
+	for _, bad := range []string{`{"n":1000}`, `{"top_logprobs":3}`, `{"m":1}`, `[1]`} {
+		h, ss := openTrace([]int64{0}, []int{1})
+		h.Clients[0].Options = []byte(bad)
+		if _, err := New(Config{Client: &fake{}}, h, ss); err == nil || !strings.Contains(err.Error(), `client "o": options`) {
+			t.Errorf("options %s: New: %v; want them refused", bad, err)
+		}
 	}
 }

@@ -24,6 +24,7 @@ func (r *run) dispatch() {
 			return
 		}
 		adm := r.admit()
+		r.stats.launched.Add(1)
 		r.wg.Go(func() { r.session(s, s.At(), &adm) })
 	}
 }
@@ -61,7 +62,7 @@ func (r *run) work(i int) {
 // nil) are not capped.
 func (r *run) session(s *trace.Session, intended time.Duration, adm *admission) {
 	sr := &sessionRun{
-		r: r, conv: newConversation(s, r.d.salt, r.d.pinned[s.Client], r.cfg.Expand), capped: adm != nil,
+		r: r, conv: newConversation(s, r.d.salt, r.d.pinned[s.Client], r.cfg.Expand, r.d.images), capped: adm != nil,
 		done: make([]chan struct{}, len(s.Turns)),
 		ok:   make([]bool, len(s.Turns)), end: make([]time.Duration, len(s.Turns)),
 	}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"surge/client"
+	"surge/content/vision"
 	"surge/trace"
 )
 
@@ -108,8 +109,9 @@ type Config struct {
 	Retry RetryPolicy
 
 	// ReasoningHint sends each turn's planned reasoning length as
-	// surge_reasoning_tokens, which only surge's built-in engine knows:
-	// set it for that engine alone.
+	// surge_reasoning_tokens, and its planned copy fraction in the
+	// Surge-Copy header (openai.SurgeCopyHeader), which only surge's
+	// built-in engine knows: set it for that engine alone.
 	ReasoningHint bool
 
 	// ExtraBody is a JSON object merged into the body of every request
@@ -117,6 +119,11 @@ type Config struct {
 	// give (trace.ClientInfo.ExtraBody): a member of a name either has
 	// replaces surge's own.
 	ExtraBody []byte
+
+	// Images encodes the images the trace's turns carry, at send time;
+	// nil: a cache of vision.DefaultCacheBytes for the run (see
+	// vision.Cache for what one image costs).
+	Images *vision.Cache
 }
 
 // Driver sends the sessions of one trace. Progress may be called from any
@@ -136,6 +143,7 @@ type Driver struct {
 	pinned    map[string]bool    // clients whose conversations carry the trace's replies
 	windows   []trace.FaultWindow
 	salt      *salting // nil: none
+	images    *vision.Cache
 
 	running atomic.Bool
 	cur     atomic.Pointer[run] // the current or last run, for Progress
@@ -160,7 +168,10 @@ func New(cfg Config, h trace.Header, sessions []*trace.Session) (*Driver, error)
 	if err != nil {
 		return nil, fmt.Errorf("driver: %w", err)
 	}
-	d := &Driver{cfg: cfg, warmup: warmupOf(cfg, h), windows: h.FaultWindows, salt: salt}
+	d := &Driver{cfg: cfg, warmup: warmupOf(cfg, h), windows: h.FaultWindows, salt: salt, images: cfg.Images}
+	if d.images == nil {
+		d.images = vision.NewCache(0, 0)
+	}
 	d.split(h, sessions)
 	return d, nil
 }

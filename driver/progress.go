@@ -19,6 +19,7 @@ const ttftWindow = 1024
 type Progress struct {
 	Elapsed   time.Duration // since the start instant; frozen when Run returns
 	Scheduled int           // sessions due so far: open-loop ones whose offset has passed, closed-loop ones taken
+	Started   int           // sessions under way or over: open-loop ones launched, closed-loop ones taken
 	Sent      int           // requests handed to the client
 	InFlight  int           // sent and not finished
 	Queued    int           // waiting for a concurrency slot
@@ -26,9 +27,12 @@ type Progress struct {
 	Errors    int           // finished with an error class
 	Dropped   int           // shed at the concurrency cap, or never sent because the run stopped
 
-	// TargetRate is Scheduled / Elapsed and AchievedRate is Sent / Elapsed,
-	// in requests per second: when the second falls behind the first, the
-	// run is not keeping up with its schedule.
+	// TargetRate is Scheduled / Elapsed and AchievedRate is Started /
+	// Elapsed, in sessions per second: when the second falls behind the
+	// first, the run is not keeping up with its schedule. Both count
+	// sessions, since a schedule says when sessions start; their later
+	// turns follow the replies (a 5-turn chat at 1 session/s sends about
+	// 5 requests a second once under way).
 	TargetRate, AchievedRate float64
 
 	// TTFTp50 is the median time to first token of the last 1024
@@ -58,6 +62,7 @@ func (d *Driver) Progress() Progress {
 type stats struct {
 	sent, done, errors, dropped, queued atomic.Int64
 	taken, takenTurns                   atomic.Int64 // closed-loop sessions and their requests
+	launched                            atomic.Int64 // open-loop sessions
 
 	haltedAt atomic.Int64 // elapsed ns when scheduling was stopped; -1 before
 	endedAt  atomic.Int64 // elapsed ns when Run returned; -1 before
@@ -122,6 +127,7 @@ func (r *run) progress() Progress {
 	p := Progress{
 		Elapsed:   el,
 		Scheduled: n + int(r.stats.taken.Load()),
+		Started:   int(r.stats.launched.Load() + r.stats.taken.Load()),
 		Done:      int(r.stats.done.Load()),
 		Sent:      int(r.stats.sent.Load()),
 		Queued:    int(r.stats.queued.Load()),
@@ -134,7 +140,7 @@ func (r *run) progress() Progress {
 	p.InFlight = max(p.Sent-p.Done, 0)
 	if sec := el.Seconds(); sec > 0 {
 		p.TargetRate = float64(p.Scheduled) / sec
-		p.AchievedRate = float64(p.Sent) / sec
+		p.AchievedRate = float64(p.Started) / sec
 	}
 	return p
 }

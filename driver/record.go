@@ -33,6 +33,7 @@ func (a *attempt) record(start time.Time, res *client.Result) trace.Record {
 	if ts := a.session.Tools; ts != nil && len(ts.Tools) > 0 {
 		rec.ToolSchemaTokens = ts.Tokens
 	}
+	rec.Images, rec.ImageTokens = a.images.images, a.images.tokens
 	rec.E2EUS = us(last.Sub(base))
 	rec.ITLUS = gaps(base, res.TokenTimes)
 	rec.ITLTail = res.TokenTail
@@ -83,6 +84,7 @@ func (a *attempt) base() trace.Record {
 		IntendedUS:   us(a.intended),
 		QueueUS:      us(a.queue),
 		Inputs:       a.inputs,
+		Documents:    a.documents,
 		InputTokens:  cmp.Or(a.inputTokens, t.InputTokens),
 		OutputTokens: t.OutputTokens,
 

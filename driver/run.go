@@ -165,6 +165,9 @@ func (r *run) launch() {
 	} else {
 		r.wg.Go(r.dispatch)
 	}
+	if ss := withImages(r.d.open); len(ss) > 0 {
+		r.wg.Go(func() { r.prefetch(ss) })
+	}
 	r.closedLeft.Store(int64(len(r.d.closed)))
 	if len(r.d.closed) == 0 {
 		close(r.closedDone)

@@ -22,7 +22,8 @@ type salting struct {
 // firstMessage is the message that starts the conversation of turn t,
 // sent through api, which the salt goes before: the system prompt if it
 // has one (and its text), the first of an embeddings batch, else the
-// user message; with its length by the trace (0 when it does not say),
+// user message (a rerank or score request's query, whose length the
+// trace does not say: its InputTokens counts every pair); with its length by the trace (0 when it does not say),
 // and whether it is the system prompt.
 func firstMessage(api string, t *trace.Turn) (text string, tokens int, system bool) {
 	switch {
@@ -30,6 +31,8 @@ func firstMessage(api string, t *trace.Turn) (text string, tokens int, system bo
 		return t.Inputs[0], 0, false
 	case api == openai.APIEmbeddings && len(t.Inputs) == 1:
 		return t.Inputs[0], t.InputTokens, false
+	case openai.Scores(api):
+		return t.Prompt, 0, false
 	case openai.Conversational(api) && t.System != "":
 		return t.System, t.SystemTokens, true
 	}

@@ -125,8 +125,17 @@ func validateSession(cfg Config, clients map[string]trace.ClientInfo, s *trace.S
 		if !openai.Conversational(api) && (t.Parent != nil || t.SystemID != 0) {
 			errs = append(errs, fmt.Sprintf("turn %d is part of a conversation, which only the chat, responses and messages apis can send", k))
 		}
+		if len(t.Images) > 0 && !openai.Conversational(api) {
+			errs = append(errs, fmt.Sprintf("turn %d carries %d images, which only the chat, responses and messages apis send", k, len(t.Images)))
+		}
 		if len(t.Inputs) > 0 && api != openai.APIEmbeddings {
 			errs = append(errs, fmt.Sprintf("turn %d holds a batch of %d inputs, which only the embeddings api sends", k, len(t.Inputs)))
+		}
+		if len(t.Documents) > 0 && !openai.Scores(api) {
+			errs = append(errs, fmt.Sprintf("turn %d holds %d documents, which only the rerank and score apis send", k, len(t.Documents)))
+		}
+		if len(t.Documents) == 0 && openai.Scores(api) {
+			errs = append(errs, fmt.Sprintf("turn %d has no documents, which api %s scores against its query: generate the trace from a client of api %s", k, api, api))
 		}
 		if t.Parent != nil && c.History == trace.HistoryPinned && s.Turns[*t.Parent].Reply == "" {
 			errs = append(errs, fmt.Sprintf("turn %d: the client's history is pinned but turn %d has no reply text", k, *t.Parent))

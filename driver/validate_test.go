@@ -28,19 +28,31 @@ func TestNewValidates(t *testing.T) {
 		{"every problem", "all problems are reported together",
 			func(c *Config, _ *trace.Header, ss []*trace.Session) []*trace.Session {
 				c.MaxConcurrency, c.Duration, c.Drain = -1, -time.Second, -time.Second
-				ss[0].Client, ss[1].API, ss[1].Turns[0].Prompt = "ghost", "rerank", ""
+				ss[0].Client, ss[1].API, ss[1].Turns[0].Prompt = "ghost", "classify", ""
 				return nil
 			},
-			[]string{"max concurrency -1", "duration -1s", "drain -1s", `client "ghost" index 0: its client is not in the trace header`, `api "rerank"`, "turn 0 has no prompt text"}},
+			[]string{"max concurrency -1", "duration -1s", "drain -1s", `client "ghost" index 0: its client is not in the trace header`, `api "classify"`, "turn 0 has no prompt text"}},
 		{"drop without cap", "drop needs a cap to drop at",
 			func(c *Config, _ *trace.Header, _ []*trace.Session) []*trace.Session { c.Drop = true; return nil },
 			[]string{"drop needs a max concurrency"}},
 		{"bad api override", "the configured api is checked too",
 			func(c *Config, _ *trace.Header, _ []*trace.Session) []*trace.Session {
+				c.API = "classify"
+				return nil
+			},
+			[]string{`config: api "classify"`}},
+		{"rerank of a chat trace", "--api rerank needs a trace of queries and documents",
+			func(c *Config, _ *trace.Header, _ []*trace.Session) []*trace.Session {
 				c.API = "rerank"
 				return nil
 			},
-			[]string{`config: api "rerank"`}},
+			[]string{"turn 0 has no documents, which api rerank scores against its query: generate the trace from a client of api rerank"}},
+		{"documents to chat", "only rerank and score send documents",
+			func(_ *Config, _ *trace.Header, ss []*trace.Session) []*trace.Session {
+				ss[0].Turns[0].Documents = []string{"a", "b"}
+				return nil
+			},
+			[]string{"turn 0 holds 2 documents, which only the rerank and score apis send"}},
 		{"no model", "a model must come from somewhere",
 			func(_ *Config, h *trace.Header, _ []*trace.Session) []*trace.Session {
 				h.Clients[0].Model = ""
