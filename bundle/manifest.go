@@ -30,7 +30,10 @@ type Manifest struct {
 	Tokenizer     string `json:"tokenizer,omitempty"`
 	TokenizerHash string `json:"tokenizer_hash,omitempty"`
 	ContentHash   string `json:"content_hash,omitempty"`
-	Salt          string `json:"salt,omitempty"` // the nonce before every conversation
+	// Datasets are the files clients' prompts were read from, by client
+	// name, as the trace's header names them.
+	Datasets map[string]*trace.Dataset `json:"datasets,omitempty"`
+	Salt     string                    `json:"salt,omitempty"` // the nonce before every conversation
 	// Target is where the requests went, redacted; Server what it said
 	// about itself.
 	Target string  `json:"target"`

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"surge/trace"
 )
 
 func TestManifestRoundTrip(t *testing.T) {
@@ -18,7 +20,8 @@ func TestManifestRoundTrip(t *testing.T) {
 		Spec: &Spec{Path: "x.yaml", Given: "version: 1\n", Resolved: "version: 1\n"}, Target: "http://h:1",
 		Server: &Server{Models: json.RawMessage(`{"data":[{"id":"m"}]}`), Model: "m"}, Host: ThisHost("6.1"),
 		Start: time.Date(2026, 11, 30, 1, 0, 0, 0, time.UTC), End: time.Date(2026, 11, 30, 1, 1, 0, 0, time.UTC),
-		Files: map[string]File{"records.jsonl": {Bytes: 3, SHA256: "00"}}}
+		Files:    map[string]File{"records.jsonl": {Bytes: 3, SHA256: "00"}},
+		Datasets: map[string]*trace.Dataset{"c": {Path: "d.json", Format: "sharegpt", Hash: "sha256:cd", Fit: "keep"}}}
 	var buf bytes.Buffer
 	if err := m.Write(&buf); err != nil {
 		t.Fatal(err)

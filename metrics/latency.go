@@ -136,31 +136,52 @@ const NotStreamedReason = "not streamed: each answer came whole, so it has no to
 // requests were all embeddings requests.
 const EmbeddingsReason = "embeddings: each answer is one body of vectors, with no tokens to time or count"
 
+// ScoresReason is EmbeddingsReason for a scope whose successful requests
+// were all rerank or score requests.
+const ScoresReason = "rerank and score: each answer is one body of scores, with no tokens to time or count"
+
+// PooledReason is EmbeddingsReason for a scope whose successful requests
+// were all embeddings, rerank or score requests, of more than one kind.
+const PooledReason = "embeddings, rerank and score: each answer is one body of vectors or scores, with no tokens to time or count"
+
 // noTokenTimes is why the token-timing metrics of recs do not apply
-// (EmbeddingsReason, NotStreamedReason), or "" when they do.
+// (pooledReason's, NotStreamedReason), or "" when they do.
 func noTokenTimes(recs []*trace.Record) string {
-	switch {
-	case onlyEmbeddings(recs):
-		return EmbeddingsReason
-	case noneStreamed(recs):
+	if why := pooledReason(recs); why != "" {
+		return why
+	}
+	if noneStreamed(recs) {
 		return NotStreamedReason
 	}
 	return ""
 }
 
-// onlyEmbeddings reports whether recs have successful requests and all
-// of them were embeddings requests.
-func onlyEmbeddings(recs []*trace.Record) bool {
-	n := 0
+// pooledReason is why recs have no tokens to time or count when they
+// have successful requests and all of them were pooled (trace.Record's
+// Pooled): EmbeddingsReason, ScoresReason or PooledReason by their kinds;
+// "" otherwise.
+func pooledReason(recs []*trace.Record) string {
+	embeddings, scored := 0, 0
 	for _, r := range recs {
-		if succeeded(r) {
-			if !r.Embeddings() {
-				return false
-			}
-			n++
+		switch {
+		case !succeeded(r):
+		case r.Embeddings():
+			embeddings++
+		case r.Scored():
+			scored++
+		default:
+			return ""
 		}
 	}
-	return n > 0
+	switch {
+	case scored == 0 && embeddings > 0:
+		return EmbeddingsReason
+	case embeddings == 0 && scored > 0:
+		return ScoresReason
+	case scored > 0:
+		return PooledReason
+	}
+	return ""
 }
 
 // MarshalJSON writes m; a metric that does not apply (NotApplicable) is
@@ -243,16 +264,19 @@ func InputTokens(r *trace.Record) int {
 
 // TPOT is r's time per output token after the first, in microseconds:
 //
-//	TPOT = (E2E − TTFT) / (OutputTokens − 1)
+//	TPOT = (E2E − TTFT) / (OutputTokens / choices − 1)
 //
-// It is undefined (ok false) without a first token, with fewer than two
-// output tokens, or for a response that was not streamed.
+// where choices is the n of a request for several, whose choices are
+// generated side by side: the tokens per choice, on average, take the
+// time. It is undefined (ok false) without a first token, with fewer
+// than two output tokens per choice, or for a response that was not
+// streamed.
 func TPOT(r *trace.Record) (us float64, ok bool) {
-	n := OutputTokens(r)
+	n := float64(OutputTokens(r)) / float64(choices(r))
 	if r.TTFTUS <= 0 || n < 2 || !Streamed(r) {
 		return 0, false
 	}
-	return float64(r.E2EUS-r.TTFTUS) / float64(n-1), true
+	return float64(r.E2EUS-r.TTFTUS) / (n - 1), true
 }
 
 // metric describes f over the records of recs in population in; records

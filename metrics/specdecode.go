@@ -27,3 +27,28 @@ type SpecDecode struct {
 	// vLLM's per-position counter: accepted at the position / Drafts.
 	PerPosition []float64 `json:"per_position,omitempty"`
 }
+
+// SpecDecodeOf derives the figures from vLLM-style counters' increase
+// between fromUS and toUS: drafts, draft tokens, accepted tokens and the
+// accepted tokens at each draft position (perPos, nil when unknown).
+//
+//	AcceptanceRate = accepted / draftTokens
+//	AcceptLength   = 1 + accepted / drafts
+//	PerPosition[i] = perPos[i] / drafts
+//
+// It is false when nothing was drafted or the window is empty: a server
+// without speculative decoding.
+func SpecDecodeOf(source string, fromUS, toUS int64, drafts, draftTokens, accepted float64, perPos []float64) (SpecDecode, bool) {
+	if !(draftTokens > 0) || fromUS == toUS {
+		return SpecDecode{}, false
+	}
+	d := SpecDecode{Source: source, FromUS: fromUS, ToUS: toUS,
+		Drafts: drafts, DraftTokens: draftTokens, Accepted: accepted, AcceptanceRate: accepted / draftTokens}
+	if drafts > 0 {
+		d.AcceptLength = 1 + accepted/drafts
+		for _, n := range perPos {
+			d.PerPosition = append(d.PerPosition, n/drafts)
+		}
+	}
+	return d, true
+}

@@ -74,13 +74,27 @@ type Throughput struct {
 	// or "" (no such request).
 	OutputSource string `json:"output_source"`
 	// OutputNotApplicable says why a scope has no output to count
-	// (EmbeddingsReason: its requests were all embeddings requests); the
+	// (EmbeddingsReason, ScoresReason, PooledReason: its requests were
+	// all embeddings, rerank or score requests); the
 	// output figures are then left out of JSON, and reports show n/a.
 	OutputNotApplicable string `json:"output_not_applicable,omitempty"`
 	// Inputs counts the texts the successful embeddings requests
 	// embedded, InputsPerS their rate; 0 without such requests.
 	Inputs     int64   `json:"inputs,omitempty"`
 	InputsPerS float64 `json:"inputs_per_s,omitempty"`
+	// Documents counts the documents the successful rerank and score
+	// requests scored, DocumentsPerS their rate; 0 without such requests.
+	Documents     int64   `json:"documents,omitempty"`
+	DocumentsPerS float64 `json:"documents_per_s,omitempty"`
+	// ImageRequests counts the successful requests that sent images;
+	// Images their images and ImageTokens those images' tokens, by the
+	// trace's counts (trace.Record.ImageTokens), not in InputTokens;
+	// ImageTokensPerRequest is ImageTokens / ImageRequests. All 0
+	// without images.
+	ImageRequests         int     `json:"image_requests,omitempty"`
+	Images                int64   `json:"images,omitempty"`
+	ImageTokens           int64   `json:"image_tokens,omitempty"`
+	ImageTokensPerRequest float64 `json:"image_tokens_per_request,omitempty"`
 	// SendRatePerS is (n−1)/(last − first SentUS) over the n measured sent
 	// requests of open-loop clients; ScheduledRatePerS the same over
 	// IntendedUS of every measured request of open-loop clients, dropped
@@ -107,22 +121,32 @@ func (c *calc) throughput(recs []*trace.Record) Throughput {
 		}
 		t.Requests++
 		t.Inputs += int64(r.Inputs)
+		t.Documents += int64(r.Documents)
 		t.InputTokens += int64(InputTokens(r))
 		t.OutputTokens += int64(OutputTokens(r))
-		if !r.Embeddings() {
-			generating++ // an embeddings request has no output to count
+		if r.Images > 0 {
+			t.ImageRequests++
+			t.Images += int64(r.Images)
+			t.ImageTokens += int64(r.ImageTokens)
+		}
+		if !r.Pooled() {
+			generating++ // an embeddings, rerank or score request has no output to count
 		}
 		if r.ServerOutputTokens > 0 {
 			server++
 		}
 	}
 	t.OutputSource = source(server, generating)
-	if onlyEmbeddings(recs) {
-		t.OutputNotApplicable, t.OutputSource = EmbeddingsReason, ""
+	if t.ImageRequests > 0 {
+		t.ImageTokensPerRequest = float64(t.ImageTokens) / float64(t.ImageRequests)
+	}
+	if why := pooledReason(recs); why != "" {
+		t.OutputNotApplicable, t.OutputSource = why, ""
 	}
 	if secs := c.window.Seconds(); secs > 0 {
 		t.RequestsPerS = float64(t.Requests) / secs
 		t.InputsPerS = float64(t.Inputs) / secs
+		t.DocumentsPerS = float64(t.Documents) / secs
 		t.InputTokensPerS = float64(t.InputTokens) / secs
 		t.OutputTokensPerS = float64(t.OutputTokens) / secs
 	}

@@ -32,6 +32,18 @@ type TokenAudit struct {
 	// comparison. ToolSchemaTokens is surge's own count of their JSON.
 	WithTools        int   `json:"with_tools,omitempty"`
 	ToolSchemaTokens int64 `json:"tool_schema_tokens,omitempty"`
+	// CalledTools counts those of them whose reply called tools, and
+	// ToolCalls the calls their replies made in all
+	// (trace.Record.ServerToolCalls).
+	CalledTools int   `json:"called_tools,omitempty"`
+	ToolCalls   int64 `json:"tool_calls,omitempty"`
+	// WithImages counts the successful requests that sent images: the
+	// server's prompt_tokens hold the images' tokens by its own
+	// processor, so they are left out of the client→server comparison.
+	WithImages int `json:"with_images,omitempty"`
+	// Choices sums up the requests for several choices, nil when there
+	// were none.
+	Choices *ChoiceTokens `json:"choices,omitempty"`
 	// Findings are the comparisons that disagree, in words that name the
 	// cause.
 	Findings []string `json:"findings,omitempty"`
@@ -117,11 +129,11 @@ var (
 	requestedIn  = func(r *trace.Record) int { return r.InputTokens }
 	clientIn     = func(r *trace.Record) int { return r.ClientInputTokens }
 	serverIn     = func(r *trace.Record) int { return r.ServerInputTokens }
-	requestedOut = func(r *trace.Record) int { return r.OutputTokens }
+	requestedOut = func(r *trace.Record) int { return r.OutputTokens * choices(r) } // every choice's
 	serverOut    = func(r *trace.Record) int { return r.ServerOutputTokens }
 	chunks       = func(r *trace.Record) int { return r.Chunks }
 	always       = func(*trace.Record) bool { return true }
-	usageIn      = func(r *trace.Record) bool { return r.ServerInputTokens > 0 && r.ToolSchemaTokens == 0 }
+	usageIn      = func(r *trace.Record) bool { return r.ServerInputTokens > 0 && r.ToolSchemaTokens == 0 && r.Images == 0 }
 	usageOut     = func(r *trace.Record) bool { return r.ServerOutputTokens > 0 }
 	streamedOut  = func(r *trace.Record) bool { return Streamed(r) }
 	usageEvents  = func(r *trace.Record) bool { return usageOut(r) && Streamed(r) }
@@ -146,12 +158,19 @@ func (c *calc) audit(recs []*trace.Record) TokenAudit {
 	}
 	first := ""
 	for _, r := range recs {
-		if succeeded(r) && !Streamed(r) && !r.Embeddings() {
-			a.NotStreamed++ // an embeddings request has no output to stream
+		if succeeded(r) && !Streamed(r) && !r.Pooled() {
+			a.NotStreamed++ // an embeddings, rerank or score request has no output to stream
 		}
 		if succeeded(r) && r.ToolSchemaTokens > 0 {
 			a.WithTools++
 			a.ToolSchemaTokens += int64(r.ToolSchemaTokens)
+			if r.ServerToolCalls > 0 {
+				a.CalledTools++
+				a.ToolCalls += int64(r.ServerToolCalls)
+			}
+		}
+		if succeeded(r) && r.Images > 0 {
+			a.WithImages++
 		}
 		if succeeded(r) && r.UsageDropped != "" {
 			if a.UsageDropped++; first == "" {
@@ -168,7 +187,13 @@ func (c *calc) audit(recs []*trace.Record) TokenAudit {
 		a.Findings = append(a.Findings, fmt.Sprintf("usage: %d of the successful requests reported impossible token counts, dropped and left out of the comparisons with the server's counts (the first: %s)", a.UsageDropped, first))
 	}
 	if a.WithTools > 0 {
-		a.Findings = append(a.Findings, fmt.Sprintf("input: %d requests sent tool definitions (%d tokens on average by surge's count of their JSON), which the server's prompt_tokens hold as its chat template renders them: they are left out of the client→server comparison", a.WithTools, a.ToolSchemaTokens/int64(a.WithTools)))
+		a.Findings = append(a.Findings, fmt.Sprintf("input: %d requests sent tool definitions (%d tokens on average by surge's count of their JSON), which the server's prompt_tokens hold as its chat template renders them: they are left out of the client→server comparison; %d of their replies called tools, %.2f calls per request", a.WithTools, a.ToolSchemaTokens/int64(a.WithTools), a.CalledTools, float64(a.ToolCalls)/float64(a.WithTools)))
+	}
+	if a.WithImages > 0 {
+		a.Findings = append(a.Findings, fmt.Sprintf("input: %d requests sent images, whose tokens the server's prompt_tokens hold by its own processor: they are left out of the client→server comparison", a.WithImages))
+	}
+	if a.Choices = choiceTokens(recs); a.Choices != nil {
+		a.Findings = append(a.Findings, a.Choices.finding())
 	}
 	if a.NotStreamed > 0 {
 		a.Findings = append(a.Findings, fmt.Sprintf("output: %d of %d requests not streamed (answered whole): no token events to compare with usage.completion_tokens or max tokens", a.NotStreamed, a.NotStreamed+a.Comparisons[3].N))
@@ -195,13 +220,13 @@ func (c *calc) compare(recs []*trace.Record, p tokenPair) Comparison {
 			offs[r.Client] = o
 		}
 		o.add(position(r), d)
-		o.perInput = o.perInput || r.Embeddings()
+		o.perInput = o.perInput || r.Pooled()
 		if d == 0 {
 			continue
 		}
 		cmp.Disagree++
 		cmp.MaxAbsDiff = max(cmp.MaxAbsDiff, abs(d))
-		if r.Turn > 0 && !r.Embeddings() {
+		if r.Turn > 0 && !r.Pooled() {
 			cmp.Later++
 		}
 		if d < 0 {
@@ -235,7 +260,8 @@ func (c *calc) compare(recs []*trace.Record, p tokenPair) Comparison {
 // TemplateOffset is one client's chat-template offset: Offset tokens on
 // an opening turn and PerTurn more per earlier turn. For an embeddings
 // client (PerInput) it is the special tokens the server puts around each
-// text: Offset on the first, PerTurn more on each further one.
+// text: Offset on the first, PerTurn more on each further one; for a
+// rerank or score client, around each query and document pair.
 type TemplateOffset struct {
 	Client   string `json:"client"`
 	Offset   int    `json:"offset"`
@@ -244,11 +270,15 @@ type TemplateOffset struct {
 }
 
 // position is where r stands in the template's growth: its turn, or
-// for an embeddings request the texts it embeds after the first, since a
+// for an embeddings request the texts it embeds after the first (for a
+// rerank or score request, the pairs it scores after the first), since a
 // server adds its special tokens around each.
 func position(r *trace.Record) int {
-	if r.Embeddings() {
+	switch {
+	case r.Embeddings():
 		return r.Inputs - 1
+	case r.Scored():
+		return r.Documents - 1
 	}
 	return r.Turn
 }
@@ -258,7 +288,7 @@ func position(r *trace.Record) int {
 // amount per turn, from one that varies.
 type offsets struct {
 	n          int
-	perInput   bool // the client's requests are embeddings: positions count texts
+	perInput   bool // the client's requests are embeddings, rerank or score: positions count texts or pairs
 	first      int  // the difference on the first opening turn seen
 	firstSeen  bool // an opening turn was seen
 	openingVar bool // opening turns differ by varying amounts
@@ -472,7 +502,7 @@ func clientServer(c Comparison, of string) string {
 	case CauseTemplate:
 		what := "the chat template's tokens around each message and BOS"
 		if slices.ContainsFunc(c.Template, func(o TemplateOffset) bool { return o.PerInput }) {
-			what += " (for embeddings, the special tokens around each input)"
+			what += " (for embeddings, the special tokens around each input; for rerank and score, around each query and document pair)"
 		}
 		return s + ": " + templateWords(c.Template, true) + " — " + what + ", which the server adds (legitimate), not a different tokenizer"
 	case CauseReplies:

@@ -107,6 +107,8 @@ func TestTokenAuditCauses(t *testing.T) {
 	whole := okRec("c", 0, 1000, 10_000)
 	whole.Chunks, whole.ITLUS, whole.NotStreamed = 1, nil, true
 	withTools := func(r trace.Record, schema int) trace.Record { r.ToolSchemaTokens = schema; return r }
+	calling := func(r trace.Record, calls int) trace.Record { r.ServerToolCalls = calls; return r }
+	withImages := func(r trace.Record) trace.Record { r.Images, r.ImageTokens = 1, 1196; return r }
 	tests := []struct {
 		name    string
 		recs    []trace.Record
@@ -135,6 +137,10 @@ func TestTokenAuditCauses(t *testing.T) {
 			"output server→chunks", CauseMixed, 0, 0, "1 with fewer events than tokens: the server sends several tokens per event", ""},
 		{"tools left out of client→server", []trace.Record{turnRec(0, 100, 100, 107), withTools(turnRec(0, 100, 100, 431), 300), withTools(turnRec(1, 300, 300, 650), 300)},
 			"input client→server", CauseTemplate, 7, 0, "2 requests sent tool definitions (300 tokens on average", "tokenizer differs"},
+		{"tool calls per request", []trace.Record{withTools(turnRec(0, 100, 100, 431), 300), calling(withTools(turnRec(1, 300, 300, 650), 300), 3)},
+			"input client→server", "", 0, 0, "1 of their replies called tools, 1.50 calls per request", ""},
+		{"images left out of client→server", []trace.Record{turnRec(0, 100, 100, 107), withImages(turnRec(0, 100, 100, 1303)), withImages(turnRec(1, 300, 300, 2500))},
+			"input client→server", CauseTemplate, 7, 0, "2 requests sent images", "tokenizer differs"},
 		{"not streamed", []trace.Record{whole},
 			"output server→chunks", "", 0, 0, "not streamed (answered whole): no token events", "several tokens per event"},
 	}

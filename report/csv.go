@@ -24,7 +24,8 @@ const StyleScope = "style:"
 // prompt style after StyleScope), section
 // (run, requests, connections, latency, throughput, goodput, slo
 // (with its verdict word), measurement, spec_decode, errors,
-// errors_by_class, errors_by_status, errors_top, tokens, prefix_cache,
+// errors_by_class, errors_by_status, errors_top, tokens, choices (requests
+// for several choices, with their tokens per choice), prefix_cache,
 // sessions, warning), name (the metric, SLO, class or comparison; for
 // prefix_cache, "server" for the hits the server reported, "implied" for
 // the reuse the workload implies, a row of the whole run), stat, value
@@ -136,8 +137,24 @@ func (c *csvRows) scope(name string, sc *metrics.Scope) {
 	for _, cmp := range sc.Tokens.Comparisons {
 		c.comparison(name, cmp)
 	}
+	if ch := sc.Tokens.Choices; ch != nil {
+		c.choices(name, ch)
+	}
 	c.cache(name, &sc.Cache)
 	c.sessions(name, sc.Sessions)
+}
+
+// choices writes the requests for several choices and their tokens per
+// choice (see metrics.ChoiceTokens).
+func (c *csvRows) choices(scope string, ch *metrics.ChoiceTokens) {
+	r := func(stat, value, unit string) { c.row(scope, "choices", "", stat, value, unit) }
+	r("requests", i(ch.Requests), "")
+	r("choices", i(ch.Choices), "")
+	r("streamed", i(ch.Streamed), "")
+	r("mean_tokens", f(ch.Mean), "tokens")
+	r("min_tokens", i(ch.Min), "tokens")
+	r("max_tokens", i(ch.Max), "tokens")
+	r("over_max_tokens", i(ch.OverMax), "")
 }
 
 // cache writes the prefix-cache hits the server reported for a scope; the
@@ -225,7 +242,17 @@ func (c *csvRows) throughput(scope string, t *metrics.Throughput) {
 		r("inputs", i(t.Inputs), "")
 		r("input_rate", f(t.InputsPerS), "1/s")
 	}
+	if t.Documents > 0 {
+		r("documents", i(t.Documents), "")
+		r("document_rate", f(t.DocumentsPerS), "1/s")
+	}
 	r("input_token_rate", f(t.InputTokensPerS), "1/s")
+	if t.ImageRequests > 0 {
+		r("image_requests", i(t.ImageRequests), "")
+		r("images", i(t.Images), "")
+		r("image_tokens", i(t.ImageTokens), "")
+		r("image_tokens_per_request", f(t.ImageTokensPerRequest), "")
+	}
 	if na {
 		r("output_not_applicable", t.OutputNotApplicable, "")
 	} else {

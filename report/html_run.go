@@ -240,6 +240,12 @@ func keyFigures(s *metrics.Summary) []field {
 	if t.Inputs > 0 {
 		fs = append(fs, field{"inputs", inputRate(t) + " (embeddings)"})
 	}
+	if t.Documents > 0 {
+		fs = append(fs, field{"documents", documentRate(t) + " (rerank, score)"})
+	}
+	if t.ImageRequests > 0 {
+		fs = append(fs, field{"images", strings.Join(imageParts(t), "; ")})
+	}
 	if g := a.Goodput; g != nil {
 		fs = append(fs, field{"goodput", fmt.Sprintf("%s req/s: %s of sent requests met every SLO", num(g.PerS), pct(g.Fraction))})
 	}

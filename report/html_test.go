@@ -312,3 +312,14 @@ func TestChartsPNG(t *testing.T) {
 		t.Error("writing into a missing directory gave no error")
 	}
 }
+
+// TestHTMLPooledRates checks that the HTML report shows the rates the
+// text report shows for embeddings inputs and rerank documents.
+func TestHTMLPooledRates(t *testing.T) {
+	t.Parallel()
+	for name, want := range map[string]string{"embeddings": "inputs/s (embeddings)", "rerank": "49.2 documents/s (rerank, score)"} {
+		if page := render(t, HTMLInput{Summary: summarize(t, name)}); !strings.Contains(page, want) {
+			t.Errorf("%s: no %q", name, want)
+		}
+	}
+}

@@ -49,6 +49,7 @@ func TestGolden(t *testing.T) {
 		{"run", "two clients, warmup, SLOs, an HTTP 500, a timeout, a drop, a coalescing server, a chat template, prefix-cache hits reported for one client only beside the reuse the workload implies"},
 		{"killed", "one client, no end line, no SLO, sending far behind schedule, no usage so no prefix-cache hits reported and no implied reuse"},
 		{"embeddings", "an embeddings client beside a chat client: its scope has latency and inputs/s, n/a for token times and output tokens; the whole run has both"},
+		{"rerank", "a rerank client alone: latency, documents/s and the input tokens of its pairs, n/a for token times and output tokens, the server's special tokens around each pair a template"},
 		{"sessions", "multi-turn sessions: chats with think time, cached later turns, a warmup session and one failed by a timeout; agent episodes with tool calls, reasoning and a sub-agent fork and join; a batch job released over 1 s; single-request rag sessions, which get no sessions figures of their own"},
 	}
 	for _, tt := range tests {

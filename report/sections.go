@@ -32,13 +32,28 @@ func (p *printer) throughput(sc *metrics.Scope) {
 	if t.Inputs > 0 {
 		rates = append(rates, inputRate(&t))
 	}
+	if t.Documents > 0 {
+		rates = append(rates, documentRate(&t))
+	}
 	rates = append(rates, num(t.InputTokensPerS)+" tok/s in", out,
 		fmt.Sprintf("in flight %s mean, %s peak", num(t.MeanConcurrency), count(t.PeakConcurrency)), sentRate)
 	p.field("throughput", rates...)
+	if t.ImageRequests > 0 {
+		p.field("images", imageParts(&t)...)
+	}
+}
+
+// imageParts words a scope's images for every output: the requests that
+// sent them, the images, and their tokens in all and per such request.
+func imageParts(t *metrics.Throughput) []string {
+	return []string{
+		count(t.ImageRequests) + " requests with " + count(int(t.Images)) + " images",
+		count(int(t.ImageTokens)) + " image tokens, " + num(t.ImageTokensPerRequest) + " per request with images",
+	}
 }
 
 // outputRate is a scope's output tokens per second, or n/a when it has
-// no output to count (only embeddings requests), as every report shows
+// no output to count (only embeddings, rerank or score requests), as every report shows
 // it.
 func outputRate(t *metrics.Throughput) string {
 	if t.OutputNotApplicable != "" {
@@ -50,6 +65,11 @@ func outputRate(t *metrics.Throughput) string {
 // inputRate is a scope's embeddings inputs per second.
 func inputRate(t *metrics.Throughput) string {
 	return num(t.InputsPerS) + " inputs/s"
+}
+
+// documentRate is a scope's rerank and score documents per second.
+func documentRate(t *metrics.Throughput) string {
+	return num(t.DocumentsPerS) + " documents/s"
 }
 
 // clientCPU writes how busy the surge process was over the run: with

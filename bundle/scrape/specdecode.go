@@ -46,22 +46,18 @@ func vllmSpecDecode(present map[string]bool, a, b Scrape) (metrics.SpecDecode, b
 		name := first(present, family)
 		return increase(values(a, name), values(b, name))
 	}
-	d := metrics.SpecDecode{Source: "vLLM spec_decode counters", FromUS: a.AtUS, ToUS: b.AtUS,
-		Drafts: grew(vllmDrafts), DraftTokens: grew(vllmDraftTokens), Accepted: grew(vllmAccepted)}
-	if !(d.DraftTokens > 0) || a.AtUS == b.AtUS {
-		return metrics.SpecDecode{}, false
+	drafts := grew(vllmDrafts)
+	var perPos []float64
+	if drafts > 0 {
+		perPos = perPosition(first(present, vllmPerPosition), a, b)
 	}
-	d.AcceptanceRate = d.Accepted / d.DraftTokens
-	if d.Drafts > 0 {
-		d.AcceptLength = 1 + d.Accepted/d.Drafts
-		d.PerPosition = perPosition(first(present, vllmPerPosition), a, b, d.Drafts)
-	}
-	return d, true
+	return metrics.SpecDecodeOf("vLLM spec_decode counters", a.AtUS, b.AtUS,
+		drafts, grew(vllmDraftTokens), grew(vllmAccepted), perPos)
 }
 
-// perPosition is the acceptance rate at each draft position between
-// scrapes a and b: the per-position counter name's increase over drafts.
-func perPosition(name string, a, b Scrape, drafts float64) []float64 {
+// perPosition is the tokens accepted at each draft position between
+// scrapes a and b: the per-position counter name's increase.
+func perPosition(name string, a, b Scrape) []float64 {
 	byPos := map[int]float64{}
 	for _, sc := range []struct {
 		scrape Scrape
@@ -79,7 +75,7 @@ func perPosition(name string, a, b Scrape, drafts float64) []float64 {
 		for len(out) < pos {
 			out = append(out, 0)
 		}
-		out = append(out, max(byPos[pos], 0)/drafts)
+		out = append(out, max(byPos[pos], 0))
 	}
 	return out
 }
