@@ -22,6 +22,10 @@ const (
 	TotalBound  = 0.02
 	ClientBound = 0.10
 	BoundFrom   = 500
+	// MixBound bounds the total variation distance between a client's
+	// regenerated content styles and the styles its trace's categories
+	// stand for (clients of at least BoundFrom sessions).
+	MixBound = 0.05
 )
 
 // CheckReport is what Check found: each client's comparison, in the
@@ -50,17 +54,27 @@ func (r CheckReport) Err() error {
 // gap CV, per-minute peak over mean and CV, zero gaps and the index of
 // dispersion of counts per second, length quantiles and KS distances,
 // the input–output rank correlation, and the share of first prompt
-// tokens an earlier first prompt held (prefix reuse). It reports the clients whose
-// count is off by more than ClientBound (those of at least BoundFrom
-// sessions) and a total off by more than TotalBound. A trace's client
-// that Clients split is compared with its parts together.
+// tokens an earlier first prompt held (prefix reuse), then a line per
+// client whose trace names categories (its query mix's distance) and per
+// client of episodes. It reports the clients whose count is off by more
+// than ClientBound or whose query mix is off by more than MixBound (those
+// of at least BoundFrom sessions) and a total off by more than
+// TotalBound. A trace's client
+// that Clients split is compared with its parts together. A trace of
+// fewer than CheckTurns requests has its lengths and episodes compared
+// with several regenerations (see CheckTurns), its sessions and times
+// with one.
 func Check(ctx context.Context, w io.Writer, specYAML []byte, orig *Traffic, clients []Client) (CheckReport, error) {
 	var r CheckReport
 	s, err := spec.Parse("fitted spec", specYAML)
 	if err != nil {
 		return r, fmt.Errorf("the fitted spec does not parse: %w", err)
 	}
-	regen, err := regenerate(ctx, s)
+	n := 0
+	for _, fs := range orig.Samples {
+		n += len(fs.In)
+	}
+	regen, err := regenerateReplicas(ctx, s, replicas(n))
 	if err != nil {
 		return r, err
 	}
@@ -82,6 +96,9 @@ func Check(ctx context.Context, w io.Writer, specYAML []byte, orig *Traffic, cli
 		writeCheckRows(tw, name, c)
 		r.Names, r.Comparisons = append(r.Names, name), append(r.Comparisons, c)
 		r.Total[0], r.Total[1] = r.Total[0]+c.Sessions[0], r.Total[1]+c.Sessions[1]
+		if c.Mix && c.Sessions[0] >= BoundFrom && c.MixTV > MixBound {
+			r.Off = append(r.Off, fmt.Sprintf("client %s: query mix %.3f from the trace's by total variation (bound %.2f)", name, c.MixTV, MixBound))
+		}
 		if n := c.Sessions; n[0] >= BoundFrom && off(n, ClientBound) {
 			r.Off = append(r.Off, fmt.Sprintf("client %s: %d sessions, the trace %d (bound ±%.0f%%)", name, n[1], n[0], 100*ClientBound))
 		}
@@ -93,6 +110,9 @@ func Check(ctx context.Context, w io.Writer, specYAML []byte, orig *Traffic, cli
 		return r, err
 	}
 	for i, c := range r.Comparisons {
+		if c.Mix {
+			fmt.Fprintf(w, "query mix of %s: content styles %.3f from the trace's categories by total variation\n", r.Names[i], c.MixTV)
+		}
 		if c.Episodes {
 			fmt.Fprintf(w, "episodes of %s: steps KS %.3f, context growth KS %.3f, contexts shrinking at %.1f%% of later turns (the trace %.1f%%)\n",
 				r.Names[i], c.KSSteps, c.KSGrowth, 100*c.Shrinks[1], 100*c.Shrinks[0])
@@ -113,14 +133,27 @@ func off(n [2]int, bound float64) bool {
 // regenerate generates the sessions of s, without text, as a sample per
 // client.
 func regenerate(ctx context.Context, s *spec.Spec) (map[string]*Sample, error) {
+	tok, synth, err := regenText(s)
+	if err != nil {
+		return nil, err
+	}
+	return regenerateWith(ctx, s, tok, synth)
+}
+
+// regenText returns the tokenizer and synthesiser a regeneration of s
+// uses: the task styles' tables built only when its content mix names
+// one (workload.NeedsTasks).
+func regenText(s *spec.Spec) (content.Tokenizer, *content.Synth, error) {
 	tok, err := content.Builtin("o200k_base")
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	synth, err := content.NewSynth(tok, content.SynthConfig{})
-	if err != nil {
-		return nil, err
-	}
+	synth, err := content.NewSynth(tok, content.SynthConfig{Tasks: workload.NeedsTasks(s)})
+	return tok, synth, err
+}
+
+// regenerateWith is regenerate with the given tokenizer and synthesiser.
+func regenerateWith(ctx context.Context, s *spec.Spec, tok content.Tokenizer, synth *content.Synth) (map[string]*Sample, error) {
 	g, err := workload.New(s, tok, synth, workload.Options{NoText: true})
 	if err != nil {
 		return nil, err

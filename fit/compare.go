@@ -16,6 +16,10 @@ type Sample struct {
 	Episodes Episodes
 	// Prefixes measures the sharing of the sessions' first prompts.
 	Prefixes prefixes
+	// Categories counts the requests of each category an imported trace
+	// names (trace.Turn.Category), Styles those of each content style a
+	// generated one has (trace.Turn.Style); nil when none has one.
+	Categories, Styles map[string]int
 }
 
 // Comparison sets a sample regenerated from a fitted spec beside the
@@ -50,6 +54,12 @@ type Comparison struct {
 	Episodes          bool
 	KSSteps, KSGrowth float64
 	Shrinks           [2]float64
+	// Mix says whether the original names categories; then MixTV is the
+	// total variation distance between the shares of the content styles
+	// its categories stand for (StyleOf) and the styles of the
+	// regenerated requests, half the sum of the shares' differences.
+	Mix   bool
+	MixTV float64
 }
 
 // ComparisonP are the probabilities of Comparison's length quantiles.
@@ -74,6 +84,9 @@ func Compare(orig, regen Sample) Comparison {
 		}
 		c.In[i], c.Out[i] = quantiles(s.In), quantiles(s.Out)
 		c.Spearman[i] = Spearman(s.In, s.Out)
+	}
+	if m := mixOf(orig.Categories); m != nil {
+		c.Mix, c.MixTV = true, mixDistance(m, regen.Styles)
 	}
 	c.KSIn = KS2(orig.In, regen.In)
 	c.KSOut = KS2(orig.Out, regen.Out)

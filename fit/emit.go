@@ -38,6 +38,9 @@ type Client struct {
 	// it (its prompts that share a prefix, and the rest); empty for a
 	// client of its own.
 	Of string
+	// Mix is the query mix of the client's categories, stated as its
+	// content: mix; nil when the trace names none.
+	Mix *Mix
 
 	weight int // the client's weight in the spec; 0 for none
 }
@@ -127,6 +130,7 @@ func writeClient(b *bytes.Buffer, c Client) error {
 	if err := writeLengths(b, l); err != nil {
 		return err
 	}
+	writeMix(b, c.Mix)
 	return writePrefix(b, c.Prefix)
 }
 
@@ -178,7 +182,7 @@ func writeLength(b *bytes.Buffer, indent, key string, l Length, floor float64) e
 			return fmt.Errorf("clamping %s: %w", key, err)
 		}
 	} else {
-		fmt.Fprintf(b, "%s# %s: the best single law is not good, so the empirical quantile table is used\n", indent, key)
+		fmt.Fprintf(b, "%s# %s: the best single law is not good (or, for an episode, not within its bound), so the empirical quantile table is used\n", indent, key)
 	}
 	fmt.Fprintf(b, "%s%s: %s\n", indent, key, strconv.Quote(d.String()))
 	return nil

@@ -61,6 +61,9 @@ func writeArrival(b *bytes.Buffer, a ArrivalFit) {
 			num(p.Burst), p.Burst*(1-p.Idle)/mean, p.Burst*p.Idle/mean)
 		fmt.Fprintf(b, "      idle: %s\n", num(p.Idle))
 		fmt.Fprintf(b, "      cv: %s  # of the gaps within a burst\n", num(p.CV))
+		fmt.Fprintf(b, "      burst_cv: %s  # of the bursts' lengths (1: exponential)\n", num(p.BurstCV))
+		fmt.Fprintf(b, "      idle_cv: %s  # of the idle periods' lengths\n", num(p.IdleCV))
+		fmt.Fprintf(b, "      rate_cv: %s  # of the bursts' rates (0: one rate)\n", num(p.RateCV))
 	default:
 		fmt.Fprintf(b, "      cv: %s\n", num(p.CV))
 	}

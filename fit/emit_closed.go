@@ -20,6 +20,7 @@ func writeClosed(b *bytes.Buffer, c Client) error {
 		if err := writeLengths(b, l); err != nil {
 			return err
 		}
+		writeMix(b, c.Mix)
 		return writePrefix(b, c.Prefix)
 	}
 	task := e.Task
@@ -39,6 +40,7 @@ func writeClosed(b *bytes.Buffer, c Client) error {
 			return err
 		}
 	}
+	writeMix(b, c.Mix)
 	b.WriteString("    session:\n      kind: agent\n      history: pinned\n      tools: 1\n")
 	for _, k := range []struct {
 		key   string
@@ -52,7 +54,24 @@ func writeClosed(b *bytes.Buffer, c Client) error {
 	if err := writeReset(b, e); err != nil {
 		return err
 	}
+	if err := writeSubagent(b, e.Subagent); err != nil {
+		return err
+	}
 	return writePrefix(b, c.Prefix)
+}
+
+// writeSubagent writes the episodes' sub-agents, if any: the share of
+// later steps that fork one, and the laws of its turns and task.
+func writeSubagent(b *bytes.Buffer, s *SubagentFit) error {
+	if s == nil {
+		return nil
+	}
+	fmt.Fprintf(b, "      # sub-agents: %s of the main loops' later steps fork one, which starts afresh from its task\n", num(s.Probability))
+	fmt.Fprintf(b, "      subagent:\n        probability: %s\n", num(s.Probability))
+	if err := writeLength(b, "        ", "steps", s.Steps, 1); err != nil {
+		return err
+	}
+	return writeLength(b, "        ", "task", s.Task, 1)
 }
 
 // writeReset writes the reset of episodes whose prompts shrank: the share
@@ -61,7 +80,7 @@ func writeReset(b *bytes.Buffer, e *EpisodeFit) error {
 	if e.Reset == nil || e.Later == 0 {
 		return nil
 	}
-	fmt.Fprintf(b, "      # %d of %d later prompts are shorter than the one before plus its answer (resets, compaction, sub-agents):\n", e.Shrinks, e.Later)
+	fmt.Fprintf(b, "      # %d of %d later prompts are shorter than the one before plus its answer (resets, compaction):\n", e.Shrinks, e.Later)
 	fmt.Fprintf(b, "      # stated as resets to their lengths, and left out of tool_result\n")
 	fmt.Fprintf(b, "      reset:\n        probability: %s\n", num(float64(e.Shrinks)/float64(e.Later)))
 	return writeLength(b, "        ", "to", *e.Reset, 1)

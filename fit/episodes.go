@@ -34,6 +34,12 @@ type Episodes struct {
 	Waits []float64
 	// Multi counts the sessions of more than one turn.
 	Multi int
+	// Forks counts the later turns of the main loops (the steps after
+	// each session's first that may delegate), and SubSteps and SubTask
+	// hold, for each sub-agent (see subagentStarts), its turns and its
+	// first prompt's length.
+	Forks             int
+	SubSteps, SubTask []float64
 }
 
 // add adds the shape of s.
@@ -41,15 +47,26 @@ func (e *Episodes) add(s *trace.Session) {
 	if len(s.Turns) == 0 {
 		return
 	}
-	e.Steps = append(e.Steps, float64(len(s.Turns)))
+	stream, subs := streams(s.Turns)
+	size := make([]int, len(stream)) // turns of the stream each turn starts
+	for _, k := range stream {
+		size[k]++
+	}
+	main := size[0]
+	e.Steps = append(e.Steps, float64(main))
 	e.Task = append(e.Task, float64(s.Turns[0].InputTokens))
+	e.Forks += main - 1
 	if len(s.Turns) > 1 {
 		e.Multi++
 	}
-	for _, t := range s.Turns[1:] {
+	for _, first := range subs {
+		e.SubSteps = append(e.SubSteps, float64(size[first]))
+		e.SubTask = append(e.SubTask, float64(s.Turns[first].InputTokens))
+	}
+	for i, t := range s.Turns[1:] {
 		deps := t.Deps()
-		if len(deps) == 0 || deps[0] < 0 || deps[0] >= len(s.Turns) {
-			continue
+		if len(deps) == 0 || deps[0] < 0 || deps[0] >= len(s.Turns) || stream[i+1] == i+1 {
+			continue // a stream's first turn: the session's, or a sub-agent's task
 		}
 		prev := s.Turns[deps[0]]
 		e.Waits = append(e.Waits, float64(t.WaitUS)/1e6)
@@ -64,11 +81,48 @@ func (e *Episodes) add(s *trace.Session) {
 	}
 }
 
+// streams tells the streams of a session's turns apart: stream[k] is the
+// first turn of turn k's stream, 0 for the main loop's turns, and subs
+// lists the first turns of the sub-agents in order. A turn continues the
+// stream of its first dependency (Deps()[0]); where several turns depend
+// first on one, the one of the longest prompt continues its stream (a
+// main loop's context is the larger, as the importers' and the workload's
+// sub-agents start afresh) and each other starts a sub-agent. Turns
+// without a dependency are steps of the main loop.
+func streams(turns []trace.Turn) (stream []int, subs []int) {
+	stream = make([]int, len(turns))
+	next := make([]int, len(turns)) // the continuing turn of each, -1: none yet
+	for k := range next {
+		next[k] = -1
+	}
+	for k := range turns {
+		if deps := turns[k].Deps(); len(deps) > 0 && deps[0] >= 0 && deps[0] < k {
+			if p := deps[0]; next[p] < 0 || turns[k].InputTokens > turns[next[p]].InputTokens {
+				next[p] = k
+			}
+		}
+	}
+	for k := range turns {
+		stream[k] = k
+		deps := turns[k].Deps()
+		switch {
+		case len(deps) > 0 && deps[0] >= 0 && deps[0] < k && next[deps[0]] == k:
+			stream[k] = stream[deps[0]]
+		case k > 0 && len(deps) == 0:
+			stream[k] = 0 // an independent request of the session: one of its steps
+		case k > 0:
+			subs = append(subs, k)
+		}
+	}
+	return stream, subs
+}
+
 // merge adds the shapes of q, another client's sessions.
 func (e *Episodes) merge(q *Episodes) {
 	e.Steps, e.Task, e.Growth = append(e.Steps, q.Steps...), append(e.Task, q.Task...), append(e.Growth, q.Growth...)
 	e.Resets, e.Delta, e.Waits = append(e.Resets, q.Resets...), append(e.Delta, q.Delta...), append(e.Waits, q.Waits...)
 	e.Shrinks, e.Multi = e.Shrinks+q.Shrinks, e.Multi+q.Multi
+	e.Forks, e.SubSteps, e.SubTask = e.Forks+q.Forks, append(e.SubSteps, q.SubSteps...), append(e.SubTask, q.SubTask...)
 }
 
 // EpisodeFit is the fit of a client's multi-turn sessions as agent
@@ -81,6 +135,16 @@ type EpisodeFit struct {
 	// all later turns; Reset is the fit of the shrunk prompts, when any.
 	Shrinks, Later int
 	Reset          *Length
+	// Subagent is the fit of the sessions' sub-agents, when any.
+	Subagent *SubagentFit
+}
+
+// SubagentFit is the delegation of agent episodes: the share of the main
+// loops' later steps that fork a sub-agent, and the laws of a
+// sub-agent's turns and of its task's length.
+type SubagentFit struct {
+	Probability float64
+	Steps, Task Length
 }
 
 // FitEpisodes fits the shape of e, which must hold sessions of several
@@ -93,19 +157,46 @@ func FitEpisodes(e Episodes) (EpisodeFit, error) {
 		xs   []float64
 		dst  *Length
 	}{{"steps", e.Steps, &f.Steps}, {"task", e.Task, &f.Task}, {"growth", e.Growth, &f.Growth}, {"waits", e.Waits, &f.Wait}} {
-		if *x.dst, err = fitAny(x.xs); err != nil {
+		if *x.dst, err = fitEpisodeLaw(x.xs); err != nil {
 			return EpisodeFit{}, fmt.Errorf("fitting the episodes' %s: %w", x.name, err)
 		}
 	}
 	f.Shrinks, f.Later = e.Shrinks, len(e.Waits)
+	if len(e.SubSteps) > 0 && e.Forks > 0 {
+		sub := &SubagentFit{Probability: math.Min(float64(len(e.SubSteps))/float64(e.Forks), 1)}
+		if sub.Steps, err = fitEpisodeLaw(e.SubSteps); err != nil {
+			return EpisodeFit{}, fmt.Errorf("fitting the sub-agents' steps: %w", err)
+		}
+		if sub.Task, err = fitEpisodeLaw(e.SubTask); err != nil {
+			return EpisodeFit{}, fmt.Errorf("fitting the sub-agents' tasks: %w", err)
+		}
+		f.Subagent = sub
+	}
 	if len(e.Resets) > 0 {
-		r, err := fitAny(e.Resets)
+		r, err := fitEpisodeLaw(e.Resets)
 		if err != nil {
 			return EpisodeFit{}, fmt.Errorf("fitting the episodes' resets: %w", err)
 		}
 		f.Reset = &r
 	}
 	return f, nil
+}
+
+// EpisodeLawKS is the largest KS distance to its data at which a law is
+// stated for an episode's sample; a farther one, though good for a small
+// sample, gives way to the empirical table: an episode sums its steps'
+// growth, so a law a little off the data (a lognormal's mean beyond its
+// clamp) moves every later prompt.
+const EpisodeLawKS = 0.05
+
+// fitEpisodeLaw is fitAny, the empirical table replacing a law farther
+// than EpisodeLawKS from the data.
+func fitEpisodeLaw(xs []float64) (Length, error) {
+	l, err := fitAny(xs)
+	if err == nil && l.Best.KS > EpisodeLawKS {
+		l.Use = l.Empirical
+	}
+	return l, err
 }
 
 // fitAny is FitLength for a sample that may hold fewer than two distinct

@@ -2,10 +2,13 @@ package fit
 
 import (
 	"bytes"
+	"context"
+	"math"
 	"slices"
 	"strings"
 	"testing"
 
+	"surge/spec"
 	"surge/trace"
 )
 
@@ -36,5 +39,55 @@ func TestEpisodesReset(t *testing.T) {
 	}
 	if !strings.Contains(b.String(), "      reset:\n        probability: 0.5\n") || !strings.Contains(b.String(), "to: ") {
 		t.Errorf("reset block:\n%s", &b)
+	}
+}
+
+// TestFitSubagents regenerates agent episodes whose steps delegate to
+// sub-agents and fits them back: the main loops' steps, the share of later
+// steps that fork, and the sub-agents' turns and tasks come out as the
+// spec states them, and no sub-agent's fresh start counts as a reset.
+func TestFitSubagents(t *testing.T) {
+	t.Parallel()
+	const yaml = `version: 1
+name: subagents
+seed: 3
+requests: 400
+clients:
+  - name: agent
+    model: m
+    concurrency: 4
+    input: 3000
+    output: 100
+    session:
+      kind: agent
+      steps: {dist: uniform, min: 6, max: 10}
+      tool_result: 200
+      tools: 1
+      tool_latency: 1s
+      subagent: {probability: 0.2, steps: {dist: uniform, min: 2, max: 4}, task: 1500}
+`
+	s, err := spec.Parse("subagents", []byte(yaml))
+	if err != nil {
+		t.Fatal(err)
+	}
+	regen, err := regenerate(context.Background(), s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := regen["agent"].Episodes
+	f, err := FitEpisodes(e)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mainSteps, _ := meanCV(e.Steps)
+	sub := f.Subagent
+	if sub == nil {
+		t.Fatalf("no sub-agents fitted from %d sessions", len(e.Steps))
+	}
+	subSteps, _ := meanCV(e.SubSteps)
+	task, _ := meanCV(e.SubTask)
+	if math.Abs(mainSteps-8) > 0.3 || math.Abs(sub.Probability-0.2) > 0.03 || math.Abs(subSteps-3) > 0.2 || task != 1500 || e.Shrinks != 0 {
+		t.Errorf("main steps %.2f (want 8), fork share %.3f (0.2), sub-agent turns %.2f (3), task %.0f (1500), shrinks %d (0)",
+			mainSteps, sub.Probability, subSteps, task, e.Shrinks)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 
+	"gonum.org/v1/gonum/stat"
 	"gonum.org/v1/gonum/stat/distuv"
 )
 
@@ -31,7 +32,10 @@ var onOffQuantiles = []float64{0.5, 0.6, 0.7, 0.8, 0.85, 0.9, 0.93, 0.95, 0.97, 
 // less a gap within a burst each, a share f of the time; and its gaps
 // within a burst have the CV of those at most θ (their moments: the
 // lognormal cut at θ has a far lighter tail than the whole one). Params
-// are burst, idle, cv and theta, and the law's q, mu, sigma and excess.
+// are burst, idle, cv and theta, and the law's q, mu, sigma and excess;
+// and burst_cv, idle_cv and rate_cv, the CVs of the bursts' and idle
+// periods' lengths and of the bursts' rates, which onOffBursts reads off
+// the gaps in their order at the chosen θ (moments, not part of the likelihood or of the CDF).
 func FitOnOff(samples []float64) (Fit, error) {
 	xs, dropped := positive(samples)
 	if len(xs) < 10 {
@@ -49,7 +53,62 @@ func FitOnOff(samples []float64) (Fit, error) {
 		return Fit{}, fmt.Errorf("fitting onoff: no threshold splits the %d gaps into bursts and idle periods", len(xs))
 	}
 	best.N, best.Dropped = len(xs), dropped
+	p := best.Params
+	p["burst_cv"], p["idle_cv"], p["rate_cv"] = onOffBursts(samples, p["theta"], p["cv"])
 	return best, nil
+}
+
+// onOffBursts reads, off gaps in their order split at theta, the CVs of
+// the bursts' lengths, of the idle periods' lengths and of the bursts'
+// rates. A complete burst (the first and last, cut by the trace's ends,
+// are left out) of N arrivals spans D, the sum of its gaps within: its
+// length is about D and one gap more, and its rate N/D, which holds the
+// noise of a count of N (CV² cv²/N for gaps of CV cv within bursts,
+// taken out of the rates' CV²). Only bursts of at least minBurstArrivals
+// tell a rate. An idle gap is an idle period and about one gap within a
+// burst, whose spread is small beside the period's. Each CV is kept
+// within a spec's bounds; lengths are 1 (exponential) and rates 0 (one
+// rate) when there are fewer than three bursts to tell.
+func onOffBursts(gaps []float64, theta, cv float64) (burstCV, idleCV, rateCV float64) {
+	var spans, rates, idles []float64
+	n, d, seen, within, nw, noise := 0.0, 0.0, false, 0.0, 0.0, 0.0
+	for _, g := range gaps {
+		if g <= theta {
+			n, d, within, nw = n+1, d+g, within+g, nw+1
+			continue
+		}
+		if seen {
+			spans = append(spans, d)
+			if n >= minBurstArrivals && d > 0 {
+				rates, noise = append(rates, n/d), noise+cv*cv/n
+			}
+		}
+		idles = append(idles, g)
+		n, d, seen = 0, 0, true
+	}
+	burstCV, idleCV = 1, 1
+	if len(spans) >= 3 && nw > 0 {
+		mw := within / nw
+		ms, sd := stat.MeanStdDev(spans, nil)
+		mi, si := stat.MeanStdDev(idles, nil)
+		burstCV, idleCV = sd/(ms+mw), si/(mi-mw)
+	}
+	if len(rates) >= 3 {
+		_, cr := meanCV(rates)
+		rateCV = math.Sqrt(math.Max(cr*cr-noise/float64(len(rates)), 0))
+	}
+	bound := func(v, lo float64) float64 { return round3(math.Min(math.Max(v, lo), maxCV)) }
+	return bound(burstCV, minCV), bound(idleCV, minCV), bound(rateCV, 0)
+}
+
+// minBurstArrivals is the fewest arrivals a burst needs for onOffBursts
+// to read its rate.
+const minBurstArrivals = 5
+
+// meanCV returns the mean and the CV of xs.
+func meanCV(xs []float64) (mean, cv float64) {
+	mean, sd := stat.MeanStdDev(xs, nil)
+	return mean, sd / mean
 }
 
 // onOffAt fits the on/off law with threshold theta to the sorted positive

@@ -109,8 +109,9 @@ type Process struct {
 	// significant digits.
 	CV float64
 	// Burst and Idle are onoff's mean arrivals per burst and share of
-	// time idle.
-	Burst, Idle float64
+	// time idle, BurstCV and IdleCV the CVs of its bursts' and idle
+	// periods' lengths, RateCV that of its bursts' rates.
+	Burst, Idle, BurstCV, IdleCV, RateCV float64
 	// Why says in a few words how the process was chosen.
 	Why string
 }
@@ -182,8 +183,8 @@ func stateLaw(l Law) (Process, error) {
 		p = Process{Name: "lognormal", CV: math.Sqrt(math.Expm1(s * s))}
 	case FamilyOnOff:
 		b, i, cv := l.Params["burst"], l.Params["idle"], l.Params["cv"]
-		p = Process{Name: "onoff", Burst: round3(b), Idle: round3(i), CV: round3(cv)}
-		c := arrival.Config{Process: arrival.OnOff, Rate: 1, Burst: p.Burst, Idle: p.Idle, CV: p.CV}
+		p = Process{Name: "onoff", Burst: round3(b), Idle: round3(i), CV: round3(cv), BurstCV: l.Params["burst_cv"], IdleCV: l.Params["idle_cv"], RateCV: l.Params["rate_cv"]}
+		c := arrival.Config{Process: arrival.OnOff, Rate: 1, Burst: p.Burst, Idle: p.Idle, CV: p.CV, BurstCV: p.BurstCV, IdleCV: p.IdleCV, RateCV: p.RateCV}
 		if err := c.Validate(); err != nil {
 			return p, fmt.Errorf("burst %.3g, idle %.3g, cv %.3g out of range", b, i, cv)
 		}

@@ -16,11 +16,36 @@ func (fs *Sample) Add(s *trace.Session) {
 		fs.In = append(fs.In, float64(t.InputTokens))
 		fs.Out = append(fs.Out, float64(t.OutputTokens))
 		fs.Reasoning = append(fs.Reasoning, float64(t.ReasoningTokens))
+		fs.Categories = count(fs.Categories, t.Category)
+		fs.Styles = count(fs.Styles, t.Style)
 	}
 	fs.Episodes.add(s)
 	if len(s.Turns) > 0 {
 		fs.Prefixes.add(&s.Turns[0])
 	}
+}
+
+// count adds one to m[name], making m, unless name is empty.
+func count(m map[string]int, name string) map[string]int {
+	if name == "" {
+		return m
+	}
+	if m == nil {
+		m = map[string]int{}
+	}
+	m[name]++
+	return m
+}
+
+// addCounts adds the counts of q to m, making m when q has any.
+func addCounts(m, q map[string]int) map[string]int {
+	for name, n := range q {
+		if m == nil {
+			m = map[string]int{}
+		}
+		m[name] += n
+	}
+	return m
 }
 
 // Traffic is a trace's sessions as a sample per client.
@@ -107,7 +132,7 @@ func Clients(tr *Traffic, flat bool) ([]Client, error) {
 	opt := ArrivalOptions{Flat: flat, MaxBins: min(max(totalBins/max(len(tr.Order), 1), 24), 240)}
 	for _, name := range tr.Order {
 		s := tr.Samples[name]
-		c := Client{Name: name, Model: tr.Models[name], Concurrency: tr.Concurrency[name], Sessions: len(s.Times)}
+		c := Client{Name: name, Model: tr.Models[name], Concurrency: tr.Concurrency[name], Sessions: len(s.Times), Mix: mixOf(s.Categories)}
 		var err error
 		if c.Concurrency == 0 {
 			if c.Arrivals, err = Arrivals(s.Times, opt); err != nil {
@@ -181,7 +206,9 @@ func splitClient(c Client, shared, own *Sample, opt ArrivalOptions) ([]Client, e
 		suffix string
 		s      *Sample
 	}{{".shared", shared}, {".own", own}} {
-		p := Client{Name: c.Name + part.suffix, Model: c.Model, Sessions: len(part.s.Times), Of: c.Name}
+		// Both parts keep the client's mix: categories are not told
+		// apart by prefix.
+		p := Client{Name: c.Name + part.suffix, Model: c.Model, Sessions: len(part.s.Times), Of: c.Name, Mix: c.Mix}
 		var err error
 		if p.Arrivals, err = Arrivals(part.s.Times, opt); err != nil {
 			return nil, err
@@ -204,6 +231,7 @@ func splitClient(c Client, shared, own *Sample, opt ArrivalOptions) ([]Client, e
 func (fs *Sample) merge(q *Sample) {
 	fs.Times, fs.In, fs.Out = append(fs.Times, q.Times...), append(fs.In, q.In...), append(fs.Out, q.Out...)
 	fs.Reasoning = append(fs.Reasoning, q.Reasoning...)
+	fs.Categories, fs.Styles = addCounts(fs.Categories, q.Categories), addCounts(fs.Styles, q.Styles)
 	fs.Prefixes.merge(&q.Prefixes)
 	fs.Episodes.merge(&q.Episodes)
 }
