@@ -56,6 +56,14 @@ func manifest(cfg *Config, in *Workload, target, salt string, start time.Time, e
 		Target: redact.URL(target), Host: cfg.Host,
 		Start: start, End: end.End, WarmupUS: h.WarmupUS, Interrupted: end.Interrupted, Aborted: end.Aborted,
 	}
+	for _, c := range h.Clients {
+		if c.Dataset != nil {
+			if m.Datasets == nil {
+				m.Datasets = map[string]*trace.Dataset{}
+			}
+			m.Datasets[c.Name] = c.Dataset
+		}
+	}
 	if in.Spec != nil {
 		m.Spec = &bundle.Spec{Path: in.SpecPath, Given: string(in.SpecText), Resolved: string(in.Spec.Canonical())}
 	}

@@ -32,18 +32,7 @@ func TestDriftSharedTraces(t *testing.T) {
 	conv, code := rel(filepath.Join(root, "AzureLLMInferenceTrace_conv.csv")), rel(filepath.Join(root, "AzureLLMInferenceTrace_code.csv"))
 	dir := t.TempDir()
 	fitTo := func(file string, from, to time.Duration) string {
-		tr, err := FitTraffic(context.Background(), fsys, []string{file}, importers.ImportOptions{Reshape: importers.Reshape{From: from, To: to}}, "")
-		if err != nil {
-			t.Fatal(err)
-		}
-		clients, err := fit.Clients(tr, false)
-		if err != nil {
-			t.Fatal(err)
-		}
-		y, err := fit.Spec("fitted", clients)
-		if err != nil {
-			t.Fatal(err)
-		}
+		_, _, y := fitFiles(t, fsys, []string{file}, importers.ImportOptions{Reshape: importers.Reshape{From: from, To: to}}, "fitted")
 		p := filepath.Join(dir, filepath.Base(file)+".yaml")
 		if err := os.WriteFile(p, y, 0o644); err != nil {
 			t.Fatal(err)

@@ -38,6 +38,12 @@ type EngineSettings struct {
 	// KVCacheDtype is the KV cache's precision: auto (also ""), the
 	// activations' (fp16 with fp16 weights, else bf16), or bf16, fp16, fp8.
 	KVCacheDtype string
+	// SpeculativeTokens is the drafts per decoding sequence and step
+	// (vLLM's num_speculative_tokens); 0 turns speculative decoding off.
+	// SpeculativeMethod is how they are drafted (sim.ParseSpecMethod):
+	// draft_model (also "") or ngram.
+	SpeculativeTokens int
+	SpeculativeMethod string
 }
 
 // DefaultEngineSettings returns vLLM's defaults.
@@ -86,6 +92,9 @@ func (e EngineSettings) Check() error {
 	_, _, err := e.precisions()
 	if _, perr := e.policy(); perr != nil {
 		err = errors.Join(err, perr)
+	}
+	if _, serr := e.speculative(); serr != nil {
+		err = errors.Join(err, serr)
 	}
 	return errors.Join(append(errs, err)...)
 }
@@ -175,7 +184,9 @@ func (e EngineSettings) resolve(hw sim.Hardware) (sim.Hardware, sim.EngineConfig
 		return hw, sim.EngineConfig{}, fmt.Errorf("--max-model-len %d: the KV cache holds only %d tokens at --gpu-memory-utilization %g; lower --max-model-len or raise the utilization",
 			mml, kvTokens, e.MemoryUtilization)
 	}
+	sp, _ := e.speculative() // Check read it
 	return hw, sim.EngineConfig{
+		Speculative:         sp,
 		Policy:              policy,
 		MaxNumBatchedTokens: e.MaxNumBatchedTokens,
 		MaxNumSeqs:          e.MaxNumSeqs,
@@ -222,6 +233,7 @@ func (e EngineSettings) Query() string {
 	if e.MaxModelLen != 0 {
 		q = append(q, fmt.Sprintf("max-model-len=%d", e.MaxModelLen))
 	}
+	q = append(q, e.specQuery()...)
 	if w, kv, err := e.precisions(); err == nil {
 		if w != sim.BF16 {
 			q = append(q, "dtype="+w.String())

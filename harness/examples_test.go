@@ -66,6 +66,10 @@ func checkExample(t *testing.T, m []string) {
 			eng.GPU = flags[i+1]
 		case "--tp":
 			eng.TP, _ = strconv.Atoi(flags[i+1])
+		case "--speculative-tokens":
+			eng.Settings.SpeculativeTokens, _ = strconv.Atoi(flags[i+1])
+		case "--speculative-method":
+			eng.Settings.SpeculativeMethod = flags[i+1]
 		default:
 			t.Fatalf("flag %s: not one this test knows", flags[i])
 		}
@@ -86,6 +90,9 @@ func checkExample(t *testing.T, m []string) {
 	}
 	if len(res.Summary.All.SLOs) == 0 {
 		t.Errorf("%s has no SLO", path)
+	}
+	if eng.Settings.SpeculativeTokens > 0 && res.Summary.SpecDecode == nil {
+		t.Errorf("%s with drafts reports no speculative decoding", path)
 	}
 	for _, ch := range res.Summary.All.SLOs {
 		if ch.Verdict != metrics.VerdictPass && ch.Verdict != metrics.VerdictFail {

@@ -34,7 +34,11 @@ func Gen(ctx context.Context, w io.Writer, fsys fs.FS, name string, opts LoadOpt
 	if err != nil {
 		return GenResult{}, err
 	}
-	g, err := workload.New(s, tok, synth, workload.Options{NoText: opts.NoText})
+	sets, err := OpenDatasets(fsys, name, s)
+	if err != nil {
+		return GenResult{}, err
+	}
+	g, err := workload.New(s, tok, synth, workload.Options{NoText: opts.NoText, Datasets: sets})
 	if err != nil {
 		return GenResult{}, fmt.Errorf("spec %s: %w", name, err)
 	}

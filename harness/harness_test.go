@@ -144,7 +144,7 @@ func TestRunConfigErrors(t *testing.T) {
 		{"a model without a server", Config{Target: "other=http://127.0.0.1:1"}},
 		{"an unknown accelerator", Config{Engine: Engine{GPU: "no-such-gpu"}}},
 		{"too many shards for a closed loop", Config{Shard: &trace.Shard{Index: 0, Count: 3}}},
-		{"an unknown API", Config{API: "rerank"}},
+		{"an unknown API", Config{API: "classify"}},
 		{"a negative cap", Config{MaxConcurrency: -1}},
 		{"dropping without a cap", Config{Drop: true}},
 		{"a salt of a kilobyte", Config{Salt: strings.Repeat("s", 1024)}},

@@ -32,7 +32,7 @@ type LoadOptions struct {
 
 // Load reads the workload at name in fsys: a surge trace, read as it is,
 // or a spec, compiled in memory as opts say.
-// Paths the spec names (its tokenizer, corpus) are read from fsys
+// Paths the spec names (its tokenizer, corpus, datasets) are read from fsys
 // relative to the spec's directory. The caller's fsys decides what a name
 // means: the command line's takes the operating system's paths, "-" being
 // standard input. A cancelled ctx ends it with ErrInterrupted.
@@ -115,6 +115,9 @@ func compileSpec(ctx context.Context, fsys fs.FS, name string, s *spec.Spec, opt
 	if err != nil {
 		return nil, err
 	}
+	if opts.Datasets, err = OpenDatasets(fsys, name, s); err != nil {
+		return nil, err
+	}
 	w, err := compile(ctx, s, tok, synth, opts)
 	if errors.Is(err, ErrInterrupted) {
 		return nil, err
@@ -127,8 +130,12 @@ func compileSpec(ctx context.Context, fsys fs.FS, name string, s *spec.Spec, opt
 }
 
 // OpenContent opens the tokenizer and prompt synthesiser of s, read from
-// name in fsys.
+// name in fsys, and reads its clients' schema files (response_format's
+// schema_file) into their response formats: every file the spec names.
 func OpenContent(fsys fs.FS, name string, s *spec.Spec) (content.Tokenizer, *content.Synth, error) {
+	if err := readSchemas(fsys, name, s); err != nil {
+		return nil, nil, err
+	}
 	tokName := s.Tokenizer
 	if !content.IsBuiltin(tokName) {
 		tokName = SpecRelative(name, tokName)

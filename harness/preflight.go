@@ -175,7 +175,11 @@ func servedModels(ctx context.Context, hc *http.Client, base string) []string {
 func checkRequest(ctx context.Context, cfg *Config, r *client.Router, c check) string {
 	ctx, cancel := context.WithTimeout(ctx, preflightTimeout)
 	defer cancel()
-	res := r.Do(ctx, &client.Request{API: c.api, Model: c.model, Prompt: "Hello", MaxTokens: 1, Stream: !cfg.NoStream})
+	req := &client.Request{API: c.api, Model: c.model, Prompt: "Hello", MaxTokens: 1, Stream: !cfg.NoStream}
+	if openai.Scores(c.api) {
+		req.Documents = []string{"Hello"} // a query scores at least one document
+	}
+	res := r.Do(ctx, req)
 	if res.ErrClass == "" {
 		return ""
 	}

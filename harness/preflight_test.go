@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -12,6 +13,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"surge/trace"
 )
 
 // openAI is a fake server: /v1/models answers models (404 when nil),
@@ -142,4 +145,56 @@ func TestPreflightChecks(t *testing.T) {
 	if want := []check{{"http://a", "chat", "x"}}; fmt.Sprint(checks) != fmt.Sprint(want) {
 		t.Errorf("with --api and --model: checks %v, want %v", checks, want)
 	}
+}
+
+// TestPreflightScores: the preflight's request to a rerank or score
+// server scores a document against its query, as those APIs need.
+func TestPreflightScores(t *testing.T) {
+	t.Parallel()
+	for api, reply := range map[string]string{
+		"rerank": `{"id":"r","results":[{"index":0,"relevance_score":0.5}],"usage":{"total_tokens":2}}`,
+		"score":  `{"id":"s","object":"list","data":[{"index":0,"object":"score","score":0.5}],"usage":{"prompt_tokens":2,"total_tokens":2}}`,
+	} {
+		var first string
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.URL.Path == "/v1/models" {
+				http.NotFound(w, r)
+				return
+			}
+			if first == "" {
+				b, _ := io.ReadAll(r.Body)
+				first = string(b)
+			}
+			w.Header().Set("Content-Type", "application/json")
+			fmt.Fprint(w, reply)
+		}))
+		t.Cleanup(srv.Close)
+		w := scoresWorkload(t, api)
+		res, err := Run(context.Background(), Config{Workload: w, Dir: filepath.Join(t.TempDir(), "run"), Target: srv.URL, Scrape: Scrape{Off: true}})
+		if err != nil || res.Summary.All.Sent != 1 || res.Summary.All.OK != 1 {
+			t.Errorf("%s: error %v; want the preflight passed and the run done", api, err)
+		}
+		if !strings.Contains(first, `"Hello"]`) {
+			t.Errorf("%s: the preflight sent %s, want a document", api, first)
+		}
+	}
+}
+
+// scoresWorkload is a workload of one rerank or score request.
+func scoresWorkload(t *testing.T, api string) *Workload {
+	t.Helper()
+	w := &Workload{Header: trace.Header{Text: true, Salt: trace.SaltNone, Clients: []trace.ClientInfo{{Name: "c", Model: "m"}}}}
+	tw, err := trace.NewWriter(io.Discard, w.Header)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &trace.Session{Client: "c", API: api, Turns: []trace.Turn{{Prompt: "q", Documents: []string{"a"}, InputTokens: 2}}}
+	if err := tw.Write(s); err != nil {
+		t.Fatal(err)
+	}
+	w.Sessions = []*trace.Session{s}
+	if w.Hash, err = tw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return w
 }

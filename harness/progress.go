@@ -49,10 +49,12 @@ func showProgress(cfg *Config, d *driver.Driver) func() {
 }
 
 // progressLine is one line of a run's progress: elapsed, how far through
-// the schedule and the time left, then the counters: at most 100
-// columns with "surge: " before it.
+// the schedule and the time left, then the counters: requests sent and in
+// flight, sessions started per second of those due per second ("9.8/10
+// sessions/s"), errors and the median TTFT of the latest requests; at most
+// 100 columns with "surge: " before it.
 func progressLine(p driver.Progress) string {
-	return fmt.Sprintf("%.0fs  %s  sent %d  in flight %d  %s/s of %s/s  errors %d  TTFT p50 %v",
+	return fmt.Sprintf("%.0fs  %s  sent %d  in flight %d  %s/%s sessions/s  errors %d  TTFT %v",
 		p.Elapsed.Seconds(), scheduleDone(p), p.Sent, p.InFlight, perSecond(p.AchievedRate), perSecond(p.TargetRate), p.Errors, p.TTFTp50.Round(time.Millisecond))
 }
 

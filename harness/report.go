@@ -36,6 +36,9 @@ func finish(cfg *Config, in *Workload, html report.HTMLInput, engineStats *sim.S
 	if err != nil {
 		fmt.Fprintf(cfg.Log, "surge: %v (the report leaves the server's metrics out)\n", err)
 	}
+	if engineStats != nil && cfg.Virtual != nil && sum.SpecDecode == nil {
+		sum.SpecDecode = engineSpecDecode(*engineStats, cfg.Virtual.Config.Engine.Speculative.Tokens, sum.Window.EndUS)
+	}
 	if html.Server == nil {
 		html.Server = server
 	}

@@ -21,7 +21,8 @@ type engineFlags struct {
 // vLLM alias included.
 func engineFlagNames() []string {
 	return []string{"max-num-seqs", "max-num-batched-tokens", "no-prefix-caching",
-		"no-enable-prefix-caching", "gpu-memory-utilization", "max-model-len", "dtype", "kv-cache-dtype", "engine"}
+		"no-enable-prefix-caching", "gpu-memory-utilization", "max-model-len", "dtype", "kv-cache-dtype", "engine",
+		"speculative-tokens", "speculative-method"}
 }
 
 // register adds the engine flags to fs with vLLM's defaults. note starts
@@ -45,6 +46,8 @@ func (e *engineFlags) register(fs *pflag.FlagSet, note string) {
 		note+"context limit in tokens, prompt plus output (default the model's context, capped at what the KV cache holds)")
 	fs.StringVar(&e.s.Dtype, "dtype", "bf16", note+"weight precision: bf16, fp16, fp8 (Hopper, Ada, MI300X, Blackwell) or fp4 (Blackwell)")
 	fs.StringVar(&e.s.KVCacheDtype, "kv-cache-dtype", "auto", note+"KV cache precision: auto (bf16, or fp16 with --dtype fp16), bf16, fp16 or fp8")
+	fs.IntVar(&e.s.SpeculativeTokens, "speculative-tokens", 0, note+"speculative decoding: drafts per sequence and step, 0 off (vLLM's num_speculative_tokens)")
+	fs.StringVar(&e.s.SpeculativeMethod, "speculative-method", "draft_model", note+"how drafts are made: draft_model (accepts 0.6 a token on text that copies nothing; a pass costs 0.1 of a decode step) or ngram (0.1; free)")
 }
 
 // check reports every engine flag out of its range; unlike the harness,

@@ -65,6 +65,13 @@ func TestEngineFlags(t *testing.T) {
 		{"a small cache caps the default context",
 			[]string{"--gpu-memory-utilization", "0.3"},
 			with(func(ec *sim.EngineConfig) { ec.NumBlocks, ec.MaxModelLen = hw.KVBlocks(0.3), hw.KVTokens(0.3) }), nil},
+		{"speculative decoding drafts 4 tokens with a draft model by default",
+			[]string{"--speculative-tokens", "4"}, with(func(ec *sim.EngineConfig) { ec.Speculative = sim.Speculative{Tokens: 4} }), nil},
+		{"or with n-grams",
+			[]string{"--speculative-tokens", "2", "--speculative-method", "ngram"},
+			with(func(ec *sim.EngineConfig) { ec.Speculative = sim.Speculative{Tokens: 2, Method: sim.NGram} }), nil},
+		{"an unknown method is refused", []string{"--speculative-method", "medusa"}, sim.EngineConfig{}, []string{`--speculative-method: unknown speculative method "medusa"`}},
+		{"negative drafts are refused", []string{"--speculative-tokens", "-1"}, sim.EngineConfig{}, []string{"--speculative-tokens -1"}},
 		{"no sequences at all is refused", []string{"--max-num-seqs", "0"}, sim.EngineConfig{}, []string{"--max-num-seqs 0"}},
 		{"a negative token budget is refused", []string{"--max-num-batched-tokens", "-5"}, sim.EngineConfig{}, []string{"--max-num-batched-tokens -5"}},
 		{"a budget below max-num-seqs starves decodes, as vLLM says",
@@ -124,6 +131,8 @@ func TestEngineQuery(t *testing.T) {
 		{"changes are listed in a fixed order",
 			[]string{"--no-prefix-caching", "--max-num-seqs", "1", "--gpu-memory-utilization", "0.5", "--max-model-len", "4096"},
 			"max-num-seqs=1&prefix-caching=off&gpu-memory-utilization=0.5&max-model-len=4096"},
+		{"speculative decoding is named, its method when not a draft model",
+			[]string{"--speculative-tokens", "4", "--speculative-method", "ngram"}, "speculative-tokens=4&speculative-method=ngram"},
 	}
 	for _, tt := range tests {
 		var e engineFlags

@@ -85,54 +85,68 @@ func TestFitConversations(t *testing.T) {
 	}
 }
 
-// TestFitClientsInPlace fits two ServeGen clients imported over one day,
-// one active all day and one only from 39,600 s to 41,400 s, with
-// surge fit --check --strict: each client's rate stays on the trace's
-// clock, so the regenerated trace holds each client's count (within 10%)
-// and the total (within 2%), where the fit used to hold every client's
-// last rate to the longest client's end (7,448 requests → 508,881).
+// TestFitClientsInPlace fits two ServeGen clients of each language
+// folder imported over one day, one active (nearly) all day and one for
+// under an hour (m-small's from 39,600 s to 41,400 s), with surge fit
+// --check --strict: each client's rate stays on the trace's clock, so
+// the regenerated trace holds each client's count (within 10%) and the
+// total (within 2%), where the fit used to hold every client's last rate
+// to the longest client's end (m-small: 7,448 requests → 508,881).
 func TestFitClientsInPlace(t *testing.T) {
 	t.Parallel()
-	dir := "../../../shared/traces/servegen/language/m-small"
-	if _, err := os.Stat(dir); err != nil {
+	root := "../../../shared/traces/servegen/language/"
+	if _, err := os.Stat(root); err != nil {
 		if os.Getenv("CI") == "true" {
 			t.Fatalf("shared traces missing in CI: %v", err)
 		}
 		t.Skip("no shared traces")
 	}
-	tmp := t.TempDir()
-	two, specPath, regen := filepath.Join(tmp, "two.jsonl"), filepath.Join(tmp, "two.yaml"), filepath.Join(tmp, "regen.jsonl")
-	for _, args := range [][]string{
-		{"import", dir + "/chunk-2-trace.csv", dir + "/chunk-28-trace.csv", "--window", "0-24h", "-o", two},
-		{"fit", two, "-o", specPath, "--check", "--strict"},
-		{"gen", specPath, "--no-text", "-o", regen},
+	for _, tt := range []struct{ dir, all, brief string }{
+		{"m-small", "chunk-2", "chunk-28"},
+		{"m-mid", "chunk-87", "chunk-39"},
+		{"m-large", "chunk-55", "chunk-151"},
 	} {
-		if code, _, e := run(t, args...); code != exitOK {
-			t.Fatalf("%s: exit %d: %s", args[0], code, e)
-		}
+		t.Run(tt.dir, func(t *testing.T) {
+			t.Parallel()
+			dir := root + tt.dir
+			tmp := t.TempDir()
+			two, specPath, regen := filepath.Join(tmp, "two.jsonl"), filepath.Join(tmp, "two.yaml"), filepath.Join(tmp, "regen.jsonl")
+			for _, args := range [][]string{
+				{"import", dir + "/" + tt.all + "-trace.csv", dir + "/" + tt.brief + "-trace.csv", "--window", "0-24h", "-o", two},
+				{"fit", two, "-o", specPath, "--check", "--strict"},
+				{"gen", specPath, "--no-text", "-o", regen},
+			} {
+				if code, _, e := run(t, args...); code != exitOK {
+					t.Fatalf("%s: exit %d: %s", args[0], code, e)
+				}
+			}
+			orig, got := clientCounts(t, two), clientCounts(t, regen)
+			total := [2]int{}
+			for c, n := range orig {
+				total[0], total[1] = total[0]+n, total[1]+got[c]
+				if math.Abs(float64(got[c]-n)) > 0.1*float64(n) {
+					t.Errorf("client %s: %d sessions regenerated, %d in the trace", c, got[c], n)
+				}
+			}
+			if len(orig) != 2 || math.Abs(float64(total[1]-total[0])) > 0.02*float64(total[0]) {
+				t.Errorf("%d sessions of %d clients regenerated, %d in the trace", total[1], len(orig), total[0])
+			}
+		})
 	}
-	counts := func(path string) map[string]int {
-		in, err := readTraceFile(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		n := map[string]int{}
-		for _, s := range in.Sessions {
-			n[s.Client]++
-		}
-		return n
+}
+
+// clientCounts returns the sessions of each client of the trace at path.
+func clientCounts(t *testing.T, path string) map[string]int {
+	t.Helper()
+	in, err := readTraceFile(path)
+	if err != nil {
+		t.Fatal(err)
 	}
-	orig, got := counts(two), counts(regen)
-	total := [2]int{}
-	for c, n := range orig {
-		total[0], total[1] = total[0]+n, total[1]+got[c]
-		if math.Abs(float64(got[c]-n)) > 0.1*float64(n) {
-			t.Errorf("client %s: %d sessions regenerated, %d in the trace", c, got[c], n)
-		}
+	n := map[string]int{}
+	for _, s := range in.Sessions {
+		n[s.Client]++
 	}
-	if math.Abs(float64(total[1]-total[0])) > 0.02*float64(total[0]) {
-		t.Errorf("%d sessions regenerated, %d in the trace", total[1], total[0])
-	}
+	return n
 }
 
 // TestFitPrefixReuse fits Mooncake's traces, whose block hashes share

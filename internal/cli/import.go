@@ -70,7 +70,7 @@ func (f *importFlags) bind(fs *pflag.FlagSet) {
 	fs.Uint64Var(&f.opts.Seed, "seed", 1, "sharegpt, servegen, files of lengths: seed of the generated starts (and servegen's lengths)")
 	fs.StringVar(&f.lengths, "lengths", "1024:256", "servegen: IN:OUT tokens of every request of a client with no length PMFs")
 	fs.DurationVar(&f.opts.Think, "think", 0, "sharegpt: wait between a reply and the next turn")
-	fs.StringVar(&f.columns, "columns", "", "csv, jsonl: the fields to read, [at=F,]input=F,output=F[,client=F][,session=F] (default: guessed from the names); without at, sessions start at --rate or run closed loop")
+	fs.StringVar(&f.columns, "columns", "", "csv, jsonl: the fields to read, [at=F,]input=F,output=F[,client=F][,session=F][,category=F] (default: guessed from the names); without at, sessions start at --rate or run closed loop")
 	fs.StringVar(&f.opts.TimeUnit, "time-unit", "", "csv, jsonl: the unit of the at field: s, ms, us, ns, or iso for ISO 8601 date-times (default: the field name's, else s)")
 }
 

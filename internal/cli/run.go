@@ -80,7 +80,7 @@ the run as interrupted; a second Ctrl-C ends surge at once.`,
 func (f *runFlags) register(fs *pflag.FlagSet) {
 	f.gen.register(fs)
 	fs.StringVar(&f.cfg.Target, "target", "", "base URL of the server, e.g. http://127.0.0.1:8000, or one per model: MODEL=URL,...[,*=URL] (MODEL: a model or client of the workload)")
-	fs.StringVar(&f.cfg.API, "api", "", "chat, completions, responses, messages or embeddings, overriding the workload's")
+	fs.StringVar(&f.cfg.API, "api", "", "chat, completions, responses, messages, embeddings, rerank or score, overriding the workload's")
 	fs.Var(&f.cfg.ExtraBody, "extra-body", `JSON object merged into every request's body, over the workload's extra_body, e.g. '{"priority": 1}'`)
 	fs.StringVar(&f.cfg.Model, "model", "", "model name to send, overriding the workload's")
 	fs.StringVar(&f.apiKeyEnv, "api-key-env", "", "name of the environment variable holding the API key")

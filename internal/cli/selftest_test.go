@@ -17,8 +17,9 @@ func TestSelftestCommand(t *testing.T) {
 	var out bytes.Buffer
 	c.SetOut(&out)
 	c.SetErr(&out)
-	// In process: under go test there is no surge executable to start.
-	c.SetArgs([]string{"--concurrency", "2,8", "--duration", "200ms", "--cache", path})
+	// In process: under go test there is no surge executable to start. A
+	// second per point leaves a loaded machine time to start its workers.
+	c.SetArgs([]string{"--concurrency", "2,8", "--duration", "1s", "--cache", path})
 	if err := c.ExecuteContext(t.Context()); err != nil {
 		t.Fatalf("%v\n%s", err, out.String())
 	}
@@ -40,7 +41,7 @@ func TestSelftestCommand(t *testing.T) {
 // zero-delay server runs in a second surge process.
 func TestSelftestServerProcess(t *testing.T) {
 	t.Parallel()
-	out, err := exec.Command(surgeBinary(t), "selftest", "--concurrency", "4", "--duration", "300ms", "--no-save").CombinedOutput()
+	out, err := exec.Command(surgeBinary(t), "selftest", "--concurrency", "4", "--duration", "1s", "--no-save").CombinedOutput()
 	if err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}

@@ -39,9 +39,9 @@ clients:
 // the engine's timings, and the medians of the per-request differences of
 // TTFT, E2E and mean ITL must be at least −1 ms (the client's clock
 // starts before its write, when the kernel stamps the request, and ends
-// after its read of a token, which follows the engine's write; only the
-// engine reading its clock late after that write, when it waits for a
-// core, puts the client behind) and at most 250 ms (a sanity bound), both
+// when a token's bytes reached its socket, which follows the engine's
+// write; only the engine reading its clock late after that write, when
+// it waits for a core, puts the client behind) and at most 250 ms (a sanity bound), both
 // only under SURGE_STRICT_TIMING: under the race detector beside other
 // tests the in-process TTFT median has reached 342 ms and the mean ITL
 // −1.1 ms.
@@ -50,15 +50,15 @@ clients:
 // processes, each pinned to a core of its own when taskset is there, as
 // a client and a server on two machines would be; with
 // SURGE_STRICT_TIMING (.ci/run runs it alone) its TTFT and mean ITL
-// medians must also be within 2 ms. Observed on a quiet 2-core machine,
-// medians: TTFT 12–20 µs, mean ITL 8–16 µs and E2E 0.26–0.55 ms pinned
-// (E2E also waits for the final usage chunk, written after the engine's
-// clock stops); TTFT 0.5–1.4 ms unpinned. "in process" is `surge run`
-// with no --target, client and engine sharing two cores and one Go
-// scheduler: each engine step makes 256 handlers ready, and the client's
-// readers, made ready by the network poller, run only once those are
-// done, so TTFT differs by 1.6–2.3 ms, mean ITL by 16–37 µs and E2E by
-// 2.8–3.2 ms.
+// medians must also be within 2 ms. Observed on a quiet 2-core machine
+// since the client stamps reads with the kernel's receive time and sends
+// just before a request's first write, medians over 4 runs, pinned and
+// "in process" (`surge run` with no --target, client and engine sharing
+// two cores and one Go scheduler, where each engine step makes 256
+// handlers ready before the client's goroutines run) alike: TTFT −1 µs,
+// mean ITL 0.6–0.7 µs, E2E 18–20 µs. Stamped when the readers ran and
+// sent when handed to the connection, in-process TTFT differed by
+// 1.6–3.8 ms and E2E by 2.8–4.2 ms.
 func TestServeScale(t *testing.T) {
 	if testing.Short() {
 		t.Skip("2,000 requests at concurrency 1,000: skipped in -short")

@@ -2,7 +2,7 @@ package conformance
 
 import (
 	"os"
-	"slices"
+	"reflect"
 	"testing"
 	"time"
 
@@ -217,7 +217,7 @@ func checkMessages(t *testing.T, c contentOf, w *workloadOf, o outcome, pinned b
 		if tu == nil {
 			continue
 		}
-		if want := wantMessages(c, s, k.turn, o, pinned); !slices.Equal(sn.msgs, want) {
+		if want := wantMessages(c, s, k.turn, o, pinned); !reflect.DeepEqual(sn.msgs, want) {
 			t.Errorf("%s: turn %v sent %d messages that are not the conversation so far (%d messages)", o.side, k, len(sn.msgs), len(want))
 		}
 		if sn.maxTokens != tu.MaxTokens {

@@ -102,6 +102,56 @@ func TestLlamaServer(t *testing.T) {
 		}
 		testLlamaSweep(t, srv)
 	})
+	t.Run("styles", func(t *testing.T) {
+		if smoke() {
+			t.Skip("-short")
+		}
+		testLlamaStyles(t, srv, tr)
+	})
+}
+
+// testLlamaStyles runs a mix of task styles and languages, as
+// examples/mixed-tasks.yaml does, and checks that every prompt reaches
+// the server at its exact length (the server's prompt_tokens are the
+// prompt's and Llama 3's template of one message) and that report.json
+// breaks the requests down by style, each style's requests adding up to
+// the run's.
+func testLlamaStyles(t *testing.T, srv *peer, tr *traces) {
+	spec := `version: 1
+name: interop-llama-styles
+seed: 11
+tokenizer: TOKENIZER
+requests: 32
+clients:
+  - name: c
+    model: model
+    api: chat
+    concurrency: 4
+    input: {dist: uniform, min: 60, max: 400}
+    output: 8
+    content: {code: 1, analysis: 1, creative: 1, math: 1, translation: 1, adversarial: 1}
+    sampling: {exact_output: true}
+`
+	r := runTrace(t, srv, tr.gen(t, spec))
+	checkComplete(t, r)
+	checkReportCounts(t, r)
+	if off := checkPrompts(t, srv, r); off != 10 {
+		t.Errorf("the server's prompt_tokens exceed the prompts' by %d, want 10 (Llama 3's template of one message)", off)
+	}
+	var rep struct {
+		Styles []struct {
+			Style string `json:"style"`
+			OK    int    `json:"ok"`
+		} `json:"styles"`
+	}
+	readReportInto(t, r.dir, &rep)
+	ok := 0
+	for _, s := range rep.Styles {
+		ok += s.OK
+	}
+	if len(rep.Styles) < 4 || ok != len(r.recs.Requests) {
+		t.Errorf("report.json styles %+v: %d requests ok in all, want at least 4 styles adding up to the run's %d", rep.Styles, ok, len(r.recs.Requests))
+	}
 }
 
 // testLlamaFaults runs a workload with faults injected on purpose and

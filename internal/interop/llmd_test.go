@@ -187,6 +187,108 @@ clients:
 		}
 	})
 
+	t.Run("tools/live", func(t *testing.T) {
+		// The same episodes with live history: each later turn sends the
+		// sim's calls back with their ids (assistant tool_calls, then a
+		// role tool message per call), which the sim must take.
+		agent := `    session:
+      kind: agent
+      steps: 3
+      tools: 1
+      tool_latency: 10ms
+      tool_result: 40
+      tool_set: {count: 4, schema: 120, scope: shared, choice: required}
+`
+		r := runTrace(t, srv, tr.gen(t, llmdSpec("chat", 2, 4, agent)))
+		checkComplete(t, r)
+		later := 0
+		for _, rec := range r.recs.Requests {
+			if rec.ErrorClass != "" || rec.ServerToolCalls < 1 {
+				t.Errorf("%s: %s %s, %d tool calls; want a call or more, no error", rec, rec.ErrorClass, rec.Error, rec.ServerToolCalls)
+			}
+			if rec.Turn > 0 {
+				later++
+			}
+		}
+		if later == 0 {
+			t.Errorf("no later turn was sent: the tool results were never carried back")
+		}
+	})
+
+	t.Run("images", func(t *testing.T) {
+		// Requests with one or two PNG images each, as chat image_url and
+		// responses input_image parts, which the sim takes (it counts no
+		// tokens for them): every one succeeds, its record counts its
+		// images and their tokens (the Qwen2-VL rule for the model
+		// "fake"), and report.json sums them.
+		for _, api := range []string{"chat", "responses"} {
+			r := runTrace(t, srv, tr.gen(t, llmdSpec(api, 2, 6, "    images: {count: {dist: uniform, min: 1, max: 2}, size: 320x240}\n")))
+			checkComplete(t, r)
+			total := 0
+			for _, rec := range r.recs.Requests {
+				if rec.ErrorClass != "" || rec.Images < 1 || rec.Images > 2 || rec.ImageTokens != rec.Images*11*9 {
+					t.Errorf("%s %s: %s, %d images of %d tokens; want 1 or 2 of 99 tokens each (11×9 patches)", api, rec, rec.ErrorClass, rec.Images, rec.ImageTokens)
+				}
+				total += rec.ImageTokens
+			}
+			var rep struct {
+				All struct {
+					Throughput struct {
+						ImageTokens int `json:"image_tokens"`
+					} `json:"throughput"`
+				} `json:"all"`
+			}
+			readReportInto(t, r.dir, &rep)
+			if got := rep.All.Throughput.ImageTokens; got != total {
+				t.Errorf("%s: report.json has %d image tokens, the records %d", api, got, total)
+			}
+		}
+	})
+
+	t.Run("choices", func(t *testing.T) {
+		// Two choices per request with log-probabilities, in chat and
+		// completions: the sim streams each choice's tokens with its
+		// index, and surge counts each choice's 16 tokens. A sim of its
+		// own, without the KV cache: with it on, this sim fails every
+		// request for n > 1 with a 500 ("request already exists for id"),
+		// its choices' cache entries colliding.
+		plain := startLLMD(t, "--max-num-seqs", "16", "--time-to-first-token", "5ms", "--inter-token-latency", "1ms", "--seed", "1")
+		for _, api := range []string{"chat", "completions"} {
+			r := runTrace(t, plain, tr.gen(t, llmdSpec(api, 4, 12, "    n: 2\n    logprobs: true\n    top_logprobs: 2\n")))
+			checkComplete(t, r)
+			for _, rec := range r.recs.Requests {
+				if rec.ErrorClass != "" || rec.Choices != 2 || len(rec.ChoiceTokens) != 2 || rec.ChoiceTokens[0] != 16 || rec.ChoiceTokens[1] != 16 ||
+					rec.Chunks != 32 || rec.ServerOutputTokens != 32 || rec.MaxTokens != 16 {
+					t.Errorf("%s %s: %s, %d choices with %v tokens, %d chunks, %d completion tokens, max_tokens %d; want 2 of 16, 32, 32, 16",
+						api, rec, rec.ErrorClass, rec.Choices, rec.ChoiceTokens, rec.Chunks, rec.ServerOutputTokens, rec.MaxTokens)
+				}
+			}
+			var rep struct {
+				All struct {
+					Tokens struct {
+						Choices *struct {
+							Requests int     `json:"requests"`
+							Streamed int     `json:"streamed"`
+							Mean     float64 `json:"mean_tokens"`
+							OverMax  int     `json:"over_max_tokens"`
+						} `json:"choices"`
+					} `json:"tokens"`
+				} `json:"all"`
+			}
+			readReportInto(t, r.dir, &rep)
+			if c := rep.All.Tokens.Choices; c == nil || c.Requests != len(r.recs.Requests) || c.Streamed != 2*c.Requests || c.Mean != 16 || c.OverMax != 0 {
+				t.Errorf("%s: report.json tokens.choices %+v; want every request's 2 choices of 16 tokens", api, c)
+			}
+		}
+		r := runTrace(t, plain, tr.gen(t, llmdSpec("completions", 4, 12, "    logprobs: true\n    top_logprobs: 2\n")))
+		checkComplete(t, r)
+		for _, rec := range r.recs.Requests {
+			if rec.ErrorClass != "" || rec.Chunks != 16 || rec.ServerOutputTokens != 16 || rec.Choices != 0 || rec.ChoiceTokens != nil {
+				t.Errorf("completions %s: %s, %d chunks, %d completion tokens, %d choices; want 16 tokens with their logprobs, one choice", rec, rec.ErrorClass, rec.Chunks, rec.ServerOutputTokens, rec.Choices)
+			}
+		}
+	})
+
 	t.Run("prefix", func(t *testing.T) {
 		// Two 256-token system prompts shared by 40 conversations: all but
 		// the first use of each is a prefix-cache hit.

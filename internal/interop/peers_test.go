@@ -281,6 +281,9 @@ type record struct {
 	ServerInputTokens  int     `json:"server_input_tokens"`
 	ServerOutputTokens int     `json:"server_output_tokens"`
 	Chunks             int     `json:"chunks"`
+	Choices            int     `json:"choices"`
+	MaxTokens          int     `json:"max_tokens"`
+	ChoiceTokens       []int   `json:"choice_tokens"`
 	Inputs             int     `json:"inputs"`
 	NotStreamed        bool    `json:"not_streamed"`
 	CachedTokens       int     `json:"cached_tokens"`
@@ -294,6 +297,8 @@ type record struct {
 	ServerToolCalls    int     `json:"server_tool_calls"`
 	ToolCallChunks     int     `json:"tool_call_chunks"`
 	ToolSchemaTokens   int     `json:"tool_schema_tokens"`
+	Images             int     `json:"images"`
+	ImageTokens        int     `json:"image_tokens"`
 	ErrorClass         string  `json:"error_class"`
 	Error              string  `json:"error"`
 }

@@ -207,17 +207,18 @@ type scopeFigures struct {
 }
 
 // tpot is (E2E − TTFT) / (output tokens − 1), with output tokens from the
-// server's usage when reported, else token-bearing events; ok is false
-// when undefined.
+// server's usage when reported, else token-bearing events, per choice
+// for a request of several; ok is false when undefined.
 func tpot(r record) (float64, bool) {
 	out := r.ServerOutput
 	if out <= 0 {
 		out = r.Chunks
 	}
-	if out <= 1 || r.TTFTUS == nil || r.E2EUS == nil {
+	perChoice := float64(out) / float64(max(r.Choices, 1))
+	if perChoice < 2 || r.TTFTUS == nil || r.E2EUS == nil {
 		return 0, false
 	}
-	return float64(*r.E2EUS-*r.TTFTUS) / float64(out-1), true
+	return float64(*r.E2EUS-*r.TTFTUS) / (perChoice - 1), true
 }
 
 // latencyOf is a successful record's value of one latency metric as the

@@ -36,6 +36,7 @@ type record struct {
 	ServerInput  int64   `json:"server_input_tokens"`
 	ServerOutput int64   `json:"server_output_tokens"`
 	Chunks       int64   `json:"chunks"`
+	Choices      int64   `json:"choices"`
 	CachedTokens int64   `json:"cached_tokens"`
 	WaitUS       int64   `json:"wait_us"`
 	ToolCalls    int     `json:"tool_calls"`

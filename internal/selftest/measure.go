@@ -26,7 +26,8 @@ const (
 // measure drives concurrency streams in a closed loop against url for
 // opts.Duration, through the client and driver, encoding every record as
 // JSON, and returns the rates of the requests that finished after the
-// warmup (the first fifth) and before the end of the duration.
+// warmup (the first fifth), the requests in flight at the end of the
+// duration included.
 func measure(ctx context.Context, url string, concurrency int, opts Options) (Point, error) {
 	cl, err := client.New(client.Config{BaseURL: url, MaxConns: concurrency})
 	if err != nil {
@@ -81,7 +82,11 @@ func sessions(concurrency int, opts Options) []*trace.Session {
 }
 
 // counter is the sink of a point: it encodes every record, as a run
-// does, and counts those that finished within [fromUS, toUS].
+// does, and counts those that finished at or after fromUS, the end of the
+// warmup. No request starts after toUS, the end of the duration; those in
+// flight then are counted, and the window reaches to the last of them, so
+// a process starved of CPU for the whole duration still measures what it
+// finished rather than nothing.
 type counter struct {
 	rw           *trace.RecordWriter
 	fromUS, toUS int64
@@ -104,7 +109,7 @@ func (c *counter) Write(r *trace.Record) error {
 	switch {
 	case !r.OK():
 		c.failed++
-	case done >= c.fromUS && done <= c.toUS:
+	case done >= c.fromUS:
 		c.ok++
 		c.events += int64(r.Chunks)
 		c.lastUS = max(c.lastUS, done)
@@ -112,15 +117,16 @@ func (c *counter) Write(r *trace.Record) error {
 	return nil
 }
 
-// point returns the rates counted, over [fromUS, toUS], or up to the last
-// finish when the sessions ran out before toUS.
+// point returns the rates counted over [fromUS, end]: end is the last
+// finish when it is after toUS (requests in flight at the end) or well
+// before it (the sessions ran out early), and toUS otherwise.
 func (c *counter) point(concurrency int) Point {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	p := Point{Concurrency: concurrency, Requests: c.ok, Failed: c.failed}
 	end := c.toUS
-	if c.lastUS < end-end/20 {
-		end = c.lastUS // ran out of sessions early
+	if c.lastUS > end || c.lastUS < end-end/20 {
+		end = c.lastUS
 	}
 	if secs := float64(end-c.fromUS) / 1e6; secs > 0 && c.ok > 0 {
 		p.Seconds = secs
