@@ -7,12 +7,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
+
+	"surge/internal/linecount"
 )
 
 // readShareGPT reads a JSON array of records (the ShareGPT_V3 layout), or
 // JSON objects one after another, each record starting an entry.
 func readShareGPT(r io.Reader, set *Set, opts Options) error {
-	lc := &lineCounter{r: r}
+	lc := linecount.NewReader(r)
 	br := bufio.NewReader(lc)
 	base, array, err := jsonStart(br)
 	if err != nil {
@@ -30,9 +32,9 @@ func readShareGPT(r io.Reader, set *Set, opts Options) error {
 			if err == io.EOF {
 				err = io.ErrUnexpectedEOF
 			}
-			return fmt.Errorf("record %d (near line %d): %w", n, lc.lineAt(base+dec.InputOffset()), err)
+			return fmt.Errorf("record %d (near line %d): %w", n, lc.Line(base+dec.InputOffset()), err)
 		}
-		line := lc.lineAt(base + dec.InputOffset() - int64(len(raw)))
+		line := lc.Line(base + dec.InputOffset() - int64(len(raw)))
 		if len(raw) > MaxRecordBytes {
 			return fmt.Errorf("line %d: a record of %d bytes, more than %d", line, len(raw), MaxRecordBytes)
 		}
@@ -108,41 +110,4 @@ func readJSONL(r io.Reader, set *Set, opts Options) error {
 		return fmt.Errorf("line %d: %w", line+1, err)
 	}
 	return nil
-}
-
-// lineCounter numbers the lines of what is read through it: it notes
-// where each newline falls, so that a later lineAt can name the line of
-// an offset, forgetting newlines once offsets pass them.
-type lineCounter struct {
-	r        io.Reader
-	read     int64   // bytes read so far
-	newlines []int64 // offsets of newlines not yet passed
-	before   int     // newlines passed
-}
-
-// Read reads from the underlying reader, noting newlines.
-func (lc *lineCounter) Read(p []byte) (int, error) {
-	n, err := lc.r.Read(p)
-	for i := 0; i < n; {
-		j := bytes.IndexByte(p[i:n], '\n')
-		if j < 0 {
-			break
-		}
-		lc.newlines = append(lc.newlines, lc.read+int64(i+j))
-		i += j + 1
-	}
-	lc.read += int64(n)
-	return n, err
-}
-
-// lineAt returns the 1-based line of byte offset off; offsets must not
-// decrease from call to call.
-func (lc *lineCounter) lineAt(off int64) int {
-	k := 0
-	for k < len(lc.newlines) && lc.newlines[k] < off {
-		k++
-	}
-	lc.before += k
-	lc.newlines = lc.newlines[k:]
-	return lc.before + 1
 }

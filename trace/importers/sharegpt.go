@@ -2,7 +2,6 @@ package importers
 
 import (
 	"bufio"
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -11,6 +10,7 @@ import (
 	"math/rand/v2"
 	"time"
 
+	"surge/internal/linecount"
 	"surge/trace"
 )
 
@@ -56,7 +56,7 @@ type shareGPTMessage struct {
 type ShareGPT struct {
 	br        *bufio.Reader
 	dec       *json.Decoder
-	lines     *lineCounter
+	lines     *linecount.Reader
 	base      int64 // bytes read before the decoder's first
 	opts      ShareGPTOptions
 	rng       *rand.Rand
@@ -88,7 +88,7 @@ func NewShareGPT(r io.Reader, opts ShareGPTOptions) (*ShareGPT, error) {
 	case opts.MaxContext < 0 || opts.MaxContext == 1:
 		return nil, fmt.Errorf("sharegpt: max context %d: want at least 2 tokens", opts.MaxContext)
 	}
-	lc := &lineCounter{r: r}
+	lc := linecount.NewReader(r)
 	br := bufio.NewReader(lc)
 	return &ShareGPT{
 		br: br, dec: json.NewDecoder(br), lines: lc, opts: opts,
@@ -155,7 +155,7 @@ func (sg *ShareGPT) nextRaw() (json.RawMessage, int, error) {
 		return nil, 0, fmt.Errorf("conversation %d: %w", sg.n+sg.skipped.Rows+sg.dropped+1, err)
 	}
 	start := sg.base + sg.dec.InputOffset() - int64(len(raw))
-	return raw, sg.lines.lineAt(start), nil
+	return raw, sg.lines.Line(start), nil
 }
 
 // start reads past a byte-order mark and white space to the file's
@@ -236,43 +236,6 @@ func (sg *ShareGPT) Truncated() int { return sg.truncated }
 // Dropped returns how many conversations were left out because their
 // first turn alone exceeds MaxContext.
 func (sg *ShareGPT) Dropped() int { return sg.dropped }
-
-// lineCounter numbers the lines of what is read through it: it notes
-// where each newline falls, so that a later lineAt can name the line of
-// an offset, forgetting newlines once offsets pass them.
-type lineCounter struct {
-	r        io.Reader
-	read     int64   // bytes read so far
-	newlines []int64 // offsets of newlines not yet passed
-	before   int     // newlines passed
-}
-
-// Read reads from the underlying reader, noting newlines.
-func (lc *lineCounter) Read(p []byte) (int, error) {
-	n, err := lc.r.Read(p)
-	for i := 0; i < n; {
-		j := bytes.IndexByte(p[i:n], '\n')
-		if j < 0 {
-			break
-		}
-		lc.newlines = append(lc.newlines, lc.read+int64(i+j))
-		i += j + 1
-	}
-	lc.read += int64(n)
-	return n, err
-}
-
-// lineAt returns the 1-based line of byte offset off; offsets must not
-// decrease from call to call.
-func (lc *lineCounter) lineAt(off int64) int {
-	k := 0
-	for k < len(lc.newlines) && lc.newlines[k] < off {
-		k++
-	}
-	lc.before += k
-	lc.newlines = lc.newlines[k:]
-	return lc.before + 1
-}
 
 // compile-time check that ShareGPT is a Source.
 var _ Source = (*ShareGPT)(nil)
