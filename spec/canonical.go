@@ -326,6 +326,12 @@ func writeAgent(b *bytes.Buffer, s Session) {
 	fmt.Fprintf(b, "    session:\n      kind: agent\n      steps: %s\n      tools: %s\n      tool_latency: %s\n      tool_result: %s\n",
 		strconv.Quote(a.Steps.String()), strconv.Quote(a.Tools.String()),
 		strconv.Quote(formatSeconds(a.ToolLatency)), strconv.Quote(a.ToolResult.String()))
+	if a.Scale != nil {
+		fmt.Fprintf(b, "      scale: %s\n", strconv.Quote(a.Scale.String()))
+	}
+	if c := a.Correlation; c != nil {
+		fmt.Fprintf(b, "      correlation: {steps_input: %s, steps_scale: %s, input_scale: %s}\n", num(c.StepsInput), num(c.StepsScale), num(c.InputScale))
+	}
 	if sa := a.Subagent; sa != nil {
 		fmt.Fprintf(b, "      subagent: {probability: %s, steps: %s, task: %s}\n",
 			num(sa.Probability), strconv.Quote(sa.Steps.String()), strconv.Quote(sa.Task.String()))
@@ -334,7 +340,15 @@ func writeAgent(b *bytes.Buffer, s Session) {
 		fmt.Fprintf(b, "      compaction: {limit: %d, to: %s}\n", c.Limit, strconv.Quote(c.To.String()))
 	}
 	if r := a.Reset; r != nil {
-		fmt.Fprintf(b, "      reset: {probability: %s, to: %s}\n", num(r.Probability), strconv.Quote(r.To.String()))
+		fmt.Fprintf(b, "      reset: {probability: %s, to: %s", num(r.Probability), strconv.Quote(r.To.String()))
+		if h := r.ByContext; h != nil {
+			at, ps := make([]string, len(h.At)), make([]string, len(h.At))
+			for i := range h.At {
+				at[i], ps[i] = strconv.Itoa(h.At[i]), num(h.Probability[i])
+			}
+			fmt.Fprintf(b, ", by_context: {at: [%s], probability: [%s]}", strings.Join(at, ", "), strings.Join(ps, ", "))
+		}
+		b.WriteString("}\n")
 	}
 	if ts := a.ToolSet; ts != nil {
 		fmt.Fprintf(b, "      tool_set: {count: %d, schema: %s, scope: %s, choice: %s, parallel: %t}\n",

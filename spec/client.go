@@ -77,6 +77,8 @@ func (d *decoder) client(n ast.Node, path string) (Client, *clientSource) {
 	}
 	if n, p, ok := o.get("session"); ok {
 		c.Session = d.session(n, p, c.Dataset != nil)
+		d.check(o, "correlation", c.Correlation != 0 && c.Session.Agent != nil && c.Session.Agent.Correlation != nil,
+			"the session's correlation draws each episode's task with its steps: drop the client's correlation or the session's")
 	}
 	if n, p, ok := o.get("prefix"); ok {
 		c.Prefix = d.prefix(n, p)

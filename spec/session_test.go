@@ -76,3 +76,56 @@ func TestAgentReset(t *testing.T) {
 		t.Errorf("probability 2: %v, want a refusal", err)
 	}
 }
+
+// TestAgentEpisodeLaws reads an agent's scale, correlation and reset by
+// context, writes them back in the canonical form (which parses to the
+// same), and refuses each malformed one with what is wrong.
+func TestAgentEpisodeLaws(t *testing.T) {
+	const base = "version: 1\nrequests: 5\nclients:\n  - name: a\n    model: m\n    concurrency: 1\n    input: 1k\n    output: 100\n    session:\n      kind: agent\n      steps: 5\n      tools: 1\n      tool_latency: 1s\n      tool_result: 200\n"
+	const good = "      scale: {dist: lognormal, median: 1, sigma: 0.8}\n" +
+		"      correlation: {steps_input: -0.3, steps_scale: -0.2}\n" +
+		"      reset: {probability: 0.002, to: 60k, by_context: {at: [130k, 150k], probability: [0.02, 0.07]}}\n"
+	s, err := Parse("laws.yaml", []byte(base+good))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := s.Clients[0].Session.Agent
+	if a.Scale == nil || a.Correlation == nil || *a.Correlation != (EpisodeCorrelation{StepsInput: -0.3, StepsScale: -0.2}) {
+		t.Fatalf("scale %v, correlation %+v", a.Scale, a.Correlation)
+	}
+	for _, tt := range []struct {
+		context int
+		want    float64
+	}{{0, 0.002}, {129999, 0.002}, {130000, 0.02}, {149999, 0.02}, {150000, 0.07}, {1 << 30, 0.07}} {
+		if got := a.Reset.At(tt.context); got != tt.want {
+			t.Errorf("reset chance at %d tokens: %g, want %g", tt.context, got, tt.want)
+		}
+	}
+	again, err := Parse("canonical", s.Canonical())
+	if err != nil {
+		t.Fatalf("canonical form: %v\n%s", err, s.Canonical())
+	}
+	if string(again.Canonical()) != string(s.Canonical()) {
+		t.Errorf("canonical form does not parse to itself:\n%s\n%s", s.Canonical(), again.Canonical())
+	}
+	for _, tt := range []struct {
+		block, want string
+	}{
+		{"      scale: {dist: uniform, min: -1, max: 0}\n", "must be positive"},
+		{"      correlation: {steps_input: 1}\n", "steps_input must be in (−1, 1)"},
+		{"      correlation: {steps_scale: 0.3}\n", "set scale too"},
+		{"      scale: 1\n      correlation: {steps_input: 0.9, steps_scale: 0.9, input_scale: -0.9}\n", "not positive definite"},
+		{"      reset: {probability: 0.01, to: 1k, by_context: {at: [2k, 1k], probability: [0.1, 0.2]}}\n", "ascending"},
+		{"      reset: {probability: 0.01, to: 1k, by_context: {at: [2k], probability: [0.1, 0.2]}}\n", "the same, non-zero length"},
+		{"      reset: {probability: 0.01, to: 1k, by_context: {at: [2k], probability: [1.5]}}\n", "probability must be in [0, 1]"},
+	} {
+		_, err := Parse("bad.yaml", []byte(base+tt.block))
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%q: %v, want an error saying %q", tt.block, err, tt.want)
+		}
+	}
+	_, err = Parse("both.yaml", []byte(strings.Replace(base, "    output: 100\n", "    output: 100\n    correlation: 0.2\n", 1)+"      correlation: {steps_input: 0.2}\n"))
+	if err == nil || !strings.Contains(err.Error(), "drop the client's correlation or the session's") {
+		t.Errorf("both correlations: %v, want a refusal", err)
+	}
+}

@@ -1,6 +1,7 @@
 package workload
 
 import (
+	"surge/dist"
 	"surge/spec"
 	"surge/trace"
 )
@@ -13,7 +14,8 @@ type episode struct {
 	c     *client
 	a     *spec.Agent
 	turns []trace.Turn
-	users []int // tokens of each turn's new user message
+	users []int   // tokens of each turn's new user message
+	scale float64 // the factor of the episode's tool results
 }
 
 // agent builds an agent episode of client c: a main loop of steps in one
@@ -25,10 +27,19 @@ type episode struct {
 // their latencies and results, sub-agent turns where they fork), then the
 // texts, so a --no-text trace holds the same workload.
 func (b *builder) agent(c *client) []trace.Turn {
-	e := &episode{b: b, c: c, a: c.Session.Agent}
-	steps := tokens(e.a.Steps.Sample(b.rng))
+	e := &episode{b: b, c: c, a: c.Session.Agent, scale: 1}
+	u, corr := e.copula()
+	steps := tokens(e.draw(e.a.Steps, u[0], corr))
 	sysID, sys := b.system(c)
-	first := b.newTurn(c)
+	var first trace.Turn
+	if corr {
+		first = b.turnFor(c, tokens(quantile(c.Input, u[1])))
+	} else {
+		first = b.newTurn(c)
+	}
+	if e.a.Scale != nil {
+		e.scale = max(e.draw(e.a.Scale, u[2], corr), 0)
+	}
 	if sys != nil {
 		first.SystemID, first.SystemTokens, first.System = sysID, sys.tokens, sys.text
 	}
@@ -39,6 +50,37 @@ func (b *builder) agent(c *client) []trace.Turn {
 		b.chatText(c, e.turns, e.users)
 	}
 	return e.turns
+}
+
+// copula draws the uniforms of the episode's steps, task and scale from
+// the session's Gaussian copula, when it has a correlation.
+func (e *episode) copula() (u [3]float64, ok bool) {
+	c := e.a.Correlation
+	if c == nil {
+		return u, false
+	}
+	l, _ := c.Cholesky() // the spec checked that it exists
+	var z [3]float64
+	for i := range z {
+		z[i] = e.b.rng.NormFloat64()
+	}
+	for i := range u {
+		x := 0.0
+		for k := 0; k <= i; k++ {
+			x += l[i][k] * z[k]
+		}
+		u[i] = phi(x)
+	}
+	return u, true
+}
+
+// draw is a sample of d: its u-quantile when the copula drew u (corr),
+// else a draw of the session's generator.
+func (e *episode) draw(d dist.Dist, u float64, corr bool) float64 {
+	if corr {
+		return quantile(d, u)
+	}
+	return d.Sample(e.b.rng)
 }
 
 // loop runs the steps after turn at, the first of a loop of steps calls,
@@ -52,7 +94,7 @@ func (e *episode) loop(at, steps int, comp *spec.Compaction) int {
 			continue
 		}
 		wait, result, calls := e.tools()
-		if r := e.a.Reset; r != nil && e.b.rng.Float64() < r.Probability {
+		if r := e.a.Reset; r != nil && e.b.rng.Float64() < r.At(e.turns[last].InputTokens) {
 			last = e.reset(last, tokens(r.To.Sample(e.b.rng)), wait, calls)
 			continue
 		}
@@ -69,7 +111,7 @@ func (e *episode) tools() (wait int64, result, calls int) {
 		wait = max(wait, micros(e.a.ToolLatency.Sample(e.b.rng)))
 	}
 	for range calls {
-		result += tokens(e.a.ToolResult.Sample(e.b.rng))
+		result += tokens(e.scale * e.a.ToolResult.Sample(e.b.rng))
 	}
 	return wait, result, calls
 }
