@@ -99,7 +99,7 @@ func (r DriftReport) Err() error {
 // Drift grades how well a spec (YAML, a fitted one or any other)
 // describes a log: it generates the spec's traffic (lengths only) and
 // grades each client of the log against the spec's client of the same
-// name (with its .shared and .own parts; a spec of one client describes a
+// name (with the parts fit split from it, see pairClients; a spec of one client describes a
 // log of one client whatever their names), measure by measure, against
 // bounds (a bound not above 0 is DefaultDriftBounds').
 func Drift(ctx context.Context, specYAML []byte, log *Traffic, bounds DriftBounds) (DriftReport, error) {
@@ -113,7 +113,7 @@ func Drift(ctx context.Context, specYAML []byte, log *Traffic, bounds DriftBound
 	if err != nil {
 		return r, err
 	}
-	pairs, missing := pairClients(s, log.Order)
+	pairs, parts, missing := pairClients(s, log.Order)
 	r.Off = append(r.Off, missing...)
 	for _, name := range log.Order {
 		of, ok := pairs[name]
@@ -121,7 +121,7 @@ func Drift(ctx context.Context, specYAML []byte, log *Traffic, bounds DriftBound
 			continue
 		}
 		got := &Sample{}
-		for _, p := range []string{of, of + ".shared", of + ".own"} {
+		for _, p := range parts[of] {
 			if q := regen[p]; q != nil {
 				got.merge(q)
 			}
@@ -137,21 +137,30 @@ func Drift(ctx context.Context, specYAML []byte, log *Traffic, bounds DriftBound
 	return r, nil
 }
 
-// pairClients maps each client of the log to the spec's client (a trace
-// client's name, its .shared and .own parts together) it is graded
-// against, and lists the clients of either side the other lacks.
-func pairClients(s *spec.Spec, logClients []string) (pairs map[string]string, missing []string) {
+// pairClients maps each client of the log to the spec's client it is
+// graded against (a trace client's name) and that client's parts in the
+// spec: itself, and the clients fit split from it (NAME.shared and
+// NAME.own, NAME.MODEL), each named by the longest prefix before a dot
+// that is a client of the log. It lists the clients of either side the
+// other lacks.
+func pairClients(s *spec.Spec, logClients []string) (pairs map[string]string, parts map[string][]string, missing []string) {
+	logNames := map[string]bool{}
+	for _, l := range logClients {
+		logNames[clientName(l)] = true
+	}
+	parts = map[string][]string{}
 	var specClients []string
 	for _, c := range s.Clients {
-		n := strings.TrimSuffix(strings.TrimSuffix(c.Name, ".shared"), ".own")
+		n := baseClient(c.Name, logNames)
 		if !slices.Contains(specClients, n) {
 			specClients = append(specClients, n)
 		}
+		parts[n] = append(parts[n], c.Name)
 	}
 	pairs = map[string]string{}
 	if len(specClients) == 1 && len(logClients) == 1 {
 		pairs[logClients[0]] = specClients[0]
-		return pairs, nil
+		return pairs, parts, nil
 	}
 	used := map[string]bool{}
 	for _, l := range logClients {
@@ -166,7 +175,24 @@ func pairClients(s *spec.Spec, logClients []string) (pairs map[string]string, mi
 			missing = append(missing, fmt.Sprintf("client %s of the spec has no sessions in the log", n))
 		}
 	}
-	return pairs, missing
+	return pairs, parts, missing
+}
+
+// baseClient is the trace client a spec client stands for: its name, or
+// the longest part of it before a dot that names a client of the log,
+// else its name less a .shared or .own suffix.
+func baseClient(name string, logNames map[string]bool) string {
+	for n := name; ; {
+		if logNames[n] {
+			return n
+		}
+		i := strings.LastIndexByte(n, '.')
+		if i < 0 {
+			break
+		}
+		n = n[:i]
+	}
+	return strings.TrimSuffix(strings.TrimSuffix(name, ".shared"), ".own")
 }
 
 // gradeClient grades the log's sample of one client against the sample

@@ -49,21 +49,27 @@ func TestGradeClientShape(t *testing.T) {
 func abs(x float64) float64 { return max(x, -x) }
 
 // TestPairClients pairs a log's clients with a spec's by name, the split
-// parts of a spec's client together, and names what either side lacks; a
+// parts of a spec's client together (by prefix or by model), and names what either side lacks; a
 // spec of one client takes a log of one whatever their names.
 func TestPairClients(t *testing.T) {
 	s := &spec.Spec{Clients: []spec.Client{{Name: "chat.shared"}, {Name: "chat.own"}, {Name: "batch"}}}
-	pairs, missing := pairClients(s, []string{"Chat", "code"})
-	if pairs["Chat"] != "chat" || len(pairs) != 1 {
-		t.Errorf("pairs %v, want Chat paired with chat", pairs)
+	pairs, parts, missing := pairClients(s, []string{"Chat", "code"})
+	if pairs["Chat"] != "chat" || len(pairs) != 1 || !slices.Equal(parts["chat"], []string{"chat.shared", "chat.own"}) {
+		t.Errorf("pairs %v, parts %v, want Chat paired with chat, of chat.shared and chat.own", pairs, parts)
 	}
 	want := []string{"client code of the log is not in the spec", "client batch of the spec has no sessions in the log"}
 	if !slices.Equal(missing, want) {
 		t.Errorf("missing %q, want %q", missing, want)
 	}
 	one := &spec.Spec{Clients: []spec.Client{{Name: "a"}}}
-	if pairs, missing := pairClients(one, []string{"b"}); pairs["b"] != "a" || len(missing) != 0 {
+	if pairs, _, missing := pairClients(one, []string{"b"}); pairs["b"] != "a" || len(missing) != 0 {
 		t.Errorf("one client each: pairs %v, missing %v, want b paired with a", pairs, missing)
+	}
+	// A client fit split by model, one of whose models has a dot.
+	byModel := &spec.Spec{Clients: []spec.Client{{Name: "weka.claude-opus-4-5"}, {Name: "weka.claude-3.5-sonnet"}, {Name: "weka.other"}}}
+	pairs, parts, missing = pairClients(byModel, []string{"weka"})
+	if pairs["weka"] != "weka" || len(parts["weka"]) != 3 || len(missing) != 0 {
+		t.Errorf("by model: pairs %v, parts %v, missing %v, want weka of all three", pairs, parts, missing)
 	}
 }
 

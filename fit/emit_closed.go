@@ -3,6 +3,7 @@ package fit
 import (
 	"bytes"
 	"fmt"
+	"strings"
 )
 
 // writeClosed writes the rest of a closed-loop client: its concurrency,
@@ -51,6 +52,9 @@ func writeClosed(b *bytes.Buffer, c Client) error {
 			return err
 		}
 	}
+	if err := writeScale(b, e); err != nil {
+		return err
+	}
 	if err := writeReset(b, e); err != nil {
 		return err
 	}
@@ -80,8 +84,42 @@ func writeReset(b *bytes.Buffer, e *EpisodeFit) error {
 	if e.Reset == nil || e.Later == 0 {
 		return nil
 	}
-	fmt.Fprintf(b, "      # %d of %d later prompts are shorter than the one before plus its answer (resets, compaction):\n", e.Shrinks, e.Later)
+	fmt.Fprintf(b, "      # %d of %d later prompts are shorter than the one before (resets, compaction):\n", e.Shrinks, e.Later)
 	fmt.Fprintf(b, "      # stated as resets to their lengths, and left out of tool_result\n")
-	fmt.Fprintf(b, "      reset:\n        probability: %s\n", num(float64(e.Shrinks)/float64(e.Later)))
-	return writeLength(b, "        ", "to", *e.Reset, 1)
+	h := e.Hazard
+	if len(h.P) == 0 {
+		h = Hazard{At: []int{0}, P: []float64{float64(e.Shrinks) / float64(e.Later)}}
+	}
+	fmt.Fprintf(b, "      reset:\n        probability: %s\n", num(h.P[0]))
+	if err := writeLength(b, "        ", "to", *e.Reset, 1); err != nil {
+		return err
+	}
+	if len(h.P) == 1 {
+		fmt.Fprintf(b, "        # the same chance at every context: bins by context do not lower the BIC\n")
+		return nil
+	}
+	at, ps := make([]string, len(h.P)-1), make([]string, len(h.P)-1)
+	for i := range at {
+		at[i], ps[i] = fmt.Sprint(h.At[i+1]), num(h.P[i+1])
+	}
+	fmt.Fprintf(b, "        # the chance by the context a step follows, in %d bins chosen by BIC (%.1f, one chance %.1f)\n", len(h.P), h.BIC[1], h.BIC[0])
+	fmt.Fprintf(b, "        by_context: {at: [%s], probability: [%s]}\n", strings.Join(at, ", "), strings.Join(ps, ", "))
+	return nil
+}
+
+// writeScale writes the episodes' scale and the rank correlations of
+// steps, task and scale, when the fit kept them.
+func writeScale(b *bytes.Buffer, e *EpisodeFit) error {
+	if s := e.Scale; s != nil {
+		fmt.Fprintf(b, "      # episodes differ in how fast their contexts grow: log growth by episode, F %.2f (p %.2g) over %d episodes;\n", s.F, s.P, s.Groups)
+		fmt.Fprintf(b, "      # each episode draws a scale (its mean growth over the episodes' mean) that multiplies its tool results\n")
+		if err := writeLength(b, "      ", "scale", s.Scale, 0.001); err != nil {
+			return err
+		}
+	}
+	if c := e.Correlation; c != nil {
+		fmt.Fprintf(b, "      # rank correlations of an episode's steps, task and scale (kept where |rho|*sqrt(n-1) > %.3f)\n", CorrelationZ)
+		fmt.Fprintf(b, "      correlation: {steps_input: %s, steps_scale: %s, input_scale: %s}\n", num(c.StepsInput), num(c.StepsScale), num(c.InputScale))
+	}
+	return nil
 }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 
+	"surge/dist"
+	"surge/spec"
 	"surge/trace"
 )
 
@@ -18,16 +20,28 @@ type Episodes struct {
 	// Task is the first turn's prompt length of each session.
 	Task []float64
 	// Growth is, for each later turn whose prompt is at least the one it
-	// follows plus that turn's answer, the tokens it adds: its prompt
-	// minus the earlier prompt and answer (tool results, a user message).
+	// follows, the tokens it adds: its prompt minus the earlier prompt
+	// and answer (tool results, a user message), 0 where less of the
+	// answer was carried than was generated.
 	Growth []float64
-	// Shrinks counts the later turns whose prompt is shorter than that:
-	// contexts reset or compacted, or sub-agents starting afresh; Resets
-	// holds their prompts, less their system prompts.
+	// GrowthOf is, for each Growth sample, the index of its session in
+	// Steps and Task.
+	GrowthOf []int
+	// Context is, for each later turn of the main loops, the prompt it
+	// follows, and Shrank says whether its own prompt is shorter: the
+	// steps a reset's chance by context is fitted from.
+	Context []float64
+	Shrank  []bool
+	// Shrinks counts the later turns whose prompt is shorter than the
+	// one they follow: contexts reset or compacted, or sub-agents
+	// starting afresh; Resets holds their prompts, less their system
+	// prompts.
 	Shrinks int
 	Resets  []float64
-	// Delta is, for each later turn, its prompt less the earlier prompt
-	// and answer: the context's growth, negative where it shrank.
+	// Delta is, for each later turn, its prompt less the prompt it
+	// follows: the context's growth, the answer included, as a trace and
+	// its regeneration both show it whatever share of the answer was
+	// carried; negative where it shrank.
 	Delta []float64
 	// Waits are the waits before later turns, in seconds (think or tool
 	// time).
@@ -53,6 +67,7 @@ func (e *Episodes) add(s *trace.Session) {
 		size[k]++
 	}
 	main := size[0]
+	session := len(e.Steps)
 	e.Steps = append(e.Steps, float64(main))
 	e.Task = append(e.Task, float64(s.Turns[0].InputTokens))
 	e.Forks += main - 1
@@ -71,9 +86,16 @@ func (e *Episodes) add(s *trace.Session) {
 		prev := s.Turns[deps[0]]
 		e.Waits = append(e.Waits, float64(t.WaitUS)/1e6)
 		d := t.InputTokens - prev.InputTokens - (prev.OutputTokens - prev.ReasoningTokens)
-		e.Delta = append(e.Delta, float64(d))
-		if d >= 0 {
-			e.Growth = append(e.Growth, float64(d))
+		e.Delta = append(e.Delta, float64(t.InputTokens-prev.InputTokens))
+		if stream[i+1] == 0 {
+			e.Context = append(e.Context, float64(prev.InputTokens))
+			e.Shrank = append(e.Shrank, t.InputTokens < prev.InputTokens)
+		}
+		if t.InputTokens >= prev.InputTokens {
+			e.GrowthOf = append(e.GrowthOf, session)
+			// Part of the answer left out (its thinking, a trimmed tool
+			// call) is no shrink: the context kept all it had been sent.
+			e.Growth = append(e.Growth, float64(max(d, 0)))
 		} else {
 			e.Shrinks++
 			e.Resets = append(e.Resets, float64(max(t.InputTokens-t.SystemTokens, 1)))
@@ -119,6 +141,10 @@ func streams(turns []trace.Turn) (stream []int, subs []int) {
 
 // merge adds the shapes of q, another client's sessions.
 func (e *Episodes) merge(q *Episodes) {
+	for _, s := range q.GrowthOf {
+		e.GrowthOf = append(e.GrowthOf, s+len(e.Steps))
+	}
+	e.Context, e.Shrank = append(e.Context, q.Context...), append(e.Shrank, q.Shrank...)
 	e.Steps, e.Task, e.Growth = append(e.Steps, q.Steps...), append(e.Task, q.Task...), append(e.Growth, q.Growth...)
 	e.Resets, e.Delta, e.Waits = append(e.Resets, q.Resets...), append(e.Delta, q.Delta...), append(e.Waits, q.Waits...)
 	e.Shrinks, e.Multi = e.Shrinks+q.Shrinks, e.Multi+q.Multi
@@ -137,6 +163,14 @@ type EpisodeFit struct {
 	Reset          *Length
 	// Subagent is the fit of the sessions' sub-agents, when any.
 	Subagent *SubagentFit
+	// Scale is the fit of how the episodes' growth differs, when it
+	// does (Growth is then of the growth over each episode's scale), and
+	// Correlation the rank correlations of steps, task and scale kept.
+	Scale       *ScaleFit
+	Correlation *spec.EpisodeCorrelation
+	// Hazard is the chance of a reset by the context a main loop's step
+	// follows.
+	Hazard Hazard
 }
 
 // SubagentFit is the delegation of agent episodes: the share of the main
@@ -151,12 +185,24 @@ type SubagentFit struct {
 // turns.
 func FitEpisodes(e Episodes) (EpisodeFit, error) {
 	var f EpisodeFit
-	var err error
+	scale, growth, err := fitScale(e)
+	if err != nil {
+		return EpisodeFit{}, fmt.Errorf("fitting the episodes' scale: %w", err)
+	}
+	f.Scale = scale
+	var of []float64
+	if f.Scale != nil {
+		of = f.Scale.Of
+	} else {
+		growth = e.Growth
+	}
+	f.Correlation = fitEpisodeCorrelation(e, of)
+	f.Hazard = FitHazard(e.Context, e.Shrank)
 	for _, x := range []struct {
 		name string
 		xs   []float64
 		dst  *Length
-	}{{"steps", e.Steps, &f.Steps}, {"task", e.Task, &f.Task}, {"growth", e.Growth, &f.Growth}, {"waits", e.Waits, &f.Wait}} {
+	}{{"steps", e.Steps, &f.Steps}, {"task", e.Task, &f.Task}, {"growth", growth, &f.Growth}, {"waits", e.Waits, &f.Wait}} {
 		if *x.dst, err = fitEpisodeLaw(x.xs); err != nil {
 			return EpisodeFit{}, fmt.Errorf("fitting the episodes' %s: %w", x.name, err)
 		}
@@ -189,14 +235,49 @@ func FitEpisodes(e Episodes) (EpisodeFit, error) {
 // clamp) moves every later prompt.
 const EpisodeLawKS = 0.05
 
+// EpisodeLawMean is the largest relative error in the mean at which a
+// law is stated for an episode's sample: the mean of an episode's growth
+// sets how far its context climbs.
+const EpisodeLawMean = 0.02
+
 // fitEpisodeLaw is fitAny, the empirical table replacing a law farther
-// than EpisodeLawKS from the data.
+// than EpisodeLawKS from the data, one whose mean (clamped to the data's
+// range) is more than EpisodeLawMean off the sample's, and one fitted to
+// the positive samples when there are zeros, whose share only the table
+// of every sample (zeros as 0.001) keeps.
 func fitEpisodeLaw(xs []float64) (Length, error) {
 	l, err := fitAny(xs)
-	if err == nil && l.Best.KS > EpisodeLawKS {
+	if err != nil {
+		return l, err
+	}
+	if l.Best.Dropped > 0 {
+		all := make([]float64, len(xs))
+		for i, x := range xs {
+			all[i] = math.Max(x, 1e-3)
+		}
+		emp, err := QuantileTable(all)
+		if err != nil {
+			return l, err
+		}
+		l.Empirical, l.Use = emp, emp
+	}
+	if l.Best.KS > EpisodeLawKS || l.Use == nil || !meanWithin(l, EpisodeLawMean) {
 		l.Use = l.Empirical
 	}
-	return l, err
+	return l, nil
+}
+
+// meanWithin says whether the law l states, clamped to the data's range,
+// has a mean within rel of the sample's.
+func meanWithin(l Length, rel float64) bool {
+	if l.Use == l.Empirical {
+		return true
+	}
+	d, err := dist.Clamp(l.Use, l.Min, l.Max)
+	if err != nil || l.Mean <= 0 {
+		return false
+	}
+	return math.Abs(d.Mean()-l.Mean) <= rel*l.Mean
 }
 
 // fitAny is FitLength for a sample that may hold fewer than two distinct

@@ -1,6 +1,7 @@
 package fit
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"math"
@@ -59,6 +60,15 @@ type Traffic struct {
 	// Concurrency is the sessions in flight of each closed-loop client,
 	// as the trace's header names them; an open-loop client has none.
 	Concurrency map[string]int
+	// byModel holds each closed-loop client's sessions again by model,
+	// in the order the models came, for Clients to fit apart.
+	byModel map[string]*modelParts
+}
+
+// modelParts is a client's sessions by model.
+type modelParts struct {
+	order   []string
+	samples map[string]*Sample
 }
 
 // Header records the closed-loop clients of a trace's header h, so that
@@ -92,6 +102,29 @@ func (tr *Traffic) Add(s *trace.Session) {
 		fs = &Sample{}
 		tr.Samples[s.Client], tr.Models[s.Client] = fs, s.Model
 		tr.Order = append(tr.Order, s.Client)
+	}
+	fs.Add(s)
+	if tr.Concurrency[s.Client] > 0 {
+		tr.addByModel(s)
+	}
+}
+
+// addByModel adds session s of a closed-loop client to its model's
+// part.
+func (tr *Traffic) addByModel(s *trace.Session) {
+	if tr.byModel == nil {
+		tr.byModel = map[string]*modelParts{}
+	}
+	p := tr.byModel[s.Client]
+	if p == nil {
+		p = &modelParts{samples: map[string]*Sample{}}
+		tr.byModel[s.Client] = p
+	}
+	fs := p.samples[s.Model]
+	if fs == nil {
+		fs = &Sample{}
+		p.samples[s.Model] = fs
+		p.order = append(p.order, s.Model)
 	}
 	fs.Add(s)
 }
@@ -139,6 +172,13 @@ func Clients(tr *Traffic, flat bool) ([]Client, error) {
 				return nil, fmt.Errorf("client %q: %w", name, err)
 			}
 		} else if s.Episodes.Multi > 0 {
+			if parts, err := tr.splitByModel(c); err != nil || parts != nil {
+				if err != nil {
+					return nil, fmt.Errorf("client %q: %w", name, err)
+				}
+				clients = append(clients, parts...)
+				continue
+			}
 			e, err := FitEpisodes(s.Episodes)
 			if err != nil {
 				return nil, fmt.Errorf("client %q: %w", name, err)
@@ -162,6 +202,63 @@ func Clients(tr *Traffic, flat bool) ([]Client, error) {
 		clients = append(clients, c)
 	}
 	return clients, nil
+}
+
+// splitByModel fits the closed-loop client c as one client per model of
+// its sessions (of at least minSplit sessions each, the rest together
+// as NAME.other), each with its share of c's concurrency: episodes of
+// models with other context windows compact at other lengths. It
+// returns nil when fewer than two parts would have sessions.
+func (tr *Traffic) splitByModel(c Client) ([]Client, error) {
+	p := tr.byModel[c.Name]
+	if p == nil || len(p.order) < 2 {
+		return nil, nil
+	}
+	var keep []string
+	other := &Sample{}
+	for _, m := range p.order {
+		if fs := p.samples[m]; len(fs.Times) >= minSplit {
+			keep = append(keep, m)
+		} else {
+			other.merge(fs)
+		}
+	}
+	if len(keep) == 0 || len(keep) == 1 && len(other.Times) == 0 {
+		return nil, nil
+	}
+	var out []Client
+	add := func(suffix, model string, fs *Sample) error {
+		share := float64(len(fs.Times)) / float64(c.Sessions)
+		part := Client{Name: c.Name + "." + suffix, Model: model, Sessions: len(fs.Times), Of: c.Name, Mix: mixOf(fs.Categories),
+			Concurrency: max(1, int(math.Round(float64(c.Concurrency)*share)))}
+		var err error
+		if fs.Episodes.Multi > 0 {
+			e, err := FitEpisodes(fs.Episodes)
+			if err != nil {
+				return fmt.Errorf("model %q: %w", model, err)
+			}
+			part.Episodes = &e
+		}
+		if part.Lengths, err = fitLengths(fs); err != nil {
+			return fmt.Errorf("model %q: %w", model, err)
+		}
+		if part.Prefix, err = FitPrefix(&fs.Prefixes); err != nil {
+			return fmt.Errorf("model %q: %w", model, err)
+		}
+		out = append(out, part)
+		return nil
+	}
+	for _, m := range keep {
+		if err := add(clientName(cmp.Or(m, "default")), m, p.samples[m]); err != nil {
+			return nil, err
+		}
+	}
+	if len(other.Times) > 0 {
+		if err := add("other", c.Model, other); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
 }
 
 // splitShared splits a sample of one-request sessions into those whose

@@ -3,6 +3,7 @@ package harness
 import (
 	"context"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -14,14 +15,17 @@ import (
 
 // TestFitWEKAEpisodes fits WEKA's agent conversations and regenerates
 // them (fit --check): the 710 of the flattened CSV, and single
-// conversations of the JSON files. The context resets are stated (reset),
-// so on the CSV the regenerated per-turn input, context growth per later
-// turn (shrinks included) and steps per episode are each within KS 0.1 of
-// the trace's, where contexts that only grew gave a per-turn input KS of
-// 0.37. On one conversation the check regenerates it under further seeds
-// and the episode laws are empirical tables unless a law is within KS
-// 0.05, so growth and steps are within 0.1 (trace_0001.json's growth was
-// 0.20); its per-turn input is not (see docs/fit.md), and is not held.
+// conversations of the JSON files. On the CSV, whose clients are fitted
+// by model with each episode's scale, the copula of steps, task and scale
+// and resets by context, the regenerated per-turn input, context growth
+// per later turn (prompt to prompt, shrinks included) and steps per
+// episode are each within KS 0.1 of the trace's (with resets at one
+// chance for every context, and no scale, the per-turn input was 0.22).
+// One conversation holds only some 40 to 140 later turns, so its growth
+// is held to the two-sample KS bound at 1% for that many (1.63/√n), which
+// an exact model passes 99 times in 100: a bound of 0.1 would fail one
+// most of the time. Its per-turn input is one path of a random walk and
+// is not held (docs/fit.md).
 func TestFitWEKAEpisodes(t *testing.T) {
 	t.Parallel()
 	root := filepath.Join(sharedTraces, "weka-agentic")
@@ -52,8 +56,13 @@ func TestFitWEKAEpisodes(t *testing.T) {
 			}
 			c := r.Comparisons[0]
 			t.Logf("KS: per-turn input %.3f, output %.3f, steps %.3f, context growth %.3f; shrinking %.3f (trace %.3f)", c.KSIn, c.KSOut, c.KSSteps, c.KSGrowth, c.Shrinks[1], c.Shrinks[0])
-			if !c.Episodes || (tc.input && c.KSIn > 0.1) || c.KSSteps > 0.1 || c.KSGrowth > 0.1 {
-				t.Errorf("per-turn input KS %.3f (held %v), steps %.3f, context growth %.3f (episodes %v): want each at most 0.1", c.KSIn, tc.input, c.KSSteps, c.KSGrowth, c.Episodes)
+			growth := 0.1
+			if !tc.input {
+				growth = 1.628 / math.Sqrt(float64(len(tr.Samples["weka"].Episodes.Delta)))
+			}
+			if !c.Episodes || (tc.input && c.KSIn > 0.1) || c.KSSteps > 0.1 || c.KSGrowth > growth {
+				t.Errorf("per-turn input KS %.3f (held %v), steps %.3f, context growth %.3f (bound %.3f, episodes %v): want input and steps at most 0.1",
+					c.KSIn, tc.input, c.KSSteps, c.KSGrowth, growth, c.Episodes)
 			}
 		})
 	}
