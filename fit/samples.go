@@ -2,6 +2,7 @@ package fit
 
 import (
 	"cmp"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -63,7 +64,19 @@ type Traffic struct {
 	// byModel holds each closed-loop client's sessions again by model,
 	// in the order the models came, for Clients to fit apart.
 	byModel map[string]*modelParts
+	// Limit is the most requests Write adds; 0 is MaxRequests.
+	Limit int
+	// requests counts the requests Write added.
+	requests int
 }
+
+// MaxRequests is the most requests a Traffic holds through Write: about
+// 250 bytes each (450 with a check's regeneration), so that a fit stays
+// within a few GiB whatever the trace's size.
+const MaxRequests = 10_000_000
+
+// ErrTooLarge is the error Write returns past its limit.
+var ErrTooLarge = errors.New("the trace holds more requests than a fit holds in memory")
 
 // modelParts is a client's sessions by model.
 type modelParts struct {
@@ -86,8 +99,13 @@ func (tr *Traffic) Header(h trace.Header) error {
 }
 
 // Write adds session s, as Add does, so that Traffic is an
-// importers.Sink.
+// importers.Sink; past its Limit it returns ErrTooLarge and adds
+// nothing more.
 func (tr *Traffic) Write(s *trace.Session) error {
+	if tr.requests+len(s.Turns) > cmp.Or(tr.Limit, MaxRequests) {
+		return ErrTooLarge
+	}
+	tr.requests += len(s.Turns)
 	tr.Add(s)
 	return nil
 }

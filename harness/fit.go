@@ -3,6 +3,7 @@ package harness
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -26,7 +27,9 @@ func FitTraffic(ctx context.Context, fsys fs.FS, names []string, opts importers.
 			}
 			tr.Header(w.Header)
 			for _, s := range w.Sessions {
-				tr.Add(s)
+				if err := tr.Write(s); err != nil {
+					return nil, tooLarge(err)
+				}
 			}
 			return tr, nil
 		}
@@ -36,9 +39,18 @@ func FitTraffic(ctx context.Context, fsys fs.FS, names []string, opts importers.
 		return nil, err
 	}
 	if _, err := importers.ImportTo(ctx, tr, fsys, names, opts); err != nil {
-		return nil, err
+		return nil, tooLarge(err)
 	}
 	return tr, nil
+}
+
+// tooLarge adds to fit.ErrTooLarge how to fit such a trace: a share of
+// it.
+func tooLarge(err error) error {
+	if errors.Is(err, fit.ErrTooLarge) {
+		return fmt.Errorf("%w: fit a share of it, by session (--sample 0.01), by time (--window 0-1h) or the first sessions (--limit 1000000)", err)
+	}
+	return err
 }
 
 // readIfTrace reads the file name of fsys when it is a surge trace; ok
