@@ -1,6 +1,10 @@
 package arrival
 
-import "time"
+import (
+	"time"
+
+	"surge/dist"
+)
 
 // Process names the inter-arrival law of a stream at unit rate.
 type Process string
@@ -47,6 +51,12 @@ type Config struct {
 	// burst's rate is the mean burst rate times a lognormal factor of
 	// mean 1 and this CV; 0 gives every burst the same rate.
 	RateCV float64
+	// BurstLaw, IdleLaw and RateLaw, when set, are the laws of onoff's
+	// burst lengths, idle lengths and burst rate factors in place of
+	// BurstCV, IdleCV and RateCV: any law of positive values (an
+	// empirical table, say), scaled by its mean, so only its shape
+	// counts. A fit states them from a trace's own bursts.
+	BurstLaw, IdleLaw, RateLaw dist.Dist
 	// Count, when positive, makes the stream send exactly Count arrivals
 	// over its curve, which must end at rate 0 (finite mass): the
 	// process's gaps are drawn and rescaled to span the curve's whole

@@ -3,6 +3,8 @@ package arrival
 import (
 	"math"
 	"math/rand/v2"
+
+	"surge/dist"
 )
 
 // envelope is the unit-mean gap generator of an on/off stream: bursts
@@ -12,10 +14,11 @@ import (
 // periods bring none. With A arrivals per burst on average, a burst lasts
 // A/λ = A(1 − f) and an idle period A·f on average, so the stream is idle
 // a share f of the time and its mean rate is 1; the lengths of bursts and
-// of idle periods are exponential, or lognormal of a given CV, since real
-// on/off traffic has a few long bursts and long silences among many short
-// ones; and each burst's rate may be λ times a lognormal factor of mean
-// 1 and a given CV, since some bursts are dense and others sparse. A burst
+// of idle periods are exponential, lognormal of a given CV or of a given
+// law's shape, since real on/off traffic has a few long bursts and long
+// silences among many short ones; and each burst's rate may be λ times a
+// factor of mean 1, lognormal of a given CV or of a law's shape, since
+// some bursts are dense and others sparse. A burst
 // restarts its gaps from their equilibrium law, so it brings λ arrivals
 // per unit of its length on average. Unlike a renewal law, the bursts'
 // lengths correlate the gaps, so counts over windows of a few bursts vary
@@ -30,16 +33,20 @@ type envelope struct {
 	fresh   bool    // the burst has had no arrival yet
 }
 
-// newEnvelope returns the generator of A arrivals per burst, idle share
-// f, gap CV cv within bursts, CVs burstCV and idleCV of the bursts' and
-// idle periods' lengths (each 0 or 1: exponential) and CV rateCV of the
-// bursts' rates (0: all λ).
-func newEnvelope(burst, idle, cv, burstCV, idleCV, rateCV float64) envelope {
+// newEnvelope returns the generator of c's onoff stream: A arrivals per
+// burst, idle share f, gap CV within bursts c.CV, and its bursts' and idle
+// periods' lengths and its bursts' rates as their laws say, or else their
+// CVs (burst and idle CV 0 or 1: exponential; rate CV 0: all λ).
+func newEnvelope(c Config) envelope {
+	burst, idle := c.Burst, c.Idle
 	rate := 1 / (1 - idle)
-	e := envelope{rate: rate, gaps: newPeriod(1, cv), m: 1,
-		on: newPeriod(burst*(1-idle), burstCV), off: newPeriod(burst*idle, idleCV)}
-	if rateCV > 0 { // lognormal, even at cv 1
-		s2 := math.Log1p(rateCV * rateCV)
+	e := envelope{rate: rate, gaps: newPeriod(1, c.CV), m: 1,
+		on: lawPeriod(burst*(1-idle), c.BurstLaw, c.BurstCV), off: lawPeriod(burst*idle, c.IdleLaw, c.IdleCV)}
+	switch {
+	case c.RateLaw != nil:
+		e.scale = lawPeriod(1, c.RateLaw, 0)
+	case c.RateCV > 0: // lognormal, even at cv 1
+		s2 := math.Log1p(c.RateCV * c.RateCV)
 		e.scale = period{mean: 1, sigma: math.Sqrt(s2), mu: -s2 / 2}
 	}
 	return e
@@ -54,11 +61,13 @@ func (e *envelope) burst(r *rand.Rand, left float64) {
 	}
 }
 
-// period is a law of positive lengths of a given mean: exponential, or
-// lognormal of a given CV.
+// period is a law of positive lengths of a given mean: exponential,
+// lognormal of a given CV, or a law's shape scaled to the mean.
 type period struct {
 	mean      float64
-	sigma, mu float64 // the lognormal's, of unit mean; sigma 0: exponential
+	sigma, mu float64   // the lognormal's, of unit mean; sigma 0: exponential
+	law       dist.Dist // when set, in place of both; its mean is the unit
+	unit      float64   // 1 / the law's mean
 }
 
 // newPeriod returns the law of the given mean and CV (0 or 1: exponential).
@@ -71,19 +80,52 @@ func newPeriod(mean, cv float64) period {
 	return p
 }
 
+// lawPeriod returns the law of the given mean shaped as law, or of CV cv
+// when law is nil.
+func lawPeriod(mean float64, law dist.Dist, cv float64) period {
+	if law == nil {
+		return newPeriod(mean, cv)
+	}
+	return period{mean: mean, law: law, unit: 1 / law.Mean()}
+}
+
 // draw draws a length.
 func (p period) draw(r *rand.Rand) float64 {
-	if p.sigma == 0 {
+	switch {
+	case p.law != nil:
+		return math.Max(p.law.Sample(r), 0) * p.unit * p.mean
+	case p.sigma == 0:
 		return r.ExpFloat64() * p.mean
 	}
 	return math.Exp(p.mu+p.sigma*r.NormFloat64()) * p.mean
 }
 
+// biasDraws is how many lengths rest weighs to draw one length-biased.
+const biasDraws = 16
+
 // rest draws what is left of a length from a random instant within it:
 // the equilibrium (forward-recurrence) law, U times the length-biased
-// law, which for the lognormal is LogNormal(μ + σ², σ).
+// law, which for the lognormal is LogNormal(μ + σ², σ); for a law's shape
+// the length-biased draw is one of biasDraws draws picked with chance in
+// proportion to its length (sampling-importance-resampling, close for the
+// stream's first epoch, the only one it serves).
 func (p period) rest(r *rand.Rand) float64 {
-	if p.sigma == 0 {
+	switch {
+	case p.law != nil:
+		var xs [biasDraws]float64
+		sum := 0.0
+		for i := range xs {
+			xs[i] = p.draw(r)
+			sum += xs[i]
+		}
+		u := r.Float64() * sum
+		for _, x := range xs {
+			if u -= x; u < 0 {
+				return x * r.Float64()
+			}
+		}
+		return xs[biasDraws-1] * r.Float64()
+	case p.sigma == 0:
 		return r.ExpFloat64() * p.mean
 	}
 	return math.Exp(p.mu+p.sigma*p.sigma+p.sigma*r.NormFloat64()) * r.Float64() * p.mean

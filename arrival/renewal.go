@@ -59,7 +59,7 @@ func newLaw(c Config) law {
 		s2 := math.Log1p(cv * cv)
 		return law{kind: LogNormal, shape: math.Sqrt(s2), scale: -s2 / 2}
 	case OnOff:
-		return law{kind: OnOff, env: newEnvelope(c.Burst, c.Idle, cv, c.BurstCV, c.IdleCV, c.RateCV)}
+		return law{kind: OnOff, env: newEnvelope(c)}
 	case Constant:
 		return law{kind: Constant}
 	case Gamma:

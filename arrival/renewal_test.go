@@ -202,6 +202,45 @@ func TestOnOffLengthCV(t *testing.T) {
 	}
 }
 
+// TestOnOffLaws draws an on/off stream whose bursts' lengths, idle
+// lengths and rates follow laws scaled by their means: idle periods
+// uniform over [10, 30] (scaled to mean A·f, of the uniform's CV
+// 10/(20·√3) ≈ 0.289), bursts exponential and every burst at one rate
+// (a fixed law). The mean gap stays 1, a burst brings A arrivals, and
+// the idle periods keep the uniform's CV and its lower bound, scaled (a
+// gap may hold two idle periods, about a burst too short for an arrival).
+func TestOnOffLaws(t *testing.T) {
+	t.Parallel()
+	const burst, idle = 50, 0.99
+	l := newLaw(Config{Process: OnOff, Burst: burst, Idle: idle,
+		BurstLaw: mustLaw("exponential(mean=7)"), IdleLaw: mustLaw("uniform(min=10,max=30)"), RateLaw: mustLaw("3")})
+	r := rand.New(rand.NewPCG(5, 9))
+	var counts, idles []float64
+	sum, k, lo := 0.0, 0.0, math.Inf(1)
+	const n = 1_000_000
+	for range n {
+		g := l.gap(r)
+		sum += g
+		k++
+		if g > 0.5 { // within a burst gaps are Exp(mean 0.01); idle ones at least 24.75
+			counts, idles, k = append(counts, k), append(idles, g), 0
+			lo = math.Min(lo, g)
+		}
+	}
+	cm, ccv := moments(len(counts), func() float64 { v := counts[0]; counts = counts[1:]; return v })
+	im, icv := moments(len(idles), func() float64 { v := idles[0]; idles = idles[1:]; return v })
+	wantIdle, wantCV := burst*idle, 1/(2*math.Sqrt(3))
+	if math.Abs(sum/n-1) > 0.03 || math.Abs(cm/burst-1) > 0.05 || math.Abs(im/wantIdle-1) > 0.03 {
+		t.Errorf("mean gap %.4f, arrivals per burst %.4g, idle %.4g; want 1, %g, %g", sum/n, cm, im, float64(burst), wantIdle)
+	}
+	if math.Abs(icv/wantCV-1) > 0.1 || math.Abs(ccv/math.Sqrt(1/burst+1)-1) > 0.15 {
+		t.Errorf("idle cv %.3g (want %.3g), arrivals per burst cv %.3g (want %.3g)", icv, wantCV, ccv, math.Sqrt(1/burst+1))
+	}
+	if lo < wantIdle/2 {
+		t.Errorf("shortest idle gap %.4g; the law scaled bounds idle periods below by %.4g", lo, wantIdle/2)
+	}
+}
+
 // TestOnOffRateCV draws an on/off stream whose bursts' rates vary by a
 // lognormal factor of CV 1: the mean gap stays 1, and the rate of each
 // long burst, its N arrivals over its span, varies with CV 1 once the

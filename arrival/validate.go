@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
+
+	"surge/dist"
 )
 
 // Validate reports every problem with c, joined with errors.Join, naming
@@ -19,7 +21,9 @@ import (
 //     be 0 or 1 for poisson, must be 0 for constant, and for onoff may be
 //     0 (Poisson bursts) or in [0.001, 100];
 //   - burst (> 0, at most 10⁶) and idle (in [10⁻⁶, 1 − 10⁻⁶]) are
-//     required for onoff and must be 0 for the others;
+//     required for onoff and must be 0 for the others, as must its burst,
+//     idle and rate cvs and laws; a law excludes its cv and needs a finite
+//     positive mean and no mass below 0;
 //   - stages have offsets ≥ 0 in non-decreasing order (equal offsets make a
 //     step) and finite rates ≥ 0, not all 0;
 //   - a ramp has finite rates ≥ 0, not both 0, over a positive duration;
@@ -46,8 +50,10 @@ func (c Config) Validate() error {
 // validateProcess checks the process name and its cv, burst and idle.
 func (c Config) validateProcess() []error {
 	cv := c.CV
-	if c.Process != OnOff && (c.Burst != 0 || c.Idle != 0 || c.BurstCV != 0 || c.IdleCV != 0 || c.RateCV != 0) {
-		return []error{fmt.Errorf("arrival.burst, arrival.idle, arrival.burst_cv, arrival.idle_cv, arrival.rate_cv: apply to onoff only, not %s", cmp.Or(c.Process, Poisson))}
+	onOff := c.Burst != 0 || c.Idle != 0 || c.BurstCV != 0 || c.IdleCV != 0 || c.RateCV != 0 ||
+		c.BurstLaw != nil || c.IdleLaw != nil || c.RateLaw != nil
+	if c.Process != OnOff && onOff {
+		return []error{fmt.Errorf("arrival.burst, arrival.idle and their cvs and laws: apply to onoff only, not %s", cmp.Or(c.Process, Poisson))}
 	}
 	switch c.Process {
 	case "", Poisson:
@@ -101,7 +107,35 @@ func (c Config) validateOnOff() []error {
 	if !(c.RateCV >= 0 && c.RateCV <= maxCV) {
 		errs = append(errs, fmt.Errorf("arrival.rate_cv: want a cv of the bursts' rates between 0 and %g, got %g", maxCV, c.RateCV))
 	}
+	for _, l := range []struct {
+		name string
+		law  dist.Dist
+		cv   float64
+	}{{"burst", c.BurstLaw, c.BurstCV}, {"idle", c.IdleLaw, c.IdleCV}, {"rate", c.RateLaw, c.RateCV}} {
+		if l.law == nil {
+			continue
+		}
+		if l.cv != 0 {
+			errs = append(errs, fmt.Errorf("arrival.%s_law: conflicts with %s_cv; give one", l.name, l.name))
+		}
+		if err := CheckShape(l.law); err != nil {
+			errs = append(errs, fmt.Errorf("arrival.%s_law: %w", l.name, err))
+		}
+	}
 	return errs
+}
+
+// CheckShape checks a law onoff scales by its mean (Config.BurstLaw,
+// IdleLaw, RateLaw): it must have a finite positive mean and, where it
+// says, no mass below 0.
+func CheckShape(d dist.Dist) error {
+	if m := d.Mean(); !(m > 0) || math.IsInf(m, 1) {
+		return fmt.Errorf("%s has mean %g; want a law of positive lengths with a finite mean", d, m)
+	}
+	if q, ok := d.(dist.Quantiler); ok && q.Quantile(0) < 0 {
+		return fmt.Errorf("%s takes values below 0 (down to %g); want a law of lengths at least 0 (add min=0)", d, q.Quantile(0))
+	}
+	return nil
 }
 
 // MaxCount bounds Config.Count: the stream holds its arrivals' epochs,

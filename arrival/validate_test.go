@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"surge/dist"
 )
 
 func TestValidate(t *testing.T) {
@@ -25,7 +27,11 @@ func TestValidate(t *testing.T) {
 		{"lognormal", Config{Process: LogNormal, Rate: 5, CV: 3}, nil, "lognormal takes a cv"},
 		{"onoff", Config{Process: OnOff, Rate: 5, Burst: 40, Idle: 0.3}, nil, "bursts of 40, idle 30% of the time"},
 		{"onoff out of range", Config{Process: OnOff, Rate: 5, CV: 200, Burst: 0, Idle: 1}, []string{"arrival.cv: onoff's gaps within a burst", "arrival.burst: want", "arrival.idle: want"}, "cv, burst and idle out of range"},
-		{"idle on gamma", Config{Process: Gamma, Rate: 5, CV: 2, Idle: 0.5}, []string{"arrival.burst, arrival.idle, arrival.burst_cv, arrival.idle_cv, arrival.rate_cv: apply to onoff only, not gamma"}, "idle belongs to onoff"},
+		{"idle on gamma", Config{Process: Gamma, Rate: 5, CV: 2, Idle: 0.5}, []string{"arrival.burst, arrival.idle and their cvs and laws: apply to onoff only, not gamma"}, "idle belongs to onoff"},
+		{"law on gamma", Config{Process: Gamma, Rate: 5, CV: 2, RateLaw: mustLaw("exponential(mean=1)")}, []string{"apply to onoff only, not gamma"}, "a burst law belongs to onoff"},
+		{"onoff laws", Config{Process: OnOff, Rate: 5, Burst: 40, Idle: 0.3, BurstLaw: mustLaw("empirical(p=[0 0.5 1],x=[1 3 40])"), IdleLaw: mustLaw("lognormal(median=5,sigma=1)"), RateLaw: mustLaw("uniform(min=1,max=2)")}, nil, "any law of positive values, scaled by its mean"},
+		{"onoff law and cv", Config{Process: OnOff, Rate: 5, Burst: 40, Idle: 0.3, IdleCV: 2, IdleLaw: mustLaw("exponential(mean=3)")}, []string{"arrival.idle_law: conflicts with idle_cv"}, "a law states the whole shape"},
+		{"onoff negative law", Config{Process: OnOff, Rate: 5, Burst: 40, Idle: 0.3, BurstLaw: mustLaw("normal(mean=1,sd=1)")}, []string{"arrival.burst_law: normal(mean=1,sd=1) takes values below 0"}, "lengths cannot be negative"},
 		{"stages", Config{Curve: Curve{Stages: []Stage{{0, 1}, {s, 0}, {s, 4}}}}, nil, "equal offsets make a step; rate is unset"},
 		{"full curve", Config{Curve: Curve{
 			Ramp:    &Ramp{From: 0, To: 10, Over: s},
@@ -99,4 +105,13 @@ func TestValidate(t *testing.T) {
 			}
 		})
 	}
+}
+
+// mustLaw parses a law of package dist or panics.
+func mustLaw(s string) dist.Dist {
+	d, err := dist.Parse(s)
+	if err != nil {
+		panic(err)
+	}
+	return d
 }

@@ -61,9 +61,7 @@ func writeArrival(b *bytes.Buffer, a ArrivalFit) {
 			num(p.Burst), p.Burst*(1-p.Idle)/mean, p.Burst*p.Idle/mean)
 		fmt.Fprintf(b, "      idle: %s\n", num(p.Idle))
 		fmt.Fprintf(b, "      cv: %s  # of the gaps within a burst\n", num(p.CV))
-		fmt.Fprintf(b, "      burst_cv: %s  # of the bursts' lengths (1: exponential)\n", num(p.BurstCV))
-		fmt.Fprintf(b, "      idle_cv: %s  # of the idle periods' lengths\n", num(p.IdleCV))
-		fmt.Fprintf(b, "      rate_cv: %s  # of the bursts' rates (0: one rate)\n", num(p.RateCV))
+		writeOnOffShapes(b, p)
 	default:
 		fmt.Fprintf(b, "      cv: %s\n", num(p.CV))
 	}
@@ -99,4 +97,20 @@ func round6(v float64) float64 {
 // clock prints seconds to the millisecond, without an exponent.
 func clock(t float64) string {
 	return strconv.FormatFloat(math.Round(t*1000)/1000, 'f', -1, 64)
+}
+
+// writeOnOffShapes writes onoff's laws of its bursts' lengths, idle
+// lengths and rates: the trace's tables, or else their CVs.
+func writeOnOffShapes(b *bytes.Buffer, p Process) {
+	if p.BurstLaw == nil {
+		fmt.Fprintf(b, "      burst_cv: %s  # of the bursts' lengths (1: exponential)\n", num(p.BurstCV))
+		fmt.Fprintf(b, "      idle_cv: %s  # of the idle periods' lengths\n", num(p.IdleCV))
+		fmt.Fprintf(b, "      rate_cv: %s  # of the bursts' rates (0: one rate)\n", num(p.RateCV))
+		return
+	}
+	b.WriteString("      # the trace's bursts, split where the counts per 1, 10, 100 and 1000 mean gaps vary most as the trace's:\n")
+	b.WriteString("      # their lengths, idle lengths and rates as tables, each scaled by its mean\n")
+	fmt.Fprintf(b, "      burst_law: %q\n", p.BurstLaw.String())
+	fmt.Fprintf(b, "      idle_law: %q\n", p.IdleLaw.String())
+	fmt.Fprintf(b, "      rate_law: %q\n", p.RateLaw.String())
 }

@@ -42,6 +42,10 @@ type Fit struct {
 	// Dist is the fitted distribution, its parameters rounded to 4
 	// significant digits so that it prints cleanly in a spec.
 	Dist dist.Dist
+	// Shapes are, for onoff, the laws of its bursts' lengths, idle
+	// lengths and rates (keys burst, idle and rate), as tables of the
+	// trace's bursts, when it has enough of them; nil otherwise.
+	Shapes map[string]dist.Dist
 }
 
 // String prints the family, parameters and fit statistics on one line.

@@ -60,45 +60,78 @@ func FitOnOff(samples []float64) (Fit, error) {
 
 // onOffBursts reads, off gaps in their order split at theta, the CVs of
 // the bursts' lengths, of the idle periods' lengths and of the bursts'
-// rates. A complete burst (the first and last, cut by the trace's ends,
-// are left out) of N arrivals spans D, the sum of its gaps within: its
-// length is about D and one gap more, and its rate N/D, which holds the
-// noise of a count of N (CV² cv²/N for gaps of CV cv within bursts,
-// taken out of the rates' CV²). Only bursts of at least minBurstArrivals
-// tell a rate. An idle gap is an idle period and about one gap within a
-// burst, whose spread is small beside the period's. Each CV is kept
-// within a spec's bounds; lengths are 1 (exponential) and rates 0 (one
-// rate) when there are fewer than three bursts to tell.
+// rates (see splitBursts). A rate's CV holds the noise of a count of N
+// (CV² cv²/N for gaps of CV cv within bursts), taken out of the rates'
+// CV². Each CV is kept within a spec's bounds; lengths are 1
+// (exponential) and rates 0 (one rate) when there are fewer than three
+// bursts to tell.
 func onOffBursts(gaps []float64, theta, cv float64) (burstCV, idleCV, rateCV float64) {
-	var spans, rates, idles []float64
-	n, d, seen, within, nw, noise := 0.0, 0.0, false, 0.0, 0.0, 0.0
-	for _, g := range gaps {
-		if g <= theta {
-			n, d, within, nw = n+1, d+g, within+g, nw+1
-			continue
-		}
-		if seen {
-			spans = append(spans, d)
-			if n >= minBurstArrivals && d > 0 {
-				rates, noise = append(rates, n/d), noise+cv*cv/n
-			}
-		}
-		idles = append(idles, g)
-		n, d, seen = 0, 0, true
-	}
+	b := splitBursts(gaps, theta)
 	burstCV, idleCV = 1, 1
-	if len(spans) >= 3 && nw > 0 {
-		mw := within / nw
-		ms, sd := stat.MeanStdDev(spans, nil)
-		mi, si := stat.MeanStdDev(idles, nil)
-		burstCV, idleCV = sd/(ms+mw), si/(mi-mw)
+	if len(b.spans) >= 3 && b.within > 0 {
+		_, burstCV = meanCV(b.spans)
+		_, idleCV = meanCV(b.idles)
 	}
-	if len(rates) >= 3 {
-		_, cr := meanCV(rates)
-		rateCV = math.Sqrt(math.Max(cr*cr-noise/float64(len(rates)), 0))
+	if len(b.rates) >= 3 {
+		noise := 0.0
+		for _, n := range b.counts {
+			noise += cv * cv / n
+		}
+		_, cr := meanCV(b.rates)
+		rateCV = math.Sqrt(math.Max(cr*cr-noise/float64(len(b.rates)), 0))
 	}
 	bound := func(v, lo float64) float64 { return round3(math.Min(math.Max(v, lo), maxCV)) }
 	return bound(burstCV, minCV), bound(idleCV, minCV), bound(rateCV, 0)
+}
+
+// bursts are the complete bursts and the idle periods of gaps split at a
+// threshold.
+type bursts struct {
+	spans  []float64 // each complete burst's length: its gaps within and one gap more
+	idles  []float64 // each idle gap less one gap within a burst
+	rates  []float64 // N/D of each complete burst of N ≥ minBurstArrivals arrivals over D
+	counts []float64 // the N of each rate
+	within float64   // the mean gap within a burst
+}
+
+// splitBursts splits gaps, in their order, at theta: a gap above it holds
+// an idle period, the others are gaps within a burst. A complete burst
+// (the first and last, cut by the trace's ends, are left out) of N
+// arrivals spans D, the sum of its gaps within: its length is about D and
+// one gap more, and its rate N/D; only bursts of at least
+// minBurstArrivals tell a rate. An idle gap is an idle period and about
+// one gap within a burst, whose spread is small beside the period's.
+func splitBursts(gaps []float64, theta float64) bursts {
+	var b bursts
+	var d []float64
+	var n, sum, nw float64
+	seen := false
+	for _, g := range gaps {
+		if g <= theta {
+			n, sum, nw = n+1, sum+g, nw+1
+			b.within += g
+			continue
+		}
+		if seen {
+			d = append(d, sum)
+			if n >= minBurstArrivals && sum > 0 {
+				b.rates, b.counts = append(b.rates, n/sum), append(b.counts, n)
+			}
+		}
+		b.idles = append(b.idles, g)
+		n, sum, seen = 0, 0, true
+	}
+	if nw > 0 {
+		b.within /= nw
+	}
+	b.spans = d
+	for i := range b.spans {
+		b.spans[i] += b.within
+	}
+	for i := range b.idles {
+		b.idles[i] = math.Max(b.idles[i]-b.within, 1e-9)
+	}
+	return b
 }
 
 // minBurstArrivals is the fewest arrivals a burst needs for onOffBursts

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"surge/arrival"
+	"surge/dist"
 )
 
 // Law is a candidate law of the gaps of a unit-rate arrival process.
@@ -85,6 +86,9 @@ func ChooseLaw(times []float64, curve CurveFit, res float64) ([]Law, error) {
 		}
 		return cmp.Compare(a.BIC, b.BIC)
 	})
+	if laws[0].Family == FamilyOnOff && laws[0].Refused == "" {
+		laws[0].Fit = ShapeOnOff(gaps, laws[0].Fit)
+	}
 	return laws, nil
 }
 
@@ -112,6 +116,10 @@ type Process struct {
 	// time idle, BurstCV and IdleCV the CVs of its bursts' and idle
 	// periods' lengths, RateCV that of its bursts' rates.
 	Burst, Idle, BurstCV, IdleCV, RateCV float64
+	// BurstLaw, IdleLaw and RateLaw are onoff's tables of its bursts'
+	// lengths, idle lengths and rates in place of the CVs, when the trace
+	// has bursts enough to tell them.
+	BurstLaw, IdleLaw, RateLaw dist.Dist
 	// Why says in a few words how the process was chosen.
 	Why string
 }
@@ -183,8 +191,10 @@ func stateLaw(l Law) (Process, error) {
 		p = Process{Name: "lognormal", CV: math.Sqrt(math.Expm1(s * s))}
 	case FamilyOnOff:
 		b, i, cv := l.Params["burst"], l.Params["idle"], l.Params["cv"]
-		p = Process{Name: "onoff", Burst: round3(b), Idle: round3(i), CV: round3(cv), BurstCV: l.Params["burst_cv"], IdleCV: l.Params["idle_cv"], RateCV: l.Params["rate_cv"]}
-		c := arrival.Config{Process: arrival.OnOff, Rate: 1, Burst: p.Burst, Idle: p.Idle, CV: p.CV, BurstCV: p.BurstCV, IdleCV: p.IdleCV, RateCV: p.RateCV}
+		p = Process{Name: "onoff", Burst: round3(b), Idle: round3(i), CV: round3(cv), BurstCV: l.Params["burst_cv"], IdleCV: l.Params["idle_cv"], RateCV: l.Params["rate_cv"],
+			BurstLaw: l.Shapes["burst"], IdleLaw: l.Shapes["idle"], RateLaw: l.Shapes["rate"]}
+		c := arrival.Config{Process: arrival.OnOff, Rate: 1, Burst: p.Burst, Idle: p.Idle, CV: p.CV, BurstCV: p.BurstCV, IdleCV: p.IdleCV, RateCV: p.RateCV,
+			BurstLaw: p.BurstLaw, IdleLaw: p.IdleLaw, RateLaw: p.RateLaw}
 		if err := c.Validate(); err != nil {
 			return p, fmt.Errorf("burst %.3g, idle %.3g, cv %.3g out of range", b, i, cv)
 		}

@@ -6,10 +6,11 @@ import (
 	"github.com/goccy/go-yaml/ast"
 
 	"surge/arrival"
+	"surge/dist"
 )
 
 // arrivalKeys are the keys of a client's arrival block.
-var arrivalKeys = []string{"process", "cv", "burstiness", "burst", "idle", "burst_cv", "idle_cv", "rate_cv", "stages", "ramp", "diurnal", "spikes", "grid", "count"}
+var arrivalKeys = []string{"process", "cv", "burstiness", "burst", "idle", "burst_cv", "idle_cv", "rate_cv", "burst_law", "idle_law", "rate_law", "stages", "ramp", "diurnal", "spikes", "grid", "count"}
 
 // processes are the arrival process names.
 var processes = []string{
@@ -80,7 +81,7 @@ func (d *decoder) process(n ast.Node, path string) (arrival.Process, bool) {
 // onOff reads onoff's burst and idle share, and the CVs of their lengths.
 func (d *decoder) onOff(o *object, c *arrival.Config) {
 	on := c.Process == arrival.OnOff
-	for _, k := range []string{"burst", "idle", "burst_cv", "idle_cv", "rate_cv"} {
+	for _, k := range []string{"burst", "idle", "burst_cv", "idle_cv", "rate_cv", "burst_law", "idle_law", "rate_law"} {
 		if o.has(k) && !on {
 			d.check(o, k, true, "%s applies to onoff only (add process: onoff)", k)
 		}
@@ -103,6 +104,32 @@ func (d *decoder) onOff(o *object, c *arrival.Config) {
 	if field(o, "rate_cv", d.number, &c.RateCV) {
 		d.check(o, "rate_cv", !(c.RateCV >= 0 && c.RateCV <= 100), "rate_cv must be between 0 (every burst at one rate) and 100, got %g", c.RateCV)
 	}
+	c.BurstLaw = d.shapeLaw(o, "burst")
+	c.IdleLaw = d.shapeLaw(o, "idle")
+	c.RateLaw = d.shapeLaw(o, "rate")
+}
+
+// shapeLaw reads onoff's NAME_law, the law of its bursts' lengths, idle
+// lengths or rates scaled by its mean, which excludes NAME_cv.
+func (d *decoder) shapeLaw(o *object, name string) dist.Dist {
+	key := name + "_law"
+	n, p, ok := o.get(key)
+	if !ok {
+		return nil
+	}
+	if o.has(name + "_cv") {
+		d.errorf(o.at(key), p, "conflicts with %s_cv: a law states the whole shape; give one", name)
+		return nil
+	}
+	law := d.dist(n, p, 0)
+	if law == nil {
+		return nil
+	}
+	if err := arrival.CheckShape(law); err != nil {
+		d.errorf(o.at(key), p, "%v", err)
+		return nil
+	}
+	return law
 }
 
 // gaps reads cv or burstiness and checks them against the process.

@@ -3,6 +3,7 @@ package spec
 import (
 	"math"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -61,6 +62,18 @@ func TestArrivalOnOff(t *testing.T) {
 	if a := s.Clients[0].Arrival; a.Process != arrival.OnOff || a.Burst != 40 || a.Idle != 0.3 || a.CV != 3 || a.BurstCV != 2.5 || a.IdleCV != 4 || a.RateCV != 0.7 || a.Validate() != nil {
 		t.Errorf("arrival %+v (%v); want onoff, burst 40, idle 0.3, cv 3, burst_cv 2.5, idle_cv 4, rate_cv 0.7", a, a.Validate())
 	}
+	s, err = Parse("t.yaml", []byte(withArrival("2/s", "      process: onoff\n      burst: 40\n      idle: 30%\n"+
+		"      burst_law: \"empirical(p=[0 0.5 1],x=[1 2 9])\"\n      idle_law: exponential(mean=4)\n      rate_law: {dist: uniform, min: 1, max: 3}\n")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := s.Clients[0].Arrival
+	if a.BurstLaw == nil || a.IdleLaw == nil || a.RateLaw == nil || a.RateLaw.Mean() != 2 || a.Validate() != nil {
+		t.Errorf("arrival %+v (%v); want the three laws, the rate's of mean 2", a, a.Validate())
+	}
+	if c := string(s.Canonical()); !strings.Contains(c, `burst_law: "empirical(p=[0 0.5 1],x=[1 2 9])"`) || !strings.Contains(c, `rate_law: "uniform(min=1,max=3)"`) {
+		t.Errorf("canonical form lacks the laws:\n%s", c)
+	}
 	s, err = Parse("t.yaml", []byte(withArrival("2/s", "      process: lognormal\n      cv: 3\n")))
 	if err != nil {
 		t.Fatal(err)
@@ -114,6 +127,12 @@ func TestArrivalErrors(t *testing.T) {
 			[]want{{"12:16: clients[0].arrival.idle_cv", "idle_cv applies to onoff only (add process: onoff)"}}},
 		{"onoff burst_cv of 0", "1/s", "      process: onoff\n      burst: 4\n      idle: 50%\n      burst_cv: 0\n",
 			[]want{{"13:17: clients[0].arrival.burst_cv", "burst_cv must be between 0.001 and 100 (1: exponential burst lengths), got 0"}}},
+		{"a law and its cv", "1/s", "      process: onoff\n      burst: 4\n      idle: 50%\n      idle_cv: 2\n      idle_law: exponential(mean=3)\n",
+			[]want{{"14:7: clients[0].arrival.idle_law", "conflicts with idle_cv: a law states the whole shape; give one"}}},
+		{"a law below 0", "1/s", "      process: onoff\n      burst: 4\n      idle: 50%\n      rate_law: normal(mean=1,sd=2)\n",
+			[]want{{"13:7: clients[0].arrival.rate_law", "takes values below 0"}}},
+		{"a law on gamma", "1/s", "      process: gamma\n      cv: 2\n      burst_law: exponential(mean=3)\n",
+			[]want{{"12:18: clients[0].arrival.burst_law", "burst_law applies to onoff only (add process: onoff)"}}},
 		{"onoff idle all the time", "1/s", "      process: onoff\n      burst: 4\n      idle: 100%\n",
 			[]want{{"12:13: clients[0].arrival.idle", "idle must be strictly between 0 and 100%, got 1"}}},
 		{"a count without a curve", "1/s", "      count: 100\n",

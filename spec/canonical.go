@@ -246,6 +246,14 @@ func writeArrival(b *bytes.Buffer, a arrival.Config) {
 		if a.RateCV != 0 {
 			fmt.Fprintf(b, "      rate_cv: %s\n", num(a.RateCV))
 		}
+		for _, l := range []struct {
+			key string
+			law dist.Dist
+		}{{"burst_law", a.BurstLaw}, {"idle_law", a.IdleLaw}, {"rate_law", a.RateLaw}} {
+			if l.law != nil {
+				fmt.Fprintf(b, "      %s: %s\n", l.key, strconv.Quote(l.law.String()))
+			}
+		}
 	}
 	cv := a.Curve
 	if len(cv.Stages) > 0 {
