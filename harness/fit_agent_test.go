@@ -40,6 +40,7 @@ func TestFitWEKAEpisodes(t *testing.T) {
 		input bool // whether the per-turn input is held to the bound
 	}{
 		{"weka_agentic_requests.csv", true},
+		{"weka_agentic_traces.csv", true},
 		{"trace_0001.json", false},
 		{"trace_0161.json", false},
 		{"trace_0441.json", false},

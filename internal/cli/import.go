@@ -46,7 +46,7 @@ sends as it is. See docs/import.md.`,
 		RunE: func(c *cobra.Command, args []string) error { return runImport(c, args, f) },
 	}
 	fs := c.Flags()
-	fs.StringVar(&f.format, "format", "auto", "format of the files: auto, azure, vidur, mooncake, weka, weka-csv, sharegpt, burstgpt, servegen, csv or jsonl")
+	fs.StringVar(&f.format, "format", "auto", "format of the files: auto, azure, vidur, mooncake, weka, weka-csv, weka-summary, sharegpt, burstgpt, servegen, csv or jsonl")
 	fs.StringVarP(&f.out, "output", "o", "-", "trace file to write (- for stdout)")
 	f.bind(fs)
 	return c
@@ -68,7 +68,7 @@ func (f *importFlags) bind(fs *pflag.FlagSet) {
 	fs.StringVar(&f.tokenizer, "tokenizer", "o200k_base", "sharegpt: the tokenizer counting the text's tokens (o200k_base, cl100k_base, or a tokenizer.json or model folder)")
 	fs.StringVar(&f.arrivals, "arrivals", "poisson", "sharegpt, files of lengths, with --rate: poisson or even starts")
 	fs.Uint64Var(&f.opts.Seed, "seed", 1, "sharegpt, servegen, files of lengths: seed of the generated starts (and servegen's lengths)")
-	fs.StringVar(&f.lengths, "lengths", "1024:256", "servegen: IN:OUT tokens of every request of a client with no length PMFs")
+	fs.StringVar(&f.lengths, "lengths", "", "servegen: IN:OUT tokens of every request of a client with no length PMFs (default 1024:256); weka-summary: OUT tokens of every answer (default at most 256, as the conversations' growth allows)")
 	fs.DurationVar(&f.opts.Think, "think", 0, "sharegpt: wait between a reply and the next turn")
 	fs.StringVar(&f.columns, "columns", "", "csv, jsonl: the fields to read, [at=F,]input=F,output=F[,client=F][,session=F][,category=F] (default: guessed from the names); without at, sessions start at --rate or run closed loop")
 	fs.StringVar(&f.opts.TimeUnit, "time-unit", "", "csv, jsonl: the unit of the at field: s, ms, us, ns, or iso for ISO 8601 date-times (default: the field name's, else s)")
@@ -126,8 +126,10 @@ func (f importFlags) options() (importers.ImportOptions, error) {
 	if opts.Even, err = importers.ParseArrivals(f.arrivals); err != nil {
 		return opts, fmt.Errorf("--arrivals %w", err)
 	}
-	if opts.Input, opts.Output, err = importers.ParseLengths(f.lengths); err != nil {
-		return opts, fmt.Errorf("--lengths %w", err)
+	if f.lengths != "" {
+		if opts.Input, opts.Output, err = importers.ParseLengths(f.lengths); err != nil {
+			return opts, fmt.Errorf("--lengths %w", err)
+		}
 	}
 	return opts, nil
 }

@@ -184,7 +184,7 @@ func TestImportErrors(t *testing.T) {
 		want   string
 	}{
 		{"bad row", []string{bad}, exitFailure, "bad.csv:3: input tokens \"ten\": want a whole number (--skip-bad skips such rows)"},
-		{"unknown format", []string{good, "--format", "parquet"}, exitUsage, `--format "parquet": the formats are auto, azure, vidur, mooncake, weka, weka-csv, sharegpt, burstgpt, servegen, csv, jsonl`},
+		{"unknown format", []string{good, "--format", "parquet"}, exitUsage, `--format "parquet": the formats are auto, azure, vidur, mooncake, weka, weka-csv, weka-summary, sharegpt, burstgpt, servegen, csv, jsonl`},
 		{"forced wrong format", []string{good, "--format", "vidur"}, exitFailure, "no column arrived_at"},
 		{"mixed formats", []string{good, jsonl}, exitFailure, "is mooncake but"},
 		{"speed and rate", []string{good, "--speed", "2", "--rate", "3"}, exitUsage, "--speed and --rate both set the time scale"},

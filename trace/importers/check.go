@@ -99,12 +99,15 @@ func (o ImportOptions) checkFormat(names []string) []error {
 		if window {
 			errs = append(errs, optionError("window", "--window does not apply to sharegpt, which records no times"))
 		}
-	case FormatWEKA, FormatWEKACSV:
+	case FormatWEKA, FormatWEKACSV, FormatWEKASummary:
 		if window || o.Rate > 0 {
 			errs = append(errs, optionError("window", "--window and --rate do not apply to weka conversations, which run closed loop"))
 		}
-		if o.Format == FormatWEKACSV && len(names) > 1 {
-			errs = append(errs, optionError("files", "weka-csv: give one file, not %d: each holds every conversation", len(names)))
+		if (o.Format == FormatWEKACSV || o.Format == FormatWEKASummary) && len(names) > 1 {
+			errs = append(errs, optionError("files", "%s: give one file, not %d: each holds every conversation", o.Format, len(names)))
+		}
+		if o.Format == FormatWEKASummary && o.Output < 0 {
+			errs = append(errs, optionError("lengths", "--lengths %d:%d: want IN:OUT tokens, OUT at least 1", o.Input, o.Output))
 		}
 	case FormatServeGen:
 		if o.Input < 0 || o.Output < 0 || (o.Input == 0) != (o.Output == 0) {

@@ -19,15 +19,18 @@ const (
 	FormatMooncake Format = "mooncake" // Mooncake (Kimi) JSON Lines with hash_ids
 	FormatWEKA     Format = "weka"     // WEKA agentic conversations, a JSON file each
 	FormatWEKACSV  Format = "weka-csv" // the WEKA conversations flattened to a CSV row per request
-	FormatShareGPT Format = "sharegpt" // ShareGPT conversations of real text, a JSON array
-	FormatBurstGPT Format = "burstgpt" // BurstGPT request CSV (Timestamp, Model, Request tokens, …)
-	FormatServeGen Format = "servegen" // ServeGen per-client window CSV (no header), requests generated per window
-	FormatCSV      Format = "csv"      // any CSV with a header, read by a column mapping (never detected)
-	FormatJSONL    Format = "jsonl"    // any JSON Lines, read by a column mapping (never detected)
+	// FormatWEKASummary is the WEKA per-conversation summary CSV: a row
+	// per conversation, expanded into a session of what it implies.
+	FormatWEKASummary Format = "weka-summary"
+	FormatShareGPT    Format = "sharegpt" // ShareGPT conversations of real text, a JSON array
+	FormatBurstGPT    Format = "burstgpt" // BurstGPT request CSV (Timestamp, Model, Request tokens, …)
+	FormatServeGen    Format = "servegen" // ServeGen per-client window CSV (no header), requests generated per window
+	FormatCSV         Format = "csv"      // any CSV with a header, read by a column mapping (never detected)
+	FormatJSONL       Format = "jsonl"    // any JSON Lines, read by a column mapping (never detected)
 )
 
 // Formats lists the formats surge imports, in the order help text shows.
-var Formats = []Format{FormatAzure, FormatVidur, FormatMooncake, FormatWEKA, FormatWEKACSV, FormatShareGPT, FormatBurstGPT, FormatServeGen, FormatCSV, FormatJSONL}
+var Formats = []Format{FormatAzure, FormatVidur, FormatMooncake, FormatWEKA, FormatWEKACSV, FormatWEKASummary, FormatShareGPT, FormatBurstGPT, FormatServeGen, FormatCSV, FormatJSONL}
 
 // DetectBytes is how much of a file's start Detect needs to see.
 const DetectBytes = 64 << 10
@@ -42,7 +45,7 @@ var knownCSV = []struct {
 	{columns: []string{"timestamp", "contexttokens", "generatedtokens"}, format: FormatAzure},
 	{columns: []string{"arrived_at", "num_prefill_tokens", "num_decode_tokens"}, format: FormatVidur},
 	{columns: []string{"trace_id", "stream", "req_idx", "t_s"}, format: FormatWEKACSV},
-	{columns: []string{"trace_id", "models", "block_size"}, not: "the WEKA per-conversation summary CSV, which holds no requests"},
+	{columns: []string{"trace_id", "models", "block_size", "n_main_requests", "first_in", "last_in"}, format: FormatWEKASummary},
 	{columns: []string{"timestamp", "model", "request tokens", "response tokens", "log type"}, format: FormatBurstGPT},
 }
 

@@ -27,7 +27,7 @@ func TestDetect(t *testing.T) {
 		{"empty object", `{}`, "", "keys []: not Mooncake"},
 		{"empty", " \n", "", "empty file"},
 		{"flattened WEKA CSV", "trace_id,stream,req_idx,t_s,type,model\n", FormatWEKACSV, ""},
-		{"WEKA summary CSV", "trace_id,models,block_size,tool_tokens\n", "", "the WEKA per-conversation summary CSV, which holds no requests"},
+		{"WEKA summary CSV", "trace_id,models,block_size,tool_tokens,system_tokens,n_requests,n_main_requests,n_streams,first_in,last_in,duration_s\n", FormatWEKASummary, ""},
 		{"BurstGPT", "Timestamp,Model,Request tokens,Response tokens,Total tokens,Log Type\n", FormatBurstGPT, ""},
 		{"ShareGPT array, indented", "[\n  {\n    \"id\": \"x\",\n    \"conversations\": [\n      {\"from\": \"human\"", FormatShareGPT, ""},
 		{"ShareGPT JSON Lines", `{"conversations":[{"from":"human","value":"hi"}],"id":"y"}`, FormatShareGPT, ""},

@@ -11,6 +11,10 @@ const FormatHelp = `Formats (detected from each file's first line, or forced wit
   weka      WEKA agentic conversations, a JSON file each
   weka-csv  the same conversations flattened to one CSV, a row per request
             (with sub-agent streams; block counts instead of hash ids)
+  weka-summary  the WEKA per-conversation summary CSV (trace_id,models,
+            ...,first_in,last_in,duration_s): each conversation's main
+            stream, prompts grown evenly from first to last, answers
+            --lengths OUT tokens (no requests are recorded)
   sharegpt  ShareGPT conversations, a JSON array of {id, conversations:
             [{from, value}]}: real text, a turn per answered message
   burstgpt  BurstGPT CSV (Timestamp,Model,Request tokens,Response tokens,
@@ -25,7 +29,7 @@ const FormatHelp = `Formats (detected from each file's first line, or forced wit
             them; a category (task type) is kept for fit's query mix
 azure, vidur, mooncake and burstgpt become open-loop requests at their
 offsets from the file's first row, one client per file (burstgpt: per
-model and log type); weka conversations run closed loop, --concurrency at
+model and log type); weka conversations (and summaries) run closed loop, --concurrency at
 a time, think times divided by --speed. ShareGPT records no times: its
 conversations start at --rate per second (Poisson, --seed; or --arrivals
 even), or without --rate run closed loop; --think waits between turns.`

@@ -75,6 +75,8 @@ type Stats struct {
 	// Truncated and Dropped are ShareGPT's conversations cut short, and
 	// left out because their first turn exceeds Reshape.MaxContext.
 	Truncated, Dropped int
+	// Summary is what an import of the WEKA summary CSV left out.
+	Summary SummaryStats
 }
 
 // FileStats are what one file of an import held that was not imported.
@@ -125,7 +127,7 @@ func ImportTo(ctx context.Context, sink Sink, fsys fs.FS, names []string, opts I
 	switch format {
 	case FormatShareGPT:
 		return importShareGPT(ctx, sink, fsys, names, opts)
-	case FormatWEKA, FormatWEKACSV:
+	case FormatWEKA, FormatWEKACSV, FormatWEKASummary:
 		return importConversations(ctx, sink, fsys, names, opts)
 	}
 	return importRequests(ctx, sink, fsys, names, opts)
@@ -272,6 +274,7 @@ func importConversations(ctx context.Context, w Sink, fsys fs.FS, names []string
 	h := trace.Header{Name: "import:" + string(opts.Format),
 		Clients: []trace.ClientInfo{{Name: client, Model: opts.Model, Concurrency: max(opts.Concurrency, 1)}}}
 	wopts := WEKAOptions{Speed: opts.Speed}
+	var sum SummaryStats
 	st, err := write(ctx, w, h, shape.keepsAll(), func(write func(*trace.Session) error) error {
 		keep := func(s *trace.Session) error {
 			if rs.Full() {
@@ -285,8 +288,13 @@ func importConversations(ctx context.Context, w Sink, fsys fs.FS, names []string
 			}
 			return write(s)
 		}
-		if opts.Format == FormatWEKACSV {
+		switch opts.Format {
+		case FormatWEKACSV:
 			return limited(readWEKACSV(fsys, names[0], client, wopts, keep))
+		case FormatWEKASummary:
+			var err error
+			sum, err = readWEKASummary(fsys, names[0], client, SummaryOptions{Speed: opts.Speed, Output: opts.Output}, keep)
+			return limited(err)
 		}
 		for i, name := range names {
 			if rs.Full() {
@@ -302,7 +310,7 @@ func importConversations(ctx context.Context, w Sink, fsys fs.FS, names []string
 		}
 		return nil
 	})
-	st.Format, st.Capped = opts.Format, rs.Capped()
+	st.Format, st.Capped, st.Summary = opts.Format, rs.Capped(), sum
 	return st, err
 }
 
@@ -330,6 +338,38 @@ func readWEKACSV(fsys fs.FS, name, client string, opts WEKAOptions, keep func(*t
 		return fmt.Errorf("%s: %w", name, err)
 	}
 	return nil
+}
+
+// readWEKASummary reads the WEKA summary CSV, handing each conversation
+// to keep; without opts.Output, after a first reading that chooses it
+// (SummaryAnswers).
+func readWEKASummary(fsys fs.FS, name, client string, opts SummaryOptions, keep func(*trace.Session) error) (SummaryStats, error) {
+	bound := opts.Output == 0
+	if bound {
+		out, err := readFile(fsys, name, SummaryAnswers)
+		if err != nil {
+			return SummaryStats{}, err
+		}
+		opts.Output = out
+	}
+	st, err := readFile(fsys, name, func(r io.Reader) (SummaryStats, error) { return WEKASummaries(r, client, opts, keep) })
+	st.Output, st.Bound = opts.Output, bound
+	return st, err
+}
+
+// readFile opens name and reads it with read, naming the file in errors.
+func readFile[T any](fsys fs.FS, name string, read func(io.Reader) (T, error)) (T, error) {
+	file, err := fsys.Open(name)
+	if err != nil {
+		var zero T
+		return zero, err
+	}
+	defer file.Close()
+	v, err := read(file)
+	if err != nil {
+		return v, fmt.Errorf("%s: %w", name, err)
+	}
+	return v, nil
 }
 
 // readWEKA reads one WEKA conversation file as session i.

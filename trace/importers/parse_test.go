@@ -59,7 +59,7 @@ func TestParseFormat(t *testing.T) {
 			t.Errorf("ParseFormat(%q) = %q, %v", f, got, err)
 		}
 	}
-	const want = `"parquet": the formats are auto, azure, vidur, mooncake, weka, weka-csv, sharegpt, burstgpt, servegen, csv, jsonl`
+	const want = `"parquet": the formats are auto, azure, vidur, mooncake, weka, weka-csv, weka-summary, sharegpt, burstgpt, servegen, csv, jsonl`
 	if _, err := ParseFormat("parquet"); errText(err) != want {
 		t.Errorf("ParseFormat(parquet): %q, want %q", errText(err), want)
 	}

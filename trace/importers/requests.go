@@ -75,7 +75,7 @@ func OpenRequests(fsys fs.FS, names []string, opts ImportOptions) (*Requests, er
 // file at a time and merged, rather than as conversations.
 func isRequests(format Format) bool {
 	switch format {
-	case FormatWEKA, FormatWEKACSV, FormatShareGPT:
+	case FormatWEKA, FormatWEKACSV, FormatWEKASummary, FormatShareGPT:
 		return false
 	}
 	return true

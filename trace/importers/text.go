@@ -17,6 +17,16 @@ func (st Stats) WriteText(w io.Writer, names []string, opts ImportOptions) error
 		return ew.err
 	case FormatWEKA, FormatWEKACSV:
 		ew.printf("surge import: %d sessions from %d %s file%s\n", st.Sessions, len(names), st.Format, plural(len(names)))
+	case FormatWEKASummary:
+		sm := st.Summary
+		ew.printf("surge import: %d sessions from %d %s file%s: each conversation's main stream as its summary implies it,\n", st.Sessions, len(names), st.Format, plural(len(names)))
+		ew.printf("  prompts grown evenly from first_in to last_in, every answer %d tokens (the summary records none; --lengths IN:OUT sets it)\n", sm.Output)
+		if sm.Bound && sm.Output < DefaultSummaryOutput {
+			ew.printf("  %d, not %d: %.0f%% of later turns are in conversations whose prompts grow by less a turn, and a pinned history carries each answer\n", sm.Output, DefaultSummaryOutput, 100*summaryShortShare)
+		}
+		if sm.Subagents > 0 {
+			ew.printf("  left out %d sub-agent stream%s (%d requests): the summary does not record their prompts\n", sm.Subagents, plural(sm.Subagents), sm.SubRequests)
+		}
 	default:
 		ew.printf("surge import: %d sessions from %d %s file%s over %v\n", st.Sessions, len(names), st.Format, plural(len(names)), st.Span)
 	}
