@@ -31,8 +31,9 @@ type Records struct {
 }
 
 // Report reads r's records and returns their report's input: the
-// summary, the records, the prompts of the trace, and for one run
-// directory the server's metrics scraped during the run.
+// summary, the records, the prompts of the slowest requests
+// (report.Slowest, read from the trace when first asked for), and for one
+// run directory the server's metrics scraped during the run.
 func Report(r Records) (report.HTMLInput, error) {
 	log := r.Log
 	if log == nil {
@@ -60,12 +61,8 @@ func Report(r Records) (report.HTMLInput, error) {
 		if err != nil {
 			return in, fmt.Errorf("reading the trace: %w", err)
 		}
-		defer f.Close()
-		tr, err := ReadTrace(f)
-		if err != nil {
-			return in, trace.InFile(traceName, err)
-		}
-		in.Prompt = Prompts(tr.Sessions)
+		f.Close()
+		in.Prompt = slowestPrompts(r.Files, traceName, rs, log)
 	}
 	if dir != "" {
 		if in.Server, in.Engine, err = serverViewIn(r.Files, path.Join(dir, bundle.ServerMetricsFile), sum); err != nil {
@@ -93,4 +90,57 @@ func serverViewIn(fsys fs.FS, name string, sum *metrics.Summary) ([]report.Serve
 	}
 	defer f.Close()
 	return ServerView(f, sum)
+}
+
+// slowestPrompts looks up the prompts of the requests the HTML report
+// lists as its slowest (report.Slowest) in the trace name of fsys: on the
+// first call it reads the trace, session by session, keeping only those
+// prompts, so a report without HTML never reads it and one with HTML
+// holds a few prompts, not the trace. A trace it cannot read is a
+// warning on log, and the prompts are left empty.
+func slowestPrompts(fsys fs.FS, name string, rs *trace.Records, log io.Writer) func(client string, session, turn int) string {
+	type key struct {
+		client        string
+		session, turn int
+	}
+	var prompts map[key]string
+	load := func() error {
+		prompts = map[key]string{}
+		for _, r := range report.Slowest(rs) {
+			prompts[key{r.Client, r.Session, r.Turn}] = ""
+		}
+		f, err := fsys.Open(name)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		tr, err := trace.NewReader(f)
+		if err != nil {
+			return err
+		}
+		for {
+			s, err := tr.Read()
+			if err == io.EOF {
+				return nil
+			}
+			if err != nil {
+				return err
+			}
+			for t := range s.Turns {
+				if k := (key{s.Client, s.Index, t}); prompts[k] == "" {
+					if _, ok := prompts[k]; ok {
+						prompts[k] = s.Turns[t].Prompt
+					}
+				}
+			}
+		}
+	}
+	return func(client string, session, turn int) string {
+		if prompts == nil {
+			if err := load(); err != nil {
+				fmt.Fprintf(log, "surge: warning: reading the trace for the slowest requests' prompts: %v\n", trace.InFile(name, err))
+			}
+		}
+		return prompts[key{client, session, turn}]
+	}
 }

@@ -21,15 +21,12 @@ const (
 // longest, failed ones first, each with its prompt's opening when prompt
 // knows it; nil when no request was measured.
 func slowestGrid(rs *trace.Records, prompt func(client string, session, turn int) string) *grid {
-	recs := metrics.Sent.Records(rs)
+	recs := Slowest(rs)
 	if len(recs) == 0 {
 		return nil
 	}
-	slices.SortStableFunc(recs, func(a, b *trace.Record) int {
-		return cmp.Or(cmp.Compare(okRank(a), okRank(b)), cmp.Compare(e2eLag(b), e2eLag(a)))
-	})
 	g := &grid{Head: []string{"client", "session/turn", "in tok", "out tok", "TTFT ms", "E2E+lag ms", "outcome", "prompt"}}
-	for _, r := range recs[:min(slowestRows, len(recs))] {
+	for _, r := range recs {
 		text := ""
 		if prompt != nil {
 			text = excerpt(prompt(r.Client, r.Session, r.Turn))
@@ -42,6 +39,18 @@ func slowestGrid(rs *trace.Records, prompt func(client string, session, turn int
 			ttftCell(r), ms(float64(e2eLag(r))), outcome, text)
 	}
 	return g
+}
+
+// Slowest returns the requests the HTML report lists as the slowest, in
+// its order: the sent requests that failed first, then by E2E plus lag,
+// longest first, at most its table's rows. Their prompts are the only
+// ones HTML asks HTMLInput.Prompt for.
+func Slowest(rs *trace.Records) []*trace.Record {
+	recs := metrics.Sent.Records(rs)
+	slices.SortStableFunc(recs, func(a, b *trace.Record) int {
+		return cmp.Or(cmp.Compare(okRank(a), okRank(b)), cmp.Compare(e2eLag(b), e2eLag(a)))
+	})
+	return recs[:min(slowestRows, len(recs))]
 }
 
 // ttftCell is r's TTFT in ms, "n/a" for a response not streamed.

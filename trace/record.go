@@ -106,11 +106,11 @@ type Record struct {
 	QueueUS    int64 `json:"queue_us,omitempty"` // waiting for a concurrency slot
 	SentUS     int64 `json:"sent_us"`            // request written
 
-	FirstByteUS int64   `json:"first_byte_us,omitempty"`
-	TTFTUS      int64   `json:"ttft_us,omitempty"` // first token of any kind
-	TTFOUS      int64   `json:"ttfo_us,omitempty"` // first answer token (after reasoning)
-	E2EUS       int64   `json:"e2e_us"`            // last byte
-	ITLUS       []int64 `json:"itl_us,omitempty"`  // gaps between token-bearing chunks, the first MaxITLGaps
+	FirstByteUS int64 `json:"first_byte_us,omitempty"`
+	TTFTUS      int64 `json:"ttft_us,omitempty"` // first token of any kind
+	TTFOUS      int64 `json:"ttfo_us,omitempty"` // first answer token (after reasoning)
+	E2EUS       int64 `json:"e2e_us"`            // last byte
+	ITLUS       Gaps  `json:"itl_us,omitempty"`  // gaps between token-bearing chunks, the first MaxITLGaps
 	// ITLTail counts the gaps after the first MaxITLGaps (nil: there
 	// were none); GapCounts yields both.
 	ITLTail *GapTail `json:"itl_tail,omitempty"`
