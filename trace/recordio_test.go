@@ -2,6 +2,7 @@ package trace
 
 import (
 	"bytes"
+	"encoding/json"
 	"strings"
 	"sync"
 	"testing"
@@ -147,4 +148,42 @@ func (s *syncBuffer) String() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.b.String()
+}
+
+// TestRecordLineIsJSON holds RecordWriter's lines, whose gaps it writes
+// itself, to encoding/json's encoding of the same records, byte for byte:
+// with and without gaps, negative ones, a tail, and strings that hold the
+// key the gaps follow.
+func TestRecordLineIsJSON(t *testing.T) {
+	t.Parallel()
+	h, recs, _ := sampleRun()
+	recs = append(recs,
+		Record{Client: `"e2e_us":1`, Error: `x","e2e_us":5,"`, E2EUS: -3, ITLUS: []int64{-1, 0, 7}, ITLTail: &GapTail{}},
+		Record{Client: "<&>", E2EUS: 9, ITLUS: []int64{1}},
+		Record{Client: "empty", ITLUS: []int64{}},
+	)
+	recs[2].ITLTail.Add(40)
+	var buf bytes.Buffer
+	w, err := NewRecordWriter(&buf, h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want bytes.Buffer
+	enc := json.NewEncoder(&want)
+	enc.SetEscapeHTML(false)
+	for i := range recs {
+		if err := w.Write(&recs[i]); err != nil {
+			t.Fatal(err)
+		}
+		if err := enc.Encode(&recs[i]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	_, lines, _ := strings.Cut(buf.String(), "\n") // the header first
+	if lines != want.String() {
+		t.Errorf("records written as\n%s\nencoding/json writes\n%s", lines, want.String())
+	}
 }

@@ -19,7 +19,7 @@ import (
 func ImpliedReuse(sessions []*trace.Session, blockTokens int) trace.Reuse {
 	r := trace.Reuse{BlockTokens: blockTokens}
 	hs := &hasher{bt: blockTokens, bb: textRatio(sessions, blockTokens)}
-	seen := map[uint64]bool{}
+	var seen blockSet
 	var msgs []message
 	for i, s := range sessions {
 		sr := newSessionRun(job{sess: s, key: i}, true, false)
@@ -33,11 +33,11 @@ func ImpliedReuse(sessions []*trace.Session, blockTokens int) trace.Reuse {
 			hashes := sr.hashes(hs, msgs, k)
 			sr.leave(k)
 			hit := 0
-			for hit < len(hashes) && seen[hashes[hit]] {
+			for hit < len(hashes) && seen.has(hashes[hit]) {
 				hit++
 			}
 			for _, h := range hashes[hit:] {
-				seen[h] = true
+				seen.add(h)
 			}
 			r.Prompt += int64(promptLen(msgs))
 			r.Cached += int64(hit * blockTokens)
