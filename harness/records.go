@@ -3,6 +3,7 @@ package harness
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -90,4 +91,31 @@ func (t tee) Write(r *trace.Record) error {
 		return err
 	}
 	return t[1].Write(r)
+}
+
+// keep is a sink that keeps the records written to it.
+type keep struct{ recs []trace.Record }
+
+func (k *keep) Write(r *trace.Record) error {
+	k.recs = append(k.recs, *r)
+	return nil
+}
+
+// records are the kept records under header h and end line end, as a
+// records file of them reads back: h and end pass through JSON, as
+// they would (a time's location, the format version), the records need
+// not (integers and strings only).
+func (k *keep) records(h trace.RunHeader, end trace.RunEnd) (*trace.Records, error) {
+	rs := &trace.Records{Records: k.recs, End: &trace.RunEnd{}}
+	h.Format = trace.RecordsFormat
+	for _, v := range []struct{ in, out any }{{h, &rs.Header}, {end, rs.End}} {
+		b, err := json.Marshal(v.in)
+		if err == nil {
+			err = json.Unmarshal(b, v.out)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("keeping the records: %w", err)
+		}
+	}
+	return rs, nil
 }

@@ -18,18 +18,21 @@ import (
 	"surge/trace"
 )
 
-// finish reads the run's records back (readBack), exactly as `surge
-// report` would, with the server's metrics when the bundle holds them,
+// finish reports rs, the run's records as written (nil: read them back,
+// readBack, exactly as `surge report` would), with the server's metrics
+// when the bundle holds them,
 // and writes report.txt, report.json and report.html, the last with
 // html's prompts and server samples. The Result has the summary and the
 // text report, cfg.TextWidth wide (report.txt is report.TextWidth wide,
 // as surge report re-renders it to a file). When a report file cannot be
 // written (a full disk), the others are still written and the Result is
 // returned with the error, so the text report can still be shown.
-func finish(cfg *Config, in *Workload, html report.HTMLInput, engineStats *sim.Stats) (*Result, error) {
-	rs, err := readBack(cfg)
-	if err != nil {
-		return nil, err
+func finish(cfg *Config, rs *trace.Records, html report.HTMLInput, engineStats *sim.Stats) (*Result, error) {
+	if rs == nil {
+		var err error
+		if rs, err = readBack(cfg); err != nil {
+			return nil, err
+		}
 	}
 	sum := metrics.Summarize(rs, metrics.Options{PerClient: true, PerStyle: true})
 	server, engine, err := serverView(cfg.Dir, sum)

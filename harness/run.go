@@ -167,7 +167,7 @@ func measure(ctx context.Context, cfg *Config, d *driver.Driver, to *Servers, h 
 // Result, the verdict included, with finish's error when a report file
 // could not be written.
 func result(cfg *Config, in *Workload, to *Servers, end trace.RunEnd) (*Result, error) {
-	res, err := finish(cfg, in, report.HTMLInput{Prompt: Prompts(in.Sessions)}, nil)
+	res, err := finish(cfg, nil, report.HTMLInput{Prompt: Prompts(in.Sessions)}, nil)
 	if res == nil {
 		return nil, err
 	}

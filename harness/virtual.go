@@ -32,13 +32,19 @@ func runVirtual(ctx context.Context, cfg Config) (*Result, error) {
 	if err := makeDir(&cfg); err != nil {
 		return nil, err
 	}
-	if !cfg.bare() {
-		if err := writeTrace(cfg.Dir, in); err != nil {
-			return nil, fmt.Errorf("writing the bundle's trace: %w", err)
-		}
+	// The bundle's trace is written while the simulation runs: both only
+	// read the sessions.
+	traced := make(chan error, 1)
+	if cfg.bare() {
+		traced <- nil
+	} else {
+		go func() { traced <- writeTrace(cfg.Dir, in) }()
 	}
 	wall := time.Now()
-	end, server, final, err := simulate(ctx, &cfg)
+	end, server, final, rs, err := simulate(ctx, &cfg)
+	if terr := <-traced; terr != nil {
+		return nil, errors.Join(err, fmt.Errorf("writing the bundle's trace: %w", terr))
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -51,7 +57,7 @@ func runVirtual(ctx context.Context, cfg Config) (*Result, error) {
 		fmt.Fprintf(cfg.Log, "simulated %v of %s in %v (%.0f× real time)\n",
 			simulated.Round(time.Millisecond), cfg.Virtual.Target, el.Round(time.Millisecond), simulated.Seconds()/max(el.Seconds(), 1e-9))
 	}
-	res, err := finish(&cfg, in, report.HTMLInput{Prompt: Prompts(in.Sessions), Server: server}, &final)
+	res, err := finish(&cfg, rs, report.HTMLInput{Prompt: Prompts(in.Sessions), Server: server}, &final)
 	if res == nil {
 		return nil, err
 	}
@@ -68,8 +74,10 @@ func runVirtual(ctx context.Context, cfg Config) (*Result, error) {
 
 // simulate runs the workload in virtual time, streaming records to
 // DIR/records.jsonl and to cfg.Watch, when set. It returns the engines'
-// state sampled every second of virtual time, and its counters at the end.
-func simulate(ctx context.Context, cfg *Config) (trace.RunEnd, []report.ServerSample, sim.Stats, error) {
+// state sampled every second of virtual time, its counters at the end,
+// and the records as they were written (kept, the report's to read
+// rather than the file: the same records, without decoding them again).
+func simulate(ctx context.Context, cfg *Config) (trace.RunEnd, []report.ServerSample, sim.Stats, *trace.Records, error) {
 	var (
 		server []report.ServerSample
 		final  sim.Stats
@@ -82,28 +90,34 @@ func simulate(ctx context.Context, cfg *Config) (trace.RunEnd, []report.ServerSa
 	in := cfg.Workload
 	file, err := createRecords(cfg)
 	if err != nil {
-		return trace.RunEnd{}, nil, final, err
+		return trace.RunEnd{}, nil, final, nil, err
 	}
 	defer file.Close()
 	vc.Start = time.Now().Round(0)
-	rw, err := trace.NewRecordWriter(file, trace.RunHeader{
+	h := trace.RunHeader{
 		Tool: tool(cfg), WorkloadHash: in.Hash, SpecHash: in.Header.SpecHash,
 		Seed: in.Header.Seed, Tokenizer: in.Header.Tokenizer, Target: cfg.Virtual.Target,
 		Start: vc.Start, WarmupUS: in.Header.WarmupUS, SLO: in.Header.SLO,
 		ClosedLoop: in.closedLoop(), PrefixReuse: in.impliedReuse(),
 		FaultWindows: bursts(in.Header.FaultWindows), SLOConfidence: in.SLOConfidence,
-	})
-	if err != nil {
-		return trace.RunEnd{}, nil, final, err
 	}
-	end, err := virtual.Run(ctx, vc, in.Header, in.Sessions, sinkOf(rw, cfg.Watch))
+	rw, err := trace.NewRecordWriter(file, h)
 	if err != nil {
-		return end, nil, final, fmt.Errorf("sim: %w", err)
+		return trace.RunEnd{}, nil, final, nil, err
+	}
+	kept := &keep{}
+	end, err := virtual.Run(ctx, vc, in.Header, in.Sessions, sinkOf(tee{rw, kept}, cfg.Watch))
+	if err != nil {
+		return end, nil, final, nil, fmt.Errorf("sim: %w", err)
 	}
 	if err := rw.Close(end); err != nil {
-		return end, nil, final, fmt.Errorf("writing records: %w", err)
+		return end, nil, final, nil, fmt.Errorf("writing records: %w", err)
 	}
-	return end, server, final, file.Close()
+	rs, err := kept.records(h, end)
+	if err != nil {
+		return end, nil, final, nil, err
+	}
+	return end, server, final, rs, file.Close()
 }
 
 // faulted counts the requests of in that carry a fault.
