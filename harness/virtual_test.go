@@ -1,12 +1,14 @@
 package harness
 
 import (
+	"bytes"
 	"context"
 	"os"
 	"path/filepath"
 	"testing"
 
 	"surge/content"
+	"surge/report"
 	"surge/sim"
 	"surge/sim/virtual"
 	"surge/spec"
@@ -58,5 +60,18 @@ func TestRunVirtual(t *testing.T) {
 		if _, err := os.Stat(filepath.Join(dir, name)); err != nil {
 			t.Errorf("the bundle lacks %s: %v", name, err)
 		}
+	}
+	// The run reports the records it kept; surge report reads them from
+	// the file: the same report.
+	in, err := Report(Records{Files: os.DirFS(filepath.Dir(dir)), Names: []string{"sim"}, PerClient: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var again bytes.Buffer
+	if err := report.JSONEngine(&again, in.Summary, in.Engine); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := os.ReadFile(filepath.Join(dir, "report.json")); err != nil || !bytes.Equal(got, again.Bytes()) {
+		t.Errorf("report.json (%v) differs from the report of records.jsonl read back:\n%s\n%s", err, got, again.Bytes())
 	}
 }
