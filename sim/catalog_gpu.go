@@ -106,6 +106,15 @@ var gpus = []GPU{
 	// x16, 32 GB/s/dir. 24 GB taken as 24 GiB, as CUDA reports 24,564 MiB.
 	{Name: "RTX-4090", Arch: "Ada", BF16FLOPS: 165.2e12, FP8FLOPS: 330.3e12, HBMBytes: 24 << 30, HBMBW: 1008e9,
 		Link: PCIe, LinkBW: 32e9, Aliases: []string{"rtx4090", "4090", "geforce-rtx-4090"}},
+	// Source: NVIDIA's RTX PRO 6000 Blackwell announcement (GTC 2025) as reported: GB202,
+	// 4,000 AI TOPS (FP4 with 2:4 sparsity), 96 GB GDDR7 on a 512-bit bus at 1,792 GB/s,
+	// PCIe Gen5 x16 (64 GB/s/dir), no NVLink. Dense rates are the sparse FP4 figure halved
+	// and then halved per wider precision, as Blackwell's tensor cores run (B200: 9,000 /
+	// 4,500 / 2,250): FP4 2,000, FP8 1,000, BF16 500 TFLOP/s, with FP32 accumulation at full
+	// rate on the professional part. Server, workstation and Max-Q editions share the chip;
+	// the Max-Q's 300 W clocks it lower.
+	{Name: "RTX-PRO-6000", Arch: "Blackwell", BF16FLOPS: 500e12, FP8FLOPS: 1000e12, FP4FLOPS: 2000e12, HBMBytes: 96e9, HBMBW: 1792e9,
+		Link: PCIe, LinkBW: 64e9, Aliases: []string{"rtx-pro-6000-blackwell", "rtx-pro-6000-server", "rtxpro6000", "rtx-6000-pro"}},
 	// Source: aiconfigurator systems/l40s.yaml (FP8 733 dense). No NVLink: PCIe Gen4 x16, 32 GB/s/dir.
 	{Name: "L40S", Arch: "Ada", BF16FLOPS: 362e12, FP8FLOPS: 733e12, HBMBytes: 48e9, HBMBW: 0.864e12,
 		Link: PCIe, LinkBW: 32e9},

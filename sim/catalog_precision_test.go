@@ -46,7 +46,7 @@ func TestCheckPrecision(t *testing.T) {
 		{"B200", FP4, FP8, nil},
 		{"A100", FP16, FP8, nil},
 		{"A100", FP8, BF16, []string{"fp8 weights need FP8 tensor cores", "A100-80GB (Ampere)", "H100-SXM, H200,", "MI300X have them", "A100-80GB computes in bf16, fp16"}},
-		{"H100", FP4, BF16, []string{"fp4 weights need FP4 tensor cores", "H100-SXM (Hopper)", "B200, GB200 have them", "bf16, fp16, fp8"}},
+		{"H100", FP4, BF16, []string{"fp4 weights need FP4 tensor cores", "H100-SXM (Hopper)", "B200, GB200, RTX-PRO-6000 have them", "bf16, fp16, fp8"}},
 		{"B200", BF16, FP4, []string{"KV cache in fp4"}},
 	} {
 		g, err := LookupGPU(tt.gpu)

@@ -51,6 +51,7 @@ func TestLookupGPU(t *testing.T) {
 		{"GB200-NVL72", "GB200", "a GPU of an NVL72 rack"},
 		{"GH200", "GH200-96GB", "the first GH200, with HBM3"},
 		{"RTX4090", "RTX-4090", "GeForce without dashes"},
+		{"rtx-pro-6000-blackwell", "RTX-PRO-6000", "the professional Blackwell card, by its full name"},
 	}
 	for _, tt := range tests {
 		g, err := LookupGPU(tt.in)
