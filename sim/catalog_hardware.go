@@ -60,9 +60,14 @@ func (h Hardware) kvHeadsPerGPU() float64 {
 
 // KVBytesPerToken returns the KV-cache bytes one token occupies on each GPU:
 // 2 (K and V) · L · n_kv/TP · d_head · bytes. Llama-3.1-8B, BF16, TP1:
-// 2·32·8·128·2 = 131,072 B.
+// 2·32·8·128·2 = 131,072 B. With MLA it is the latent and rotary key,
+// L · (kv_r + d_rope) · bytes, which every GPU of the TP group holds whole:
+// DeepSeek-V3 in BF16, 61·576·2 = 70,272 B.
 func (h Hardware) KVBytesPerToken() float64 {
 	m := h.Model
+	if m.MLA != nil { // the latent, the same on every GPU of the group
+		return float64(m.Layers) * m.MLA.latent() * h.KV.Bytes()
+	}
 	return 2 * float64(m.Layers) * h.kvHeadsPerGPU() * float64(m.HeadDim) * h.KV.Bytes()
 }
 
@@ -76,7 +81,8 @@ func (h Hardware) ActivationReserve() float64 {
 	const fixed = 1.5 * (1 << 30)
 	const tokens = 8192
 	m := h.Model
-	perToken := 2*float64(m.Intermediate)*m.activeFFNs()/h.tp() + 4*float64(m.Hidden)
+	ffn := max(float64(m.Intermediate)*(m.activeFFNs()+float64(m.SharedExperts)), float64(m.DenseIntermediate))
+	perToken := 2*ffn/h.tp() + 4*float64(m.Hidden)
 	return fixed + tokens*perToken*2
 }
 

@@ -9,7 +9,10 @@ import (
 // Model is a transformer's architecture as far as the cost model needs it.
 // Dense models have Experts == 0; for a mixture-of-experts model
 // Intermediate is the FFN width of one expert and ActiveExperts experts of
-// Experts run per token in every layer.
+// Experts run per token in every layer (but the first DenseLayers, whose
+// FFN is dense, DenseIntermediate wide), with SharedExperts more that
+// every token runs. Attention is grouped-query (Heads, KVHeads, HeadDim)
+// unless MLA says it is multi-head latent attention.
 type Model struct {
 	Name          string
 	Layers        int
@@ -23,9 +26,30 @@ type Model struct {
 	ActiveParams  float64 // parameters used per token, as published
 	Experts       int     // routed experts per layer; 0 for dense
 	ActiveExperts int     // experts per token (top-k); 0 for dense
-	MaxContext    int     // max_position_embeddings
-	Aliases       []string
+	// SharedExperts are experts of Intermediate width every token runs
+	// besides its routed ones (DeepSeek-V3: 1).
+	SharedExperts int
+	// DenseLayers are the first layers of a mixture-of-experts model,
+	// whose FFN is one dense SwiGLU of DenseIntermediate (DeepSeek-V3: 3
+	// of 61, 18,432 wide).
+	DenseLayers, DenseIntermediate int
+	MLA                            *MLA // multi-head latent attention; nil: grouped-query
+	MaxContext                     int  // max_position_embeddings
+	Aliases                        []string
 }
+
+// MLA is multi-head latent attention (DeepSeek-V2/V3): queries through a
+// low-rank QLoRA projection, keys and values from a KVLoRA-wide latent
+// that is all the KV cache holds, with QKRope more dimensions of rotary
+// key shared by the heads. Each of the Heads has QKNope + QKRope query
+// and key dimensions and VHead value dimensions.
+type MLA struct {
+	QLoRA, KVLoRA, QKNope, QKRope, VHead int
+}
+
+// latent is the KV cache's width per token and layer: the latent and
+// the rotary key, KVLoRA + QKRope.
+func (a MLA) latent() float64 { return float64(a.KVLoRA + a.QKRope) }
 
 // models is the model catalog. Architecture fields are from the HF
 // config.json copies cited in /work/shared/reference/README.md ("Model
@@ -75,6 +99,17 @@ var models = []Model{
 	{Name: "Qwen3-235B-A22B", Layers: 94, Hidden: 4096, Heads: 64, KVHeads: 4, HeadDim: 128,
 		Intermediate: 1536, Vocab: 151936, Params: 235.1e9, ActiveParams: 22.2e9,
 		Experts: 128, ActiveExperts: 8, MaxContext: 40960},
+	// Source: aiconfigurator model_configs and HF deepseek-ai/DeepSeek-V3 config.json, the row
+	// of /work/shared/reference/README.md: 61 layers, 7168 hidden, 128 heads of multi-head
+	// latent attention (q_lora_rank 1536, kv_lora_rank 512, qk_nope 128, qk_rope 64, v 128),
+	// 256 routed experts (top-8) and 1 shared, expert I=2048, the first 3 layers dense with
+	// I=18432, vocab 129,280, 163,840 context; 671 B / 37.6 B parameters without the MTP
+	// module (HF's 685 B counts it). R1 has the same architecture.
+	{Name: "DeepSeek-V3", Layers: 61, Hidden: 7168, Heads: 128, KVHeads: 128, HeadDim: 192,
+		Intermediate: 2048, Vocab: 129280, Params: 671e9, ActiveParams: 37.6e9,
+		Experts: 256, ActiveExperts: 8, SharedExperts: 1, DenseLayers: 3, DenseIntermediate: 18432,
+		MLA: &MLA{QLoRA: 1536, KVLoRA: 512, QKNope: 128, QKRope: 64, VHead: 128}, MaxContext: 163840,
+		Aliases: []string{"deepseek-v3-0324", "deepseek-r1", "deepseek-r1-0528", "deepseek-v3.1"}},
 	// Source: the Qwen2.5-7B shapes of /work/shared/reference/README.md (GenZ, citing HF
 	// Qwen/Qwen2.5-7B-Instruct config.json); the -1M release (HF Qwen/Qwen2.5-7B-Instruct-1M)
 	// keeps them and raises max_position_embeddings to 1,010,000, for long agent contexts.
@@ -93,10 +128,35 @@ var models = []Model{
 func (m Model) IsMoE() bool { return m.Experts > 0 }
 
 // AttentionParams returns the attention projection parameters of one layer:
-// Q and O are h·(n_q·d), K and V are h·(n_kv·d) each.
+// Q and O are h·(n_q·d), K and V are h·(n_kv·d) each. With MLA, the query's
+// down and up projections h·q_r + q_r·n·(d_nope + d_rope), the latent's
+// h·(kv_r + d_rope), its up projection to keys and values
+// kv_r·n·(d_nope + d_v), and O, n·d_v·h.
 func (m Model) AttentionParams() float64 {
-	h, q, kv := float64(m.Hidden), float64(m.Heads*m.HeadDim), float64(m.KVHeads*m.HeadDim)
+	h, n := float64(m.Hidden), float64(m.Heads)
+	if a := m.MLA; a != nil {
+		qr, kvr := float64(a.QLoRA), float64(a.KVLoRA)
+		qk, v := float64(a.QKNope+a.QKRope), float64(a.VHead)
+		return h*qr + qr*n*qk + h*a.latent() + kvr*n*float64(a.QKNope+a.VHead) + n*v*h
+	}
+	q, kv := n*float64(m.HeadDim), float64(m.KVHeads*m.HeadDim)
 	return 2*h*q + 2*h*kv
+}
+
+// AttentionFLOPs returns the attention FLOPs of one token against one
+// position of its context in one layer, prefill and decode: 4·n_q·d for
+// grouped-query attention (scores and values, 2 each). MLA prefills on
+// keys and values decompressed from the latent, 2·n·(d_nope + d_rope) +
+// 2·n·d_v, and decodes on the latent itself with the up projections
+// absorbed into the query and output, 2·n·(kv_r + d_rope) + 2·n·kv_r, as
+// vLLM and SGLang run it.
+func (m Model) AttentionFLOPs() (prefill, decode float64) {
+	n := float64(m.Heads)
+	if a := m.MLA; a != nil {
+		return 2*n*float64(a.QKNope+a.QKRope) + 2*n*float64(a.VHead), 2*n*a.latent() + 2*n*float64(a.KVLoRA)
+	}
+	f := 4 * n * float64(m.HeadDim)
+	return f, f
 }
 
 // ExpertParams returns the parameters of one SwiGLU FFN (one expert for
@@ -105,11 +165,30 @@ func (m Model) ExpertParams() float64 {
 	return 3 * float64(m.Hidden) * float64(m.Intermediate)
 }
 
-// ffnCount is the number of FFNs stored per layer (1 for dense).
+// ffnCount is the number of routed FFNs stored per layer (1 for dense).
 func (m Model) ffnCount() float64 { return float64(max(m.Experts, 1)) }
 
-// activeFFNs is the number of FFNs each token runs per layer (1 for dense).
+// activeFFNs is the number of routed FFNs each token runs per layer (1
+// for dense).
 func (m Model) activeFFNs() float64 { return float64(max(m.ActiveExperts, 1)) }
+
+// expertLayers is the number of layers whose FFN is Intermediate wide,
+// routed or not: all but the DenseLayers.
+func (m Model) expertLayers() float64 { return float64(m.Layers - m.DenseLayers) }
+
+// fixedFFNParams are the FFN parameters every token runs whatever its
+// routing, over all layers: the dense layers' FFNs and the shared
+// experts.
+func (m Model) fixedFFNParams() float64 {
+	dense := 3 * float64(m.Hidden) * float64(m.DenseIntermediate) * float64(m.DenseLayers)
+	return dense + m.expertLayers()*float64(m.SharedExperts)*m.ExpertParams()
+}
+
+// layerParams is the parameters of the layers (no embedding or LM head)
+// with ffns routed FFNs a layer.
+func (m Model) layerParams(ffns float64) float64 {
+	return float64(m.Layers)*m.AttentionParams() + m.fixedFFNParams() + m.expertLayers()*ffns*m.ExpertParams()
+}
 
 // LMHeadParams returns the output projection parameters h·V (untied in
 // every catalog model, so the input embedding is a separate table that a
@@ -117,15 +196,16 @@ func (m Model) activeFFNs() float64 { return float64(max(m.ActiveExperts, 1)) }
 func (m Model) LMHeadParams() float64 { return float64(m.Hidden) * float64(m.Vocab) }
 
 // ArchParams returns the total parameter count computed from the
-// architecture: L·(attention + E·3hI) + 2·h·V (embedding and LM head,
-// untied). Norms and routers are ignored (< 0.1 %).
+// architecture: L·attention + (L − L_d)·(E + S)·3hI + L_d·3hI_d + 2·h·V
+// (E routed and S shared experts in all but the L_d dense layers;
+// embedding and LM head untied). Norms and routers are ignored (< 0.1 %).
 func (m Model) ArchParams() float64 {
-	return float64(m.Layers)*(m.AttentionParams()+m.ffnCount()*m.ExpertParams()) + 2*m.LMHeadParams()
+	return m.layerParams(m.ffnCount()) + 2*m.LMHeadParams()
 }
 
 // ArchActiveParams is ArchParams with only the active experts counted.
 func (m Model) ArchActiveParams() float64 {
-	return float64(m.Layers)*(m.AttentionParams()+m.activeFFNs()*m.ExpertParams()) + 2*m.LMHeadParams()
+	return m.layerParams(m.activeFFNs()) + 2*m.LMHeadParams()
 }
 
 // Models returns a copy of the model catalog.

@@ -87,6 +87,8 @@ func TestHardwareMemory(t *testing.T) {
 	l70, _ := LookupModel("Llama-3.1-70B")
 	l2, _ := LookupModel("Llama-2-70B")
 	q235, _ := LookupModel("Qwen3-235B-A22B")
+	ds, _ := LookupModel("DeepSeek-V3")
+	h200, _ := LookupGPU("H200")
 	h100, _ := LookupGPU("H100")
 	a100, _ := LookupGPU("A100")
 	b200, _ := LookupGPU("B200")
@@ -116,6 +118,9 @@ func TestHardwareMemory(t *testing.T) {
 		{Hardware{Model: q235, GPU: h100}, 470.1, 192512, 0, 0, "Qwen3-235B BF16: 2·94·4·128·2 B/token as in the reference README; does not fit"},
 		{Hardware{Model: q235, GPU: h100, TP: 8, Weights: FP8, KV: FP8}, 29.54, 24064, 110000, 125000,
 			"Qwen3-235B FP8 TP8: 4 KV heads replicate to 1 per GPU at 1 B; (77.3 − 29.5 − 2.3 GB)/(16·24064 B) ≈ 118k blocks"},
+		{Hardware{Model: ds, GPU: h200, TP: 8, Weights: FP8}, 84.10, 61 * 576 * 2, 35000, 37500,
+			"DeepSeek-V3 FP8 TP8 on H200: 669.1 B layer params at 1 byte, 1.9 B at 2; MLA's latent (512 + 64) whole on every GPU; " +
+				"(126.9 − 84.1 − 2.2 GB)/(16·70272 B) ≈ 36k blocks"},
 	}
 	for _, tt := range tests {
 		if got := tt.hw.WeightBytes() / 1e9; math.Abs(got-tt.weightGB) > 0.1 {
@@ -127,6 +132,34 @@ func TestHardwareMemory(t *testing.T) {
 		if got := tt.hw.KVBlocks(0); got < tt.minBlocks || got > tt.maxBlocks {
 			t.Errorf("%s: %d blocks, want [%d, %d]", tt.reason, got, tt.minBlocks, tt.maxBlocks)
 		}
+	}
+}
+
+// TestMLA holds DeepSeek-V3's multi-head latent attention to its
+// shapes, worked by hand: 187,105,280 attention parameters a layer
+// (7168·1536 + 1536·128·192 + 7168·576 + 512·128·256 + 128·128·7168),
+// 670.9 B parameters with 37.4 B active (3 dense layers of I = 18,432, 58
+// of 256 routed experts and 1 shared, I = 2,048), and attention FLOPs per
+// context position of 2·128·(192 + 128) in prefill and 2·128·(576 + 512)
+// in decode, where Llama-3.1-8B's GQA has 4·32·128 for both.
+func TestMLA(t *testing.T) {
+	t.Parallel()
+	ds, err := LookupModel("deepseek-r1")
+	if err != nil || ds.Name != "DeepSeek-V3" {
+		t.Fatalf("deepseek-r1: %v, %v; want DeepSeek-V3's architecture", ds.Name, err)
+	}
+	if got := ds.AttentionParams(); got != 187105280 {
+		t.Errorf("attention params %v a layer, want 187105280", got)
+	}
+	if got, act := ds.ArchParams(), ds.ArchActiveParams(); got != 670918967296 || act != 37444845568 {
+		t.Errorf("params %v, active %v; want 670918967296 and 37444845568", got, act)
+	}
+	if pre, dec := ds.AttentionFLOPs(); pre != 2*128*320 || dec != 2*128*1088 {
+		t.Errorf("attention FLOPs %v prefill, %v decode; want %v and %v", pre, dec, 2*128*320, 2*128*1088)
+	}
+	l8, _ := LookupModel("Llama-3.1-8B")
+	if pre, dec := l8.AttentionFLOPs(); pre != 4*32*128 || dec != pre {
+		t.Errorf("Llama-3.1-8B attention FLOPs %v, %v; want %v for both", pre, dec, 4*32*128)
 	}
 }
 

@@ -17,10 +17,11 @@ type CostModel struct {
 	linFLOPs    float64 // FLOPs per token in the layers, per GPU: 2·L·(attn + k·ffn)/TP
 	headFLOPs   float64 // LM-head FLOPs per sequence producing logits, per GPU: 2·h·V/TP
 	denseBytes  float64 // bytes read every step, per GPU: (L·attn·b_w + h·V·b_a)/TP
-	ffnBytes    float64 // bytes of one FFN (expert) across all layers, per GPU: L·3hI·b_w/TP
+	ffnBytes    float64 // bytes of one routed FFN (expert) across its layers, per GPU: (L − L_d)·3hI·b_w/TP
 	experts     float64 // E (1 for dense)
 	routeMiss   float64 // 1 − k/E, probability a token skips a given expert
-	attnFLOPs   float64 // attention FLOPs per (token · context position), per GPU: 4·L·n_q·d/TP
+	attnFLOPs   float64 // decode attention FLOPs per (token · context position), per GPU: 4·L·n_q·d/TP
+	preFLOPs    float64 // the same in prefill (they differ for MLA)
 	kvBytes     float64 // KV bytes per token per GPU
 	linRate     float64 // η_c · peak FLOP/s at the weight precision
 	headRate    float64 // η_c · peak FLOP/s at the activations' precision (the LM head's)
@@ -39,12 +40,21 @@ func NewCostModel(hw Hardware, p CostParams) *CostModel {
 	m := hw.Model
 	c := &CostModel{hw: hw, p: p, layers: float64(m.Layers), tp: hw.tp(), experts: m.ffnCount()}
 	bw, act := hw.Weights.Bytes(), hw.Weights.Activations()
-	c.linFLOPs = 2 * c.layers * (m.AttentionParams() + m.activeFFNs()*m.ExpertParams()) / c.tp
+	c.linFLOPs = 2 * m.layerParams(m.activeFFNs()) / c.tp
 	c.headFLOPs = 2 * m.LMHeadParams() / c.tp
-	c.denseBytes = (c.layers*m.AttentionParams()*bw + m.LMHeadParams()*act.Bytes()) / c.tp
-	c.ffnBytes = c.layers * m.ExpertParams() * bw / c.tp
+	// Read every step whatever the routing: attention, dense FFNs and
+	// shared experts, and the LM head.
+	always := c.layers*m.AttentionParams() + m.fixedFFNParams()
+	if !m.IsMoE() {
+		always = m.layerParams(1)
+	}
+	c.denseBytes = (always*bw + m.LMHeadParams()*act.Bytes()) / c.tp
+	if m.IsMoE() {
+		c.ffnBytes = m.expertLayers() * m.ExpertParams() * bw / c.tp
+	}
 	c.routeMiss = 1 - m.activeFFNs()/c.experts
-	c.attnFLOPs = 4 * c.layers * float64(m.Heads*m.HeadDim) / c.tp
+	pre, dec := m.AttentionFLOPs()
+	c.preFLOPs, c.attnFLOPs = c.layers*pre/c.tp, c.layers*dec/c.tp
 	c.kvBytes = hw.KVBytesPerToken()
 	c.linRate = p.EtaCompute * hw.GPU.FLOPS(hw.Weights)
 	c.headRate = p.EtaCompute * hw.GPU.FLOPS(act)
@@ -87,7 +97,7 @@ func (c *CostModel) StepTime(b Batch) time.Duration {
 	seqs := nDec + float64(len(b.Prefill)+len(b.Verify))
 	logits := nDec + float64(len(b.Prefill)) + verified
 	sec := c.linearTime(n, logits) +
-		roof(c.attnFLOPs*preFLOPs/c.attnRate, c.kvBytes*preKV/c.memRate) +
+		roof(c.preFLOPs*preFLOPs/c.attnRate, c.kvBytes*preKV/c.memRate) +
 		roof(c.attnFLOPs*decKV/c.attnRate, c.kvBytes*decKV/c.memRate) +
 		c.comm.time(n) +
 		c.fixedPerStp + c.p.SeqOverhead.Seconds()*seqs

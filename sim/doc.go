@@ -41,7 +41,8 @@
 //
 // LookupModel and LookupGPU find models (Llama-3.1-8B/70B/405B,
 // Llama-3.3-70B, Llama-2-70B, Qwen3-8B/32B, Mixtral-8x7B, Qwen3-30B-A3B,
-// Qwen3-235B-A22B, Qwen2.5-7B-1M) and accelerators (A100-80GB, H100-SXM,
+// Qwen3-235B-A22B, Qwen2.5-7B-1M, DeepSeek-V3/R1 with multi-head latent
+// attention and shared experts) and accelerators (A100-80GB, H100-SXM,
 // H200, GH200-96GB/144GB, B200, GB200, RTX-PRO-6000, L40S, RTX-4090,
 // MI300X) by name or
 // common alias, each GPU

@@ -49,7 +49,7 @@ func classify(r validation.Row) (rowCase, string) {
 		return rowCase{}, "open-loop rate rows need the full engine (queueing under Poisson arrivals)"
 	}
 	if _, err := sim.LookupModel(catalogName(r.Model)); err != nil {
-		return rowCase{}, "model not in catalog (DeepSeek-V3: MLA attention, shared experts)"
+		return rowCase{}, "model not in catalog (" + r.Model + ")"
 	}
 	switch {
 	case r.Metric == "prefill_time_batch" || r.Metric == "decode_step_time":
