@@ -17,6 +17,18 @@ const (
 	trtllmFreeFraction = 0.9
 )
 
+// SGLang's defaults (sglang server arguments): chunked_prefill_size
+// 8192, which it picks for GPUs of 80 GB and more (less on smaller ones);
+// max_running_requests up to 4096, which its admission control keeps
+// well below; mem_fraction_static 0.88, its figure for one GPU (it lowers
+// it with TP: 0.87 at 2, 0.85 at 4, 0.81 at 8), of the GPU's whole memory
+// for weights and KV cache, as vLLM's utilization is.
+const (
+	sglangMaxRunning = 4096
+	sglangChunk      = 8192
+	sglangMemFrac    = 0.88
+)
+
 // policy reads Engine.
 func (e EngineSettings) policy() (sim.Policy, error) {
 	p, err := sim.ParsePolicy(e.Engine)
@@ -29,9 +41,12 @@ func (e EngineSettings) policy() (sim.Policy, error) {
 // defaults returns the settings e's engine starts with when not told
 // otherwise (vLLM's, for an unknown engine, which Check refuses).
 func (e EngineSettings) defaults() EngineSettings {
-	if p, _ := e.policy(); p == sim.NoEvict {
+	switch p, _ := e.policy(); p {
+	case sim.NoEvict:
 		return EngineSettings{MaxNumSeqs: trtllmMaxBatchSize, MaxNumBatchedTokens: trtllmMaxNumTokens,
 			MemoryUtilization: trtllmFreeFraction}
+	case sim.SGLang:
+		return EngineSettings{MaxNumSeqs: sglangMaxRunning, MaxNumBatchedTokens: sglangChunk, MemoryUtilization: sglangMemFrac}
 	}
 	return DefaultEngineSettings()
 }

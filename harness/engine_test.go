@@ -31,7 +31,7 @@ func TestEnginePrecision(t *testing.T) {
 		{"FP8 on an A100", Engine{Model: "llama-3.1-8b", GPU: "a100", TP: 1, Settings: EngineSettings{Dtype: "fp8"}},
 			0, 0, "", []string{"--dtype fp8: fp8 weights need FP8 tensor cores", "A100-80GB (Ampere)"}},
 		{"FP4 on an H100", Engine{Model: "llama-3.1-8b", GPU: "h100", TP: 1, Settings: EngineSettings{Dtype: "fp4"}},
-			0, 0, "", []string{"--dtype fp4", "B200, GB200 have them"}},
+			0, 0, "", []string{"--dtype fp4", "B200, GB200, RTX-PRO-6000 have them"}},
 		{"an unknown dtype", Engine{Model: "llama-3.1-8b", GPU: "h100", TP: 1, Settings: EngineSettings{Dtype: "int3", KVCacheDtype: "fp2"}},
 			0, 0, "", []string{`--dtype: unknown precision "int3"`, `--kv-cache-dtype: unknown precision "fp2"`}},
 	}
@@ -91,7 +91,7 @@ func TestEnginePolicy(t *testing.T) {
 		{"a setting given overrides the engine's", EngineSettings{Engine: "TensorRT-LLM", MaxNumSeqs: 64},
 			sim.EngineConfig{Policy: sim.NoEvict, MaxNumSeqs: 64, MaxNumBatchedTokens: 8192, NumBlocks: hw.KVBlocksOfFree(0.9)},
 			"sim://Llama-3.1-8B@H100-SXMx1?engine=trtllm&max-num-seqs=64", ""},
-		{"an unknown engine", EngineSettings{Engine: "tgi"}, sim.EngineConfig{}, "", `--engine: unknown engine "tgi" (want vllm or trtllm)`},
+		{"an unknown engine", EngineSettings{Engine: "tgi"}, sim.EngineConfig{}, "", `--engine: unknown engine "tgi" (want vllm, sglang or trtllm)`},
 	} {
 		eng := base
 		eng.Settings = tt.settings

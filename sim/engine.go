@@ -66,7 +66,7 @@ func (cfg EngineConfig) withDefaults() (EngineConfig, error) {
 	if cfg.MaxModelLen == 0 {
 		cfg.MaxModelLen = cfg.NumBlocks * cfg.BlockSize
 	}
-	if cfg.Policy != VLLM && cfg.Policy != NoEvict {
+	if cfg.Policy != VLLM && cfg.Policy != NoEvict && cfg.Policy != SGLang {
 		errs = append(errs, fmt.Errorf("unknown policy %v", cfg.Policy))
 	}
 	sp, err := cfg.Speculative.withDefaults()
@@ -144,6 +144,7 @@ type Engine struct {
 	added   uint64 // requests ever added; FCFS tie-break
 	stats   Stats
 	rng     *rand.Rand // speculative decoding's acceptance trials
+	ratio   float64    // SGLang's new-token ratio (see scheduleSGLang)
 
 	// Scratch reused by every Step, so a steady state allocates nothing.
 	budget int
@@ -163,11 +164,12 @@ func NewEngine(cfg EngineConfig, cost Coster) (*Engine, error) {
 		return nil, errors.New("engine config: nil coster")
 	}
 	return &Engine{
-		cfg:  cfg,
-		cost: cost,
-		kv:   newKVCache(cfg.NumBlocks, cfg.BlockSize, cfg.EnablePrefixCaching),
-		seqs: make(map[uint64]*seq),
-		rng:  rand.New(rand.NewPCG(cfg.Speculative.Seed, specStream)),
+		cfg:   cfg,
+		cost:  cost,
+		kv:    newKVCache(cfg.NumBlocks, cfg.BlockSize, cfg.EnablePrefixCaching),
+		seqs:  make(map[uint64]*seq),
+		rng:   rand.New(rand.NewPCG(cfg.Speculative.Seed, specStream)),
+		ratio: sglangInitRatio,
 	}, nil
 }
 

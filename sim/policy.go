@@ -2,6 +2,7 @@ package sim
 
 import (
 	"fmt"
+	"math"
 	"strings"
 )
 
@@ -19,27 +20,40 @@ const (
 	// less those the running requests may still need to finish, hold its
 	// whole prompt and output; a started request is never preempted.
 	NoEvict
+	// SGLang is SGLang's scheduler: a step is a prefill batch whenever a
+	// waiting request can be admitted or a prompt is unfinished, else a
+	// decode batch of every running request; a request is admitted when
+	// the free blocks hold its prompt and its whole output (at most
+	// sglangClip tokens), less a share (the new-token ratio) of what the
+	// running ones may still write; and when a decode runs out of blocks
+	// the request with the fewest output tokens is retracted (the longest
+	// prompt among equals), recomputed later, and the ratio raised.
+	SGLang
 )
 
-// ParsePolicy reads a policy by the engine that defines it: vllm, or
-// trtllm (also tensorrt-llm) for NoEvict.
+// ParsePolicy reads a policy by the engine that defines it: vllm, sglang,
+// or trtllm (also tensorrt-llm) for NoEvict.
 func ParsePolicy(s string) (Policy, error) {
 	switch strings.ToLower(strings.TrimSpace(s)) {
 	case "", "vllm":
 		return VLLM, nil
 	case "trtllm", "tensorrt-llm", "trt-llm":
 		return NoEvict, nil
+	case "sglang":
+		return SGLang, nil
 	}
-	return VLLM, fmt.Errorf("unknown engine %q (want vllm or trtllm)", s)
+	return VLLM, fmt.Errorf("unknown engine %q (want vllm, sglang or trtllm)", s)
 }
 
-// String returns the engine's name: "vllm" or "trtllm".
+// String returns the engine's name: "vllm", "trtllm" or "sglang".
 func (p Policy) String() string {
 	switch p {
 	case VLLM:
 		return "vllm"
 	case NoEvict:
 		return "trtllm"
+	case SGLang:
+		return "sglang"
 	}
 	return fmt.Sprintf("Policy(%d)", int(p))
 }
@@ -52,14 +66,36 @@ func (e *Engine) footprint(s *seq) int {
 }
 
 // reservedBlocks is, under NoEvict, the blocks the running sequences may
-// still allocate before they finish; 0 under VLLM, which reserves nothing.
+// still allocate before they finish; under SGLang, the blocks of the
+// new-token ratio's share of the output they may still write (each at
+// most sglangClip tokens); 0 under VLLM, which reserves nothing.
 func (e *Engine) reservedBlocks() int {
-	if e.cfg.Policy != NoEvict {
-		return 0
+	switch e.cfg.Policy {
+	case NoEvict:
+		n := 0
+		for _, s := range e.running {
+			n += e.footprint(s) - len(s.blocks)
+		}
+		return n
+	case SGLang:
+		tokens := 0.0
+		for _, s := range e.running {
+			tokens += e.ratio * float64(s.rest())
+		}
+		return e.kv.blocksFor(int(math.Ceil(tokens)))
 	}
-	n := 0
-	for _, s := range e.running {
-		n += e.footprint(s) - len(s.blocks)
+	return 0
+}
+
+// laterBlocks is the blocks a sequence admitted now reserves beyond the
+// need of its first chunk: under NoEvict all it will ever allocate;
+// under SGLang its output's (at most sglangClip tokens).
+func (e *Engine) laterBlocks(s *seq, hits, need int) int {
+	switch e.cfg.Policy {
+	case NoEvict:
+		return e.footprint(s) - hits - need
+	case SGLang:
+		return e.kv.blocksFor(s.rest())
 	}
-	return n
+	return 0
 }

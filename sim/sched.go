@@ -18,6 +18,10 @@ type scheduled struct {
 // sequences in priority/FCFS order while the budget, MaxNumSeqs and the KV
 // cache allow.
 func (e *Engine) schedule(now time.Duration) {
+	if e.cfg.Policy == SGLang {
+		e.scheduleSGLang(now)
+		return
+	}
 	e.budget = e.cfg.MaxNumBatchedTokens
 	e.sched = e.sched[:0]
 	preempted := e.scheduleRunning()
@@ -71,6 +75,9 @@ func (e *Engine) scheduleRunning() (preempted bool) {
 // overall, and limiting the choice to unscheduled sequences avoids undoing
 // work already planned.
 func (e *Engine) victim(i int) *seq {
+	if e.cfg.Policy == SGLang {
+		return e.retractee(i)
+	}
 	v := e.running[len(e.running)-1]
 	for j := len(e.running) - 2; j >= i; j-- {
 		if s := e.running[j]; s.req.Priority > v.req.Priority {
@@ -132,10 +139,8 @@ func (e *Engine) scheduleWaiting(now time.Duration) {
 		hit := hits * bs
 		n := min(s.total()-hit, e.budget)
 		need := e.kv.blocksFor(hit+n) - hits
-		later := 0 // blocks it will allocate after this step, under NoEvict
-		if e.cfg.Policy == NoEvict {
-			later = e.footprint(s) - hits - need
-		}
+		later := e.laterBlocks(s, hits, need) // reserved for after this step
+
 		if !e.kv.canAllocate(need+reserved+later, idle+own) {
 			return
 		}

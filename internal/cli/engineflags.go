@@ -31,7 +31,7 @@ func engineFlagNames() []string {
 // --no-prefix-caching: both set the same field.
 func (e *engineFlags) register(fs *pflag.FlagSet, note string) {
 	e.fs = fs
-	fs.StringVar(&e.s.Engine, "engine", "vllm", note+"scheduling and defaults to follow: vllm, or trtllm (never preempts; 2048 seqs, KV cache 0.9 of the memory left)")
+	fs.StringVar(&e.s.Engine, "engine", "vllm", note+"scheduling and defaults to follow: vllm; sglang (prefill and decode batches apart, admission reserving outputs, retracts the newest decodes; 4096 seqs, 8192-token chunks, 0.88 of the memory); or trtllm (never preempts; 2048 seqs, KV cache 0.9 of the memory left)")
 	fs.IntVar(&e.s.MaxNumSeqs, "max-num-seqs", sim.DefaultMaxNumSeqs,
 		note+"most sequences the engine runs in one step (vLLM's --max-num-seqs)")
 	fs.IntVar(&e.s.MaxNumBatchedTokens, "max-num-batched-tokens", sim.DefaultMaxNumBatchedTokens,

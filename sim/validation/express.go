@@ -79,7 +79,7 @@ func engineOf(r Row) (harness.Engine, string) {
 	eng := harness.Engine{Model: name, GPU: r.GPU, TP: max(r.GPUCount, 1)}
 	switch {
 	case strings.HasPrefix(r.Engine, "SGLang"):
-		return eng, "--engine sglang is not supported yet"
+		eng.Settings.Engine = "sglang"
 	case strings.HasPrefix(r.Engine, "LMDeploy"):
 		return eng, "LMDeploy has no --engine"
 	case strings.HasPrefix(r.Engine, "TensorRT-LLM"):
