@@ -37,7 +37,7 @@ func TestExpress(t *testing.T) {
 			ISL: intp(462), OSL: intp(256), LoadKind: "rate", LoadValue: floatp(4), Metric: "tpot_mean", Unit: "ms", Notes: "500 prompts; Poisson"},
 			"--engine-model Llama-3-70B --gpu H100-SXM --tp 4", "rate: 4/s, input: 462, output: 256", ""},
 		{"sglang", Row{GPU: "H100-SXM", GPUCount: 1, Model: "Llama-3-8B", Engine: "SGLang v0.3.0", ISL: intp(462), OSL: intp(16),
-			LoadKind: "offline", Metric: "request_throughput"}, "", "", "--engine sglang"},
+			LoadKind: "offline", Metric: "request_throughput"}, "--engine-model Llama-3-8B --gpu H100-SXM --tp 1 --engine sglang", "input: 462", ""},
 		{"sharegpt", Row{GPU: "H100-SXM", GPUCount: 1, Model: "Llama-3-8B", Engine: "vLLM 0.6.0", ISL: intp(202), OSL: intp(179),
 			LoadKind: "offline", Metric: "request_throughput", Notes: "ShareGPT mean"}, "", "", "ShareGPT"},
 		{"sharegpt means without the name", Row{GPU: "H100-SXM", GPUCount: 1, Model: "Llama-3-8B", Engine: "vLLM 0.5.3", ISL: intp(202), OSL: intp(179),
