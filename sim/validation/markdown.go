@@ -56,8 +56,8 @@ How rows become runs:
   batch in one step and prefix caching off; prefill_time_batch is the
   batch's mean TTFT and decode_step_time its mean ITL.
 - TensorRT-LLM rows run --engine trtllm (with --gpu-memory-utilization
-  0.95 where the notes say kv_cache_free_gpu_mem_fraction 0.95); every
-  other engine runs vLLM's defaults. FP8 rows run --dtype fp8
+  0.95 where the notes say kv_cache_free_gpu_mem_fraction 0.95), SGLang
+  rows --engine sglang; every other engine runs vLLM's defaults. FP8 rows run --dtype fp8
   --kv-cache-dtype fp8, FP16 rows --dtype fp16.
 
 The cost model's parameters (DefaultCostParams) are fitted by a
