@@ -16,18 +16,7 @@ func (s *blockSet) has(h uint64) bool {
 	if h == 0 {
 		return s.zero
 	}
-	if len(s.slots) == 0 {
-		return false
-	}
-	mask := uint64(len(s.slots) - 1)
-	for i := h & mask; ; i = (i + 1) & mask {
-		switch s.slots[i] {
-		case h:
-			return true
-		case 0:
-			return false
-		}
-	}
+	return len(s.slots) > 0 && s.slots[s.slot(h)] == h
 }
 
 // add puts h in the set.
@@ -39,24 +28,21 @@ func (s *blockSet) add(h uint64) {
 	if 2*(s.n+1) > len(s.slots) {
 		s.grow()
 	}
-	if s.insert(h) {
+	if i := s.slot(h); s.slots[i] == 0 {
+		s.slots[i] = h
 		s.n++
 	}
 }
 
-// insert places h in its slot, reporting whether it was new; the table
-// has room.
-func (s *blockSet) insert(h uint64) bool {
+// slot is where h is, or else the empty slot its probe ends at; the
+// table has one.
+func (s *blockSet) slot(h uint64) uint64 {
 	mask := uint64(len(s.slots) - 1)
-	for i := h & mask; ; i = (i + 1) & mask {
-		switch s.slots[i] {
-		case h:
-			return false
-		case 0:
-			s.slots[i] = h
-			return true
-		}
+	i := h & mask
+	for s.slots[i] != h && s.slots[i] != 0 {
+		i = (i + 1) & mask
 	}
+	return i
 }
 
 // grow doubles the table (from 1,024 slots) and places the hashes again.
@@ -65,7 +51,7 @@ func (s *blockSet) grow() {
 	s.slots = make([]uint64, max(2*len(old), 1024))
 	for _, h := range old {
 		if h != 0 {
-			s.insert(h)
+			s.slots[s.slot(h)] = h
 		}
 	}
 }

@@ -49,15 +49,9 @@ type wekaRow struct {
 // that request waits for it and then only the rest of its think time; a
 // sub-agent no think time covers runs after the last main request.
 func WEKARequests(r io.Reader, client string, opts WEKAOptions, emit func(*trace.Session) error) error {
-	cr := csv.NewReader(r)
-	cr.ReuseRecord = true
-	head, err := cr.Read()
+	cr, col, err := headedCSV(r, wekaColumns, "weka requests csv")
 	if err != nil {
-		return fmt.Errorf("weka requests csv: header: %w", err)
-	}
-	col, err := columns(head, wekaColumns)
-	if err != nil {
-		return fmt.Errorf("weka requests csv: %w", err)
+		return err
 	}
 	var rows []wekaRow
 	index := 0
@@ -110,6 +104,23 @@ func columns(head, want []string) (map[string]int, error) {
 		return nil, fmt.Errorf("header lacks columns %s", strings.Join(missing, ", "))
 	}
 	return col, nil
+}
+
+// headedCSV returns a reader of r's records after its header, which must
+// hold the columns want, and where each column is; errors are named
+// what.
+func headedCSV(r io.Reader, want []string, what string) (*csv.Reader, map[string]int, error) {
+	cr := csv.NewReader(r)
+	cr.ReuseRecord = true
+	head, err := cr.Read()
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: header: %w", what, err)
+	}
+	col, err := columns(head, want)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", what, err)
+	}
+	return cr, col, nil
 }
 
 // parseWekaRow reads one CSV record, naming its line in errors.

@@ -2,7 +2,6 @@ package importers
 
 import (
 	"cmp"
-	"encoding/csv"
 	"errors"
 	"fmt"
 	"io"
@@ -75,15 +74,9 @@ func WEKASummaries(r io.Reader, client string, opts SummaryOptions, emit func(*t
 
 // eachSummary reads the summary CSV's rows, handing each to do.
 func eachSummary(r io.Reader, do func(wekaSummary) error) error {
-	cr := csv.NewReader(r)
-	cr.ReuseRecord = true
-	head, err := cr.Read()
+	cr, col, err := headedCSV(r, wekaSummaryColumns, "weka summary csv")
 	if err != nil {
-		return fmt.Errorf("weka summary csv: header: %w", err)
-	}
-	col, err := columns(head, wekaSummaryColumns)
-	if err != nil {
-		return fmt.Errorf("weka summary csv: %w", err)
+		return err
 	}
 	for line := 2; ; line++ {
 		rec, err := cr.Read()
