@@ -129,7 +129,7 @@ func startModelEngine(log io.Writer, eng Engine, hw sim.Hardware, tok content.To
 // that differ from vLLM's defaults as a query.
 func EngineName(hw sim.Hardware, e EngineSettings) string {
 	name := fmt.Sprintf("%s@%sx%d", hw.Model.Name, hw.GPU.Name, hw.TP)
-	if q := e.Query(); q != "" {
+	if q := e.Query(hw.Model.Native); q != "" {
 		name += "?" + q
 	}
 	return name

@@ -32,8 +32,10 @@ type EngineSettings struct {
 	// what the weights and activations leave that the KV cache takes.
 	MemoryUtilization float64
 	MaxModelLen       int // context limit; 0 means the model's context
-	// Dtype is the weights' precision (sim.ParsePrecision): bf16 (also
-	// ""), fp16, fp8 or fp4.
+	// Dtype is the weights' precision (sim.ParsePrecision): bf16, fp16,
+	// fp8, fp4 or mxfp4; auto (also "") means the checkpoint's
+	// (sim.Model.Native: bf16 for most, fp8 for DeepSeek-V3, mxfp4 for
+	// gpt-oss), as vLLM's --dtype auto loads it.
 	Dtype string
 	// KVCacheDtype is the KV cache's precision: auto (also ""), the
 	// activations' (fp16 with fp16 weights, else bf16), or bf16, fp16, fp8.
@@ -89,7 +91,7 @@ func (e EngineSettings) Check() error {
 	if e.MaxModelLen < 0 {
 		errs = append(errs, fmt.Errorf("--max-model-len %d: want 1 or more tokens (or 0 for the model's context)", e.MaxModelLen))
 	}
-	_, _, err := e.precisions()
+	_, _, err := e.precisions(sim.BF16)
 	if _, perr := e.policy(); perr != nil {
 		err = errors.Join(err, perr)
 	}
@@ -99,12 +101,13 @@ func (e EngineSettings) Check() error {
 	return errors.Join(append(errs, err)...)
 }
 
-// precisions reads Dtype and KVCacheDtype.
-func (e EngineSettings) precisions() (weights, kv sim.Precision, err error) {
+// precisions reads Dtype and KVCacheDtype, weights defaulting to native.
+func (e EngineSettings) precisions(native sim.Precision) (weights, kv sim.Precision, err error) {
 	var errs []error
-	if e.Dtype != "" {
+	weights = native
+	if e.Dtype != "" && !strings.EqualFold(e.Dtype, "auto") {
 		if weights, err = sim.ParsePrecision(e.Dtype); err != nil {
-			errs = append(errs, fmt.Errorf("--dtype: %w", err))
+			errs = append(errs, fmt.Errorf("--dtype: %w (or auto)", err))
 		}
 	}
 	kv = weights.Activations()
@@ -120,15 +123,17 @@ func (e EngineSettings) precisions() (weights, kv sim.Precision, err error) {
 // settings, or an error when hw's GPU cannot run them (naming the flag
 // and what would work).
 func (e EngineSettings) Hardware(hw sim.Hardware) (sim.Hardware, error) {
-	w, kv, err := e.precisions()
+	w, kv, err := e.precisions(hw.Model.Native)
 	if err != nil {
 		return hw, err
 	}
 	hw.Weights, hw.KV = w, kv
 	if err := hw.CheckPrecision(); err != nil {
-		flag := "--dtype " + w.String()
-		if hw.GPU.Supports(w) {
-			flag = "--kv-cache-dtype " + kv.String()
+		flag := "--kv-cache-dtype " + kv.String()
+		weightsOnly := hw
+		weightsOnly.KV = sim.BF16
+		if weightsOnly.CheckPrecision() != nil {
+			flag = "--dtype " + w.String() // the weights are at fault
 		}
 		return hw, fmt.Errorf("%s: %w", flag, err)
 	}
@@ -171,7 +176,7 @@ func (e EngineSettings) resolve(hw sim.Hardware) (sim.Hardware, sim.EngineConfig
 		}
 		return hw, sim.EngineConfig{}, err
 	}
-	kvTokens := blocks * sim.BlockTokens
+	kvTokens := (blocks - hw.WindowBlocks()) * sim.BlockTokens
 	mml, ctx := e.MaxModelLen, hw.MaxContext()
 	switch {
 	case mml == 0 && ctx > 0:
@@ -192,6 +197,7 @@ func (e EngineSettings) resolve(hw sim.Hardware) (sim.Hardware, sim.EngineConfig
 		MaxNumSeqs:          e.MaxNumSeqs,
 		BlockSize:           sim.BlockTokens,
 		NumBlocks:           blocks,
+		WindowBlocks:        hw.WindowBlocks(),
 		MaxModelLen:         mml,
 		EnablePrefixCaching: !e.NoPrefixCaching,
 	}, nil
@@ -211,8 +217,9 @@ func (e EngineSettings) Server(hw sim.Hardware) (server.Config, error) {
 // from its engine's defaults (zero settings take them), as URL query
 // parameters in a fixed order (e.g. "max-num-seqs=1&prefix-caching=off"),
 // or "" when there are none, so that a target's name says what engine
-// produced its records.
-func (e EngineSettings) Query() string {
+// produced its records. The weights' precision is named unless it is
+// BF16 and the checkpoint's, native.
+func (e EngineSettings) Query(native sim.Precision) string {
 	var q []string
 	e, d := e.orDefaults(), e.defaults()
 	if p, err := e.policy(); err == nil && p != sim.VLLM {
@@ -234,8 +241,8 @@ func (e EngineSettings) Query() string {
 		q = append(q, fmt.Sprintf("max-model-len=%d", e.MaxModelLen))
 	}
 	q = append(q, e.specQuery()...)
-	if w, kv, err := e.precisions(); err == nil {
-		if w != sim.BF16 {
+	if w, kv, err := e.precisions(native); err == nil {
+		if w != sim.BF16 || native != sim.BF16 {
 			q = append(q, "dtype="+w.String())
 		}
 		if kv != w.Activations() {

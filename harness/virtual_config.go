@@ -37,7 +37,7 @@ func NewVirtual(eng Engine, replicas int, router string) (*Virtual, error) {
 	if replicas > 1 {
 		query = append(query, fmt.Sprintf("replicas=%d&router=%s", replicas, r))
 	}
-	if q := eng.Settings.Query(); q != "" {
+	if q := eng.Settings.Query(hw.Model.Native); q != "" {
 		query = append(query, q)
 	}
 	target := fmt.Sprintf("%s%s@%sx%d", metrics.VirtualTargetScheme, hw.Model.Name, hw.GPU.Name, eng.TP)

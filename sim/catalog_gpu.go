@@ -127,7 +127,8 @@ var gpus = []GPU{
 
 // FLOPS returns the dense tensor FLOP/s for matrix products whose weights
 // (and activations) are in p, or 0 when the GPU has no tensor cores for
-// p. BF16 and FP16 share one rate on every GPU of the catalog.
+// p. BF16 and FP16 share one rate on every GPU of the catalog; MXFP4
+// weights are dequantised and computed at it.
 func (g GPU) FLOPS(p Precision) float64 {
 	switch p {
 	case FP8:
@@ -150,7 +151,7 @@ func (g GPU) precisionError(p Precision) error {
 			with = append(with, o.Name)
 		}
 	}
-	for _, q := range []Precision{BF16, FP16, FP8, FP4} {
+	for _, q := range []Precision{BF16, FP16, FP8, FP4, MXFP4} {
 		if g.Supports(q) {
 			own = append(own, q.String())
 		}

@@ -1,7 +1,7 @@
 package sim
 
 import (
-	"errors"
+	"fmt"
 	"math"
 )
 
@@ -13,10 +13,11 @@ const DefaultMemoryUtilization = 0.9
 
 // Hardware is a model served on TP identical GPUs with tensor parallelism,
 // with weights and KV cache stored in the given precisions. TP <= 1 means
-// one GPU. The weight precision applies to the transformer layers; the
-// embedding and LM head stay in Weights.Activations(), as quantised
-// checkpoints (ModelOpt, llm-compressor) and vLLM's fp8 quantization
-// leave them. CheckPrecision says whether the GPU can run the precisions.
+// one GPU. The weight precision applies to the transformer layers (MXFP4:
+// to the routed experts alone); the embedding and LM head stay in
+// Weights.Activations(), as quantised checkpoints (ModelOpt,
+// llm-compressor) and vLLM's fp8 quantization leave them. CheckPrecision
+// says whether the GPU can run the precisions.
 type Hardware struct {
 	Model   Model
 	GPU     GPU
@@ -35,7 +36,22 @@ func (h Hardware) tp() float64 { return float64(max(h.TP, 1)) }
 func (h Hardware) WeightBytes() float64 {
 	m := h.Model
 	edges := 2 * m.LMHeadParams() // embedding and LM head
-	return ((m.ArchParams()-edges)*h.Weights.Bytes() + edges*h.Weights.Activations().Bytes()) / h.tp()
+	layers := (m.ArchParams() - edges) * h.Weights.Bytes()
+	if h.Weights.ExpertsOnly() {
+		routed := m.expertLayers() * m.ffnCount() * m.ExpertParams()
+		layers = routed*h.Weights.Bytes() + (m.ArchParams()-edges-routed)*h.layerPrecision().Bytes()
+	}
+	return (layers + edges*h.Weights.Activations().Bytes()) / h.tp()
+}
+
+// layerPrecision is the precision of the layers' weights other than the
+// routed experts: Weights, or its activations' for a precision that
+// quantises the experts alone.
+func (h Hardware) layerPrecision() Precision {
+	if h.Weights.ExpertsOnly() {
+		return h.Weights.Activations()
+	}
+	return h.Weights
 }
 
 // CheckPrecision returns nil when the GPU has tensor cores for the weight
@@ -46,8 +62,11 @@ func (h Hardware) CheckPrecision() error {
 	if !h.GPU.Supports(h.Weights) {
 		return h.GPU.precisionError(h.Weights)
 	}
-	if h.KV == FP4 {
-		return errors.New("a KV cache in fp4 is not modelled: vLLM keeps it in bf16, fp16 or fp8")
+	if h.Weights.ExpertsOnly() && !h.Model.IsMoE() {
+		return fmt.Errorf("%s quantises a mixture-of-experts model's experts, and %s is dense: use bf16, fp8 or fp4", h.Weights, h.Model.Name)
+	}
+	if h.KV == FP4 || h.KV == MXFP4 {
+		return fmt.Errorf("a KV cache in %s is not modelled: vLLM keeps it in bf16, fp16 or fp8", h.KV)
 	}
 	return nil
 }
@@ -58,17 +77,46 @@ func (h Hardware) kvHeadsPerGPU() float64 {
 	return math.Max(1, float64(h.Model.KVHeads)/h.tp())
 }
 
-// KVBytesPerToken returns the KV-cache bytes one token occupies on each GPU:
-// 2 (K and V) · L · n_kv/TP · d_head · bytes. Llama-3.1-8B, BF16, TP1:
-// 2·32·8·128·2 = 131,072 B. With MLA it is the latent and rotary key,
-// L · (kv_r + d_rope) · bytes, which every GPU of the TP group holds whole:
-// DeepSeek-V3 in BF16, 61·576·2 = 70,272 B.
+// KVBytesPerToken returns the KV-cache bytes one token occupies on each GPU
+// in the layers attending to the whole context, the size of a KV block
+// per token: 2 (K and V) · L · n_kv/TP · d_head · bytes. Llama-3.1-8B,
+// BF16, TP1: 2·32·8·128·2 = 131,072 B. With MLA it is the latent and
+// rotary key, L · (kv_r + d_rope) · bytes, which every GPU of the TP group
+// holds whole: DeepSeek-V3 in BF16, 61·576·2 = 70,272 B. A model with
+// sliding-window layers counts the others here (gpt-oss-120b, BF16:
+// 2·18·8·64·2 = 36,864 B); its window's are WindowKVBytesPerToken.
 func (h Hardware) KVBytesPerToken() float64 {
+	return h.kvBytesPerToken(h.Model.fullLayers())
+}
+
+// WindowKVBytesPerToken is KVBytesPerToken of the sliding-window layers:
+// what one token within the window occupies in them.
+func (h Hardware) WindowKVBytesPerToken() float64 {
+	return h.kvBytesPerToken(h.Model.SlidingLayers)
+}
+
+// kvBytesPerToken is the KV bytes of one token in layers layers, per GPU.
+func (h Hardware) kvBytesPerToken(layers int) float64 {
 	m := h.Model
 	if m.MLA != nil { // the latent, the same on every GPU of the group
-		return float64(m.Layers) * m.MLA.latent() * h.KV.Bytes()
+		return float64(layers) * m.MLA.latent() * h.KV.Bytes()
 	}
-	return 2 * float64(m.Layers) * h.kvHeadsPerGPU() * float64(m.HeadDim) * h.KV.Bytes()
+	return 2 * float64(layers) * h.kvHeadsPerGPU() * float64(m.HeadDim) * h.KV.Bytes()
+}
+
+// WindowBlocks is the most KV blocks a sequence's sliding-window layers
+// hold, in blocks of KVBytesPerToken: the ⌈(W − 1)/16⌉ + 1 blocks a
+// window of W tokens can straddle, as vLLM's hybrid KV cache manager
+// keeps them, scaled by the sliding layers over the full ones (one
+// block pool serves both). 0 without sliding-window layers.
+// gpt-oss-120b: 9.
+func (h Hardware) WindowBlocks() int {
+	m := h.Model
+	if m.SlidingLayers <= 0 || m.SlidingWindow <= 0 || m.fullLayers() <= 0 {
+		return 0
+	}
+	span := (m.SlidingWindow-1+BlockTokens-1)/BlockTokens + 1
+	return int(math.Ceil(float64(span) * float64(m.SlidingLayers) / float64(m.fullLayers())))
 }
 
 // ActivationReserve returns the bytes per GPU that vLLM's profiling run

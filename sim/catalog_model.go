@@ -12,7 +12,8 @@ import (
 // Experts run per token in every layer (but the first DenseLayers, whose
 // FFN is dense, DenseIntermediate wide), with SharedExperts more that
 // every token runs. Attention is grouped-query (Heads, KVHeads, HeadDim)
-// unless MLA says it is multi-head latent attention.
+// unless MLA says it is multi-head latent attention; SlidingLayers of the
+// Layers attend only to the last SlidingWindow positions.
 type Model struct {
 	Name          string
 	Layers        int
@@ -34,9 +35,20 @@ type Model struct {
 	// of 61, 18,432 wide).
 	DenseLayers, DenseIntermediate int
 	MLA                            *MLA // multi-head latent attention; nil: grouped-query
-	MaxContext                     int  // max_position_embeddings
-	Aliases                        []string
+	// SlidingLayers are the layers whose attention sees only the last
+	// SlidingWindow tokens (gpt-oss: every other layer, 128 tokens); 0
+	// for a model whose every layer attends to the whole context.
+	SlidingLayers, SlidingWindow int
+	MaxContext                   int // max_position_embeddings
+	// Native is the precision the checkpoint ships in, the --dtype a
+	// server loads it in unless told otherwise (gpt-oss: MXFP4 experts;
+	// DeepSeek-V3: FP8); the zero value is BF16.
+	Native  Precision
+	Aliases []string
 }
+
+// fullLayers is the number of layers attending to the whole context.
+func (m Model) fullLayers() int { return m.Layers - m.SlidingLayers }
 
 // MLA is multi-head latent attention (DeepSeek-V2/V3): queries through a
 // low-rank QLoRA projection, keys and values from a KVLoRA-wide latent
@@ -109,7 +121,27 @@ var models = []Model{
 		Intermediate: 2048, Vocab: 129280, Params: 671e9, ActiveParams: 37.6e9,
 		Experts: 256, ActiveExperts: 8, SharedExperts: 1, DenseLayers: 3, DenseIntermediate: 18432,
 		MLA: &MLA{QLoRA: 1536, KVLoRA: 512, QKNope: 128, QKRope: 64, VHead: 128}, MaxContext: 163840,
+		Native:  FP8, // the checkpoint's block-scaled FP8 (quantization_config fp8, 128×128 blocks)
 		Aliases: []string{"deepseek-v3-0324", "deepseek-r1", "deepseek-r1-0528", "deepseek-v3.1"}},
+	// Source: HF openai/gpt-oss-120b config.json and the gpt-oss model card (OpenAI,
+	// arXiv:2508.10925, 2025): 36 layers, 2880 hidden, 64 query and 8 KV heads of 64
+	// dimensions, 128 experts (top-4) of I=2880, vocab 201,088, 131,072 context; layer_types
+	// alternate sliding_attention (window 128) and full_attention. The checkpoint's experts
+	// are MXFP4 (quantization_config mxfp4, attention, router, embedding and LM head left
+	// in BF16). 116.8 B parameters; the card's 5.13 B active counts the unembedding but not
+	// the embedding table, 5.71 B with it as the catalog counts. Attention biases and sinks
+	// are left out (< 0.01%).
+	{Name: "gpt-oss-120b", Layers: 36, Hidden: 2880, Heads: 64, KVHeads: 8, HeadDim: 64,
+		Intermediate: 2880, Vocab: 201088, Params: 116.83e9, ActiveParams: 5.71e9,
+		Experts: 128, ActiveExperts: 4, SlidingLayers: 18, SlidingWindow: 128, MaxContext: 131072,
+		Native: MXFP4, Aliases: []string{"openai/gpt-oss-120b", "gpt-oss:120b"}},
+	// Source: HF openai/gpt-oss-20b config.json and the same model card: gpt-oss-120b's
+	// shapes with 24 layers and 32 experts (top-4); 20.91 B parameters, 3.61 B active by
+	// the card's count, 4.19 B with the embedding table.
+	{Name: "gpt-oss-20b", Layers: 24, Hidden: 2880, Heads: 64, KVHeads: 8, HeadDim: 64,
+		Intermediate: 2880, Vocab: 201088, Params: 20.91e9, ActiveParams: 4.19e9,
+		Experts: 32, ActiveExperts: 4, SlidingLayers: 12, SlidingWindow: 128, MaxContext: 131072,
+		Native: MXFP4, Aliases: []string{"openai/gpt-oss-20b", "gpt-oss:20b"}},
 	// Source: the Qwen2.5-7B shapes of /work/shared/reference/README.md (GenZ, citing HF
 	// Qwen/Qwen2.5-7B-Instruct config.json); the -1M release (HF Qwen/Qwen2.5-7B-Instruct-1M)
 	// keeps them and raises max_position_embeddings to 1,010,000, for long agent contexts.

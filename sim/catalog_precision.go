@@ -24,19 +24,29 @@ const (
 	// efficient and accurate low-precision inference", 2025). FP4 weights
 	// compute on the FP4 tensor-core rate (W4A4), which only Blackwell has.
 	FP4
+	// MXFP4 is the OCP microscaling format gpt-oss ships its experts in:
+	// 4-bit E2M1 values in blocks of 32 sharing one 8-bit power-of-two
+	// (E8M0) scale, 4.25 bits a value (OCP Microscaling Formats (MX)
+	// Specification v1.0, 2023; OpenAI, gpt-oss model card, 2025). It
+	// quantises a mixture-of-experts model's routed experts only, the
+	// rest staying in BF16 (vLLM's mxfp4 quantization), and is weight-only:
+	// the kernels dequantise to BF16 and compute at its rate on every GPU
+	// (vLLM's Triton and Marlin MXFP4 MoE kernels on Hopper and Ampere).
+	MXFP4
 )
 
 // precisionNames are the names ParsePrecision reads, canonical first.
 var precisionNames = [...][]string{
-	BF16: {"bf16", "bfloat16"},
-	FP16: {"fp16", "float16", "half"},
-	FP8:  {"fp8", "fp8_e4m3", "fp8_e5m2", "e4m3", "e5m2"},
-	FP4:  {"fp4", "nvfp4"},
+	BF16:  {"bf16", "bfloat16"},
+	FP16:  {"fp16", "float16", "half"},
+	FP8:   {"fp8", "fp8_e4m3", "fp8_e5m2", "e4m3", "e5m2"},
+	FP4:   {"fp4", "nvfp4"},
+	MXFP4: {"mxfp4"},
 }
 
 // ParsePrecision reads a precision by name, case-insensitive: bf16
 // (bfloat16), fp16 (float16, half), fp8 (fp8_e4m3, fp8_e5m2) or fp4
-// (nvfp4). The error lists the names.
+// (nvfp4) or mxfp4. The error lists the names.
 func ParsePrecision(name string) (Precision, error) {
 	key := strings.ToLower(strings.TrimSpace(name))
 	for p, names := range precisionNames {
@@ -46,17 +56,19 @@ func ParsePrecision(name string) (Precision, error) {
 			}
 		}
 	}
-	return BF16, fmt.Errorf("unknown precision %q (want bf16, fp16, fp8 or fp4)", name)
+	return BF16, fmt.Errorf("unknown precision %q (want bf16, fp16, fp8, fp4 or mxfp4)", name)
 }
 
 // Bytes returns the storage size of one value in bytes, scales included
-// (FP4: half a byte plus one 1-byte scale per 16 values).
+// (FP4: half a byte plus one 1-byte scale per 16 values; MXFP4: per 32).
 func (p Precision) Bytes() float64 {
 	switch p {
 	case FP8:
 		return 1
 	case FP4:
 		return 0.5 + 1.0/16
+	case MXFP4:
+		return 0.5 + 1.0/32
 	}
 	return 2
 }
@@ -72,7 +84,12 @@ func (p Precision) Activations() Precision {
 	return BF16
 }
 
-// String returns the canonical name: "bf16", "fp16", "fp8" or "fp4".
+// ExpertsOnly reports whether weights in p are only a mixture-of-experts
+// model's routed experts, the other layers staying in Activations().
+func (p Precision) ExpertsOnly() bool { return p == MXFP4 }
+
+// String returns the canonical name: "bf16", "fp16", "fp8", "fp4" or
+// "mxfp4".
 func (p Precision) String() string {
 	if p >= BF16 && int(p) < len(precisionNames) {
 		return precisionNames[p][0]

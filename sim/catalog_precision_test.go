@@ -12,7 +12,7 @@ func TestParsePrecision(t *testing.T) {
 		want Precision
 	}{
 		{"bf16", BF16}, {"BFloat16", BF16}, {"fp16", FP16}, {"half", FP16}, {"float16", FP16},
-		{"FP8", FP8}, {"fp8_e4m3", FP8}, {"fp8_e5m2", FP8}, {"fp4", FP4}, {"nvfp4", FP4},
+		{"FP8", FP8}, {"fp8_e4m3", FP8}, {"fp8_e5m2", FP8}, {"fp4", FP4}, {"nvfp4", FP4}, {"MXFP4", MXFP4},
 	} {
 		got, err := ParsePrecision(tt.in)
 		if err != nil || got != tt.want {
@@ -22,7 +22,7 @@ func TestParsePrecision(t *testing.T) {
 			t.Errorf("%v does not read back from its String %q", got, got.String())
 		}
 	}
-	if _, err := ParsePrecision("int4"); err == nil || !strings.Contains(err.Error(), "bf16, fp16, fp8 or fp4") {
+	if _, err := ParsePrecision("int4"); err == nil || !strings.Contains(err.Error(), "bf16, fp16, fp8, fp4 or mxfp4") {
 		t.Errorf("ParsePrecision(int4) error %v should list the precisions", err)
 	}
 }

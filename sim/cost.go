@@ -12,23 +12,28 @@ type CostModel struct {
 	hw Hardware
 	p  CostParams
 
-	layers      float64
-	tp          float64
-	linFLOPs    float64 // FLOPs per token in the layers, per GPU: 2·L·(attn + k·ffn)/TP
-	headFLOPs   float64 // LM-head FLOPs per sequence producing logits, per GPU: 2·h·V/TP
-	denseBytes  float64 // bytes read every step, per GPU: (L·attn·b_w + h·V·b_a)/TP
-	ffnBytes    float64 // bytes of one routed FFN (expert) across its layers, per GPU: (L − L_d)·3hI·b_w/TP
-	experts     float64 // E (1 for dense)
-	routeMiss   float64 // 1 − k/E, probability a token skips a given expert
-	attnFLOPs   float64 // decode attention FLOPs per (token · context position), per GPU: 4·L·n_q·d/TP
-	preFLOPs    float64 // the same in prefill (they differ for MLA)
-	kvBytes     float64 // KV bytes per token per GPU
-	linRate     float64 // η_c · peak FLOP/s at the weight precision
-	headRate    float64 // η_c · peak FLOP/s at the activations' precision (the LM head's)
-	attnRate    float64 // η_a · peak BF16 FLOP/s
-	memRate     float64 // η_m · HBM bytes/s
-	comm        allReduce
-	fixedPerStp float64 // c_step + c_layer·L, seconds
+	layers     float64
+	tp         float64
+	linFLOPs   float64 // FLOPs per token in the layers, per GPU: 2·L·(attn + k·ffn)/TP
+	headFLOPs  float64 // LM-head FLOPs per sequence producing logits, per GPU: 2·h·V/TP
+	denseBytes float64 // bytes read every step, per GPU: (L·attn·b_w + h·V·b_a)/TP
+	ffnBytes   float64 // bytes of one routed FFN (expert) across its layers, per GPU: (L − L_d)·3hI·b_w/TP
+	experts    float64 // E (1 for dense)
+	routeMiss  float64 // 1 − k/E, probability a token skips a given expert
+	attnFLOPs  float64 // decode attention FLOPs per (token · context position), per GPU: 4·L·n_q·d/TP
+	preFLOPs   float64 // the same in prefill (they differ for MLA)
+	kvBytes    float64 // KV bytes per token per GPU
+	// window is the sliding-window layers' span in tokens (0: none);
+	// winFLOPs and winBytes are attnFLOPs and kvBytes of those layers,
+	// which the three fields above then leave out.
+	window                     float64
+	winPre, winFLOPs, winBytes float64
+	linRate                    float64 // η_c · peak FLOP/s at the weight precision
+	headRate                   float64 // η_c · peak FLOP/s at the activations' precision (the LM head's)
+	attnRate                   float64 // η_a · peak BF16 FLOP/s
+	memRate                    float64 // η_m · HBM bytes/s
+	comm                       allReduce
+	fixedPerStp                float64 // c_step + c_layer·L, seconds
 }
 
 // NewCostModel prepares the step-time model of hw with parameters p. A zero
@@ -39,7 +44,7 @@ func NewCostModel(hw Hardware, p CostParams) *CostModel {
 	p = p.withDefaults()
 	m := hw.Model
 	c := &CostModel{hw: hw, p: p, layers: float64(m.Layers), tp: hw.tp(), experts: m.ffnCount()}
-	bw, act := hw.Weights.Bytes(), hw.Weights.Activations()
+	bw, act := hw.layerPrecision().Bytes(), hw.Weights.Activations()
 	c.linFLOPs = 2 * m.layerParams(m.activeFFNs()) / c.tp
 	c.headFLOPs = 2 * m.LMHeadParams() / c.tp
 	// Read every step whatever the routing: attention, dense FFNs and
@@ -50,12 +55,18 @@ func NewCostModel(hw Hardware, p CostParams) *CostModel {
 	}
 	c.denseBytes = (always*bw + m.LMHeadParams()*act.Bytes()) / c.tp
 	if m.IsMoE() {
-		c.ffnBytes = m.expertLayers() * m.ExpertParams() * bw / c.tp
+		c.ffnBytes = m.expertLayers() * m.ExpertParams() * hw.Weights.Bytes() / c.tp
 	}
 	c.routeMiss = 1 - m.activeFFNs()/c.experts
 	pre, dec := m.AttentionFLOPs()
-	c.preFLOPs, c.attnFLOPs = c.layers*pre/c.tp, c.layers*dec/c.tp
+	full := float64(m.fullLayers())
+	c.preFLOPs, c.attnFLOPs = full*pre/c.tp, full*dec/c.tp
 	c.kvBytes = hw.KVBytesPerToken()
+	if m.SlidingLayers > 0 && m.SlidingWindow > 0 {
+		c.window = float64(m.SlidingWindow)
+		sl := float64(m.SlidingLayers)
+		c.winPre, c.winFLOPs, c.winBytes = sl*pre/c.tp, sl*dec/c.tp, hw.WindowKVBytesPerToken()
+	}
 	c.linRate = p.EtaCompute * hw.GPU.FLOPS(hw.Weights)
 	c.headRate = p.EtaCompute * hw.GPU.FLOPS(act)
 	c.attnRate = p.EtaAttention * hw.GPU.BF16FLOPS
@@ -99,9 +110,41 @@ func (c *CostModel) StepTime(b Batch) time.Duration {
 	sec := c.linearTime(n, logits) +
 		roof(c.preFLOPs*preFLOPs/c.attnRate, c.kvBytes*preKV/c.memRate) +
 		roof(c.attnFLOPs*decKV/c.attnRate, c.kvBytes*decKV/c.memRate) +
+		c.windowTime(b) +
 		c.comm.time(n) +
 		c.fixedPerStp + c.p.SeqOverhead.Seconds()*seqs
 	return time.Duration(sec * 1e9)
+}
+
+// windowTime is the attention time of b in the sliding-window layers,
+// where a token sees at most the last window positions: the roofline of
+// the prefill's and the decodes' as for the other layers, with every
+// context capped at the window. 0 for a model without such layers.
+func (c *CostModel) windowTime(b Batch) float64 {
+	if c.window == 0 {
+		return 0
+	}
+	w := c.window
+	var pairs, preKV, decKV float64
+	for _, chunks := range [...][]Chunk{b.Prefill, b.Verify} {
+		for _, ch := range chunks {
+			t, ctx := float64(ch.Tokens), float64(ch.Context)
+			pairs += windowPairs(t, ctx, w)
+			preKV += math.Min(ctx+t, w)
+		}
+	}
+	for _, ctx := range b.Decode {
+		decKV += math.Min(float64(ctx+1), w)
+	}
+	return roof(c.winPre*pairs/c.attnRate, c.winBytes*preKV/c.memRate) +
+		roof(c.winFLOPs*decKV/c.attnRate, c.winBytes*decKV/c.memRate)
+}
+
+// windowPairs is Σ_{i=1..t} min(ctx+i, w): the positions the t tokens of
+// a chunk after ctx cached ones attend to in a window of w.
+func windowPairs(t, ctx, w float64) float64 {
+	k := math.Max(0, math.Min(t, w-ctx)) // tokens whose window is not yet full
+	return k*ctx + k*(k+1)/2 + (t-k)*w
 }
 
 // linearTime is the roofline of the weight matmuls for n tokens of which

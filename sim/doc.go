@@ -42,12 +42,14 @@
 // LookupModel and LookupGPU find models (Llama-3.1-8B/70B/405B,
 // Llama-3.3-70B, Llama-2-70B, Qwen3-8B/32B, Mixtral-8x7B, Qwen3-30B-A3B,
 // Qwen3-235B-A22B, Qwen2.5-7B-1M, DeepSeek-V3/R1 with multi-head latent
-// attention and shared experts) and accelerators (A100-80GB, H100-SXM,
+// attention and shared experts, gpt-oss-120b/20b with sliding-window
+// layers and MXFP4 experts) and accelerators (A100-80GB, H100-SXM,
 // H200, GH200-96GB/144GB, B200, GB200, RTX-PRO-6000, L40S, RTX-4090,
 // MI300X) by name or
 // common alias, each GPU
 // with its dense tensor rate per precision (BF16 and FP16; FP8 from
-// Hopper, Ada and CDNA3 on; FP4 on Blackwell). A Hardware binds a Model to
+// Hopper, Ada and CDNA3 on; FP4 on Blackwell; MXFP4, weight-only, on
+// all). A Hardware binds a Model to
 // TP GPUs with weight and KV precisions (ParsePrecision; CheckPrecision
 // refuses weights the GPU has no tensor cores for) and derives per-GPU
 // weight bytes (layers at the weight precision, embedding and LM head at
@@ -82,6 +84,20 @@
 // FLOP/s at the weight and activation precisions and BW the HBM bandwidth.
 // A chunk of t tokens after c cached ones attends to c+1 … c+t positions.
 // The embedding gather is free; the LM head runs once per sequence.
+//
+// A model with sliding-window layers (gpt-oss: every other layer, a
+// 128-token window) counts only its full-attention layers in L of the two
+// attention terms and in KV_tok, and adds the same two terms for its
+// sliding layers with every context capped at the window W: a decode
+// reads min(ctx+1, W) positions, a chunk's tokens Σ min(c+i, W). Its KV
+// blocks hold the full layers' tokens; each sequence also holds up to
+// ⌈(W−1)/16⌉+1 blocks of its window's (EngineConfig.WindowBlocks, scaled
+// by the sliding layers over the full), which it allocates as its tokens
+// fill them and keeps while it runs, never cached, as vLLM's hybrid KV
+// cache manager keeps a window and frees what it has passed. With MXFP4
+// weights the routed experts are read at 4.25 bits and every other
+// weight at BF16, all computed at P_bf16 (b_w above is the experts';
+// L·A is read at 2 bytes).
 //
 // T_comm is two all-reduces a layer of the step's activations, M bytes,
 // each the cheaper of a one-shot (one synchronisation round of latency α;

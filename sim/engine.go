@@ -37,8 +37,14 @@ type EngineConfig struct {
 	NumBlocks           int  // KV cache capacity in blocks
 	MaxModelLen         int  // context limit: prompt + output tokens at most
 	EnablePrefixCaching bool // reuse cached full prompt blocks across requests
-	Policy              Policy
-	Speculative         Speculative // speculative decoding; the zero value is off
+	// WindowBlocks is the most blocks a sequence's sliding-window layers
+	// hold, besides the blocks of its full-attention layers (which a
+	// block's size is counted in), as vLLM's hybrid KV cache manager keeps
+	// a window's blocks and frees those the window has passed; 0 for a
+	// model without sliding-window layers (see Hardware.WindowBlocks).
+	WindowBlocks int
+	Policy       Policy
+	Speculative  Speculative // speculative decoding; the zero value is off
 }
 
 // withDefaults returns cfg with zero fields set to their defaults, or an
@@ -55,6 +61,7 @@ func (cfg EngineConfig) withDefaults() (EngineConfig, error) {
 		{"block size", &cfg.BlockSize, DefaultBlockSize},
 		{"num blocks", &cfg.NumBlocks, DefaultNumBlocks},
 		{"max model len", &cfg.MaxModelLen, 0},
+		{"window blocks", &cfg.WindowBlocks, 0},
 	} {
 		switch {
 		case *f.v < 0:
@@ -208,7 +215,7 @@ func (e *Engine) validate(r *Request) error {
 	if err := CheckContext(e.cfg.MaxModelLen, r.PromptLen, r.OutputLen); err != nil {
 		return err
 	}
-	if need := e.kv.blocksFor(r.PromptLen + r.OutputLen - 1); need > e.cfg.NumBlocks {
+	if need := e.blocksOf(r.PromptLen + r.OutputLen - 1); need > e.cfg.NumBlocks {
 		return fmt.Errorf("%w: %d blocks needed, %d in the cache", ErrKVCapacity, need, e.cfg.NumBlocks)
 	}
 	return nil
@@ -227,9 +234,9 @@ func (e *Engine) Abort(id uint64) {
 	} else {
 		e.removeRunning(s)
 	}
-	e.kv.release(s.blocks)
+	e.release(s)
 	e.kv.forget(s.prev, s.owner())
-	s.blocks, s.prev = s.blocks[:0], s.prev[:0]
+	s.prev = s.prev[:0]
 	delete(e.seqs, id)
 }
 

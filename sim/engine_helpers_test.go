@@ -82,12 +82,18 @@ func (e *Engine) check() error {
 		if want := e.kv.blocksFor(s.computed); len(s.blocks) != want {
 			return fmt.Errorf("request %d: %d blocks for %d computed tokens, want %d", s.req.ID, len(s.blocks), s.computed, want)
 		}
+		if want := min(e.kv.blocksFor(s.computed), e.cfg.WindowBlocks); len(s.window) < want || len(s.window) > e.cfg.WindowBlocks {
+			return fmt.Errorf("request %d: %d window blocks for %d computed tokens, want %d to %d", s.req.ID, len(s.window), s.computed, want, e.cfg.WindowBlocks)
+		}
 		for _, b := range s.blocks {
+			refs[b]++
+		}
+		for _, b := range s.window {
 			refs[b]++
 		}
 	}
 	for i, s := range e.waiting.h {
-		if s.heapIdx != i || len(s.blocks) != 0 || s.computed != 0 {
+		if s.heapIdx != i || len(s.blocks) != 0 || len(s.window) != 0 || s.computed != 0 {
 			return fmt.Errorf("waiting request %d: index %d/%d, %d blocks, %d computed", s.req.ID, s.heapIdx, i, len(s.blocks), s.computed)
 		}
 	}

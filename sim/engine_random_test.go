@@ -88,6 +88,8 @@ func randomRun(t *testing.T, rng *rand.Rand) {
 		BlockSize:           bs,
 		NumBlocks:           4 + rng.IntN(400/bs),
 		EnablePrefixCaching: rng.IntN(4) > 0,
+		WindowBlocks:        []int{0, 0, 1, 3}[rng.IntN(4)],
+		Policy:              []Policy{VLLM, VLLM, NoEvict}[rng.IntN(3)],
 	}
 	fc := &budgetCost{t: t, cfg: cfg}
 	e, err := NewEngine(cfg, fc)

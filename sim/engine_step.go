@@ -167,8 +167,8 @@ func (e *Engine) cacheFullBlocks(s *seq, old int) {
 }
 
 func (e *Engine) finish(s *seq) {
-	e.kv.release(s.blocks)
-	s.blocks, s.done = nil, true
+	e.release(s)
+	s.blocks, s.window, s.done = nil, nil, true
 	delete(e.seqs, s.req.ID)
 	e.stats.Finished++
 }

@@ -62,7 +62,29 @@ func (p Policy) String() string {
 // token it ever will: its prompt and all but the last output token (which
 // is sampled, never computed).
 func (e *Engine) footprint(s *seq) int {
-	return e.kv.blocksFor(s.req.PromptLen + s.req.OutputLen - 1)
+	return e.blocksOf(s.req.PromptLen + s.req.OutputLen - 1)
+}
+
+// blocksOf is the blocks a sequence of tokens tokens holds: those of
+// its full-attention layers and of its sliding-window ones.
+func (e *Engine) blocksOf(tokens int) int {
+	b := e.kv.blocksFor(tokens)
+	return b + min(b, e.cfg.WindowBlocks)
+}
+
+// windowNeed is the blocks s's sliding-window layers need beyond those
+// they hold to hold tokens tokens: as many as the tokens fill, up to
+// WindowBlocks. The window's blocks are the sequence's own (never in
+// the prefix cache), and a sequence keeps its most while it runs.
+func (e *Engine) windowNeed(s *seq, tokens int) int {
+	return max(0, min(e.kv.blocksFor(tokens), e.cfg.WindowBlocks)-len(s.window))
+}
+
+// release frees the blocks s holds, both kinds.
+func (e *Engine) release(s *seq) {
+	e.kv.release(s.blocks)
+	e.kv.release(s.window)
+	s.blocks, s.window = s.blocks[:0], s.window[:0]
 }
 
 // reservedBlocks is, under NoEvict, the blocks the running sequences may
@@ -74,7 +96,7 @@ func (e *Engine) reservedBlocks() int {
 	case NoEvict:
 		n := 0
 		for _, s := range e.running {
-			n += e.footprint(s) - len(s.blocks)
+			n += e.footprint(s) - len(s.blocks) - len(s.window)
 		}
 		return n
 	case SGLang:

@@ -49,8 +49,9 @@ func (e *Engine) scheduleRunning() (preempted bool) {
 		drafts := e.drafts(s)
 		n += drafts
 		need := e.kv.blocksFor(s.computed+n) - len(s.blocks)
+		win := e.windowNeed(s, s.computed+n)
 		self := false
-		for !self && !e.kv.canAllocate(need, 0) {
+		for !self && !e.kv.canAllocate(need+win, 0) {
 			v := e.victim(i)
 			e.preempt(v)
 			preempted, self = true, v == s
@@ -59,6 +60,7 @@ func (e *Engine) scheduleRunning() (preempted bool) {
 			continue // the next sequence moved to index i
 		}
 		s.blocks = e.kv.allocate(s.blocks, need)
+		s.window = e.kv.allocate(s.window, win)
 		e.take(s, n)
 		e.sched[len(e.sched)-1].drafts = drafts
 		i++
@@ -97,8 +99,7 @@ func (e *Engine) preempt(s *seq) {
 	full := s.blocks[:s.computed/e.cfg.BlockSize]
 	e.kv.keep(full, s.owner())
 	s.prev = append(s.prev[:0], full...)
-	e.kv.release(s.blocks)
-	s.blocks = s.blocks[:0]
+	e.release(s)
 	s.computed = 0
 	e.waiting.push(s)
 	e.stats.Preemptions++
@@ -139,9 +140,10 @@ func (e *Engine) scheduleWaiting(now time.Duration) {
 		hit := hits * bs
 		n := min(s.total()-hit, e.budget)
 		need := e.kv.blocksFor(hit+n) - hits
-		later := e.laterBlocks(s, hits, need) // reserved for after this step
+		win := e.windowNeed(s, hit+n)
+		later := e.laterBlocks(s, hits, need+win) // reserved for after this step
 
-		if !e.kv.canAllocate(need+reserved+later, idle+own) {
+		if !e.kv.canAllocate(need+win+reserved+later, idle+own) {
 			return
 		}
 		reserved += later
@@ -151,6 +153,7 @@ func (e *Engine) scheduleWaiting(now time.Duration) {
 			s.blocks = e.kv.take(s.blocks, s.prev[shared:hits])
 		}
 		s.blocks = e.kv.allocate(s.blocks, need)
+		s.window = e.kv.allocate(s.window, win)
 		s.prev = s.prev[:0]
 		s.computed = hit
 		if e.cfg.EnablePrefixCaching && !s.admitted {

@@ -12,6 +12,7 @@ type seq struct {
 	computed  int
 	generated int
 	blocks    []int32 // KV blocks, ⌈computed/BlockSize⌉ of them between steps
+	window    []int32 // the sliding-window layers' blocks (windowNeed)
 	prev      []int32 // after a preemption, the full blocks it held, perhaps still cached for it
 	admitted  bool    // scheduled at least once
 	cached    int     // prompt tokens hit in the prefix cache at first admission

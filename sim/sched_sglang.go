@@ -42,10 +42,12 @@ func (e *Engine) scheduleSGLang(now time.Duration) {
 		}
 		n := min(s.total()-s.computed, e.budget)
 		need := e.kv.blocksFor(s.computed+n) - len(s.blocks)
-		if !e.kv.canAllocate(need, 0) {
+		win := e.windowNeed(s, s.computed+n)
+		if !e.kv.canAllocate(need+win, 0) {
 			continue // its decode batch will retract for it
 		}
 		s.blocks = e.kv.allocate(s.blocks, need)
+		s.window = e.kv.allocate(s.window, win)
 		e.take(s, n)
 	}
 	e.scheduleWaiting(now)

@@ -44,7 +44,7 @@ func (e *engineFlags) register(fs *pflag.FlagSet, note string) {
 		note+"fraction of each GPU's memory for weights, activations and KV cache, in (0, 1]")
 	fs.IntVar(&e.s.MaxModelLen, "max-model-len", 0,
 		note+"context limit in tokens, prompt plus output (default the model's context, capped at what the KV cache holds)")
-	fs.StringVar(&e.s.Dtype, "dtype", "bf16", note+"weight precision: bf16, fp16, fp8 (Hopper, Ada, MI300X, Blackwell) or fp4 (Blackwell)")
+	fs.StringVar(&e.s.Dtype, "dtype", "auto", note+"weight precision: auto (the checkpoint's: bf16, fp8 for DeepSeek-V3, mxfp4 for gpt-oss), bf16, fp16, fp8 (Hopper, Ada, MI300X, Blackwell), fp4 (Blackwell) or mxfp4 (a mixture of experts' experts)")
 	fs.StringVar(&e.s.KVCacheDtype, "kv-cache-dtype", "auto", note+"KV cache precision: auto (bf16, or fp16 with --dtype fp16), bf16, fp16 or fp8")
 	fs.IntVar(&e.s.SpeculativeTokens, "speculative-tokens", 0, note+"speculative decoding: drafts per sequence and step, 0 off (vLLM's num_speculative_tokens)")
 	fs.StringVar(&e.s.SpeculativeMethod, "speculative-method", "draft_model", note+"how drafts are made: draft_model (accepts 0.6 a token on text that copies nothing; a pass costs 0.1 of a decode step) or ngram (0.1; free)")
