@@ -49,7 +49,7 @@ func (c Config) Check() error {
 	if c.Virtual == nil && c.Servers == nil {
 		errs = append(errs, CheckTarget(c.Target), c.Client.Check(), c.Retry.Check())
 		if c.Target == "" {
-			errs = append(errs, c.Engine.Settings.orDefaults().Check())
+			errs = append(errs, c.Engine.Settings.orDefaults(c.Engine.TP).Check())
 		}
 	}
 	if err := errors.Join(errs...); err != nil {

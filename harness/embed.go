@@ -66,7 +66,8 @@ func startEmbedded(log io.Writer, eng Engine, model string, in *Workload) (*embe
 	if err != nil {
 		return nil, ConfigError{fmt.Errorf("--gpu: %w", err)}
 	}
-	eng.TP, eng.Settings = max(eng.TP, 1), eng.Settings.orDefaults()
+	eng.TP = max(eng.TP, 1)
+	eng.Settings = eng.Settings.orDefaults(eng.TP)
 	tok, err := in.openTokenizer()
 	if err != nil {
 		tok, err = content.Builtin("o200k_base")
@@ -129,7 +130,7 @@ func startModelEngine(log io.Writer, eng Engine, hw sim.Hardware, tok content.To
 // that differ from vLLM's defaults as a query.
 func EngineName(hw sim.Hardware, e EngineSettings) string {
 	name := fmt.Sprintf("%s@%sx%d", hw.Model.Name, hw.GPU.Name, hw.TP)
-	if q := e.Query(hw.Model.Native); q != "" {
+	if q := e.Query(hw); q != "" {
 		name += "?" + q
 	}
 	return name

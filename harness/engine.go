@@ -54,9 +54,10 @@ func DefaultEngineSettings() EngineSettings {
 		MemoryUtilization: sim.DefaultMemoryUtilization}
 }
 
-// orDefaults fills the zero settings with the defaults of e's engine.
-func (e EngineSettings) orDefaults() EngineSettings {
-	d := e.defaults()
+// orDefaults fills the zero settings with the defaults of e's engine on
+// tp GPUs.
+func (e EngineSettings) orDefaults(tp int) EngineSettings {
+	d := e.defaults(tp)
 	if e.MaxNumSeqs == 0 {
 		e.MaxNumSeqs = d.MaxNumSeqs
 	}
@@ -156,7 +157,7 @@ func (e EngineSettings) Resolve(hw sim.Hardware) (sim.EngineConfig, error) {
 
 // resolve is Resolve, also returning hw in the settings' precisions.
 func (e EngineSettings) resolve(hw sim.Hardware) (sim.Hardware, sim.EngineConfig, error) {
-	e = e.orDefaults()
+	e = e.orDefaults(hw.TP)
 	if err := e.Check(); err != nil {
 		return hw, sim.EngineConfig{}, err
 	}
@@ -218,10 +219,12 @@ func (e EngineSettings) Server(hw sim.Hardware) (server.Config, error) {
 // parameters in a fixed order (e.g. "max-num-seqs=1&prefix-caching=off"),
 // or "" when there are none, so that a target's name says what engine
 // produced its records. The weights' precision is named unless it is
-// BF16 and the checkpoint's, native.
-func (e EngineSettings) Query(native sim.Precision) string {
+// BF16 and the checkpoint's. hw is the hardware e runs on: its model's
+// checkpoint and its TP degree, which some defaults depend on.
+func (e EngineSettings) Query(hw sim.Hardware) string {
 	var q []string
-	e, d := e.orDefaults(), e.defaults()
+	e, d := e.orDefaults(hw.TP), e.defaults(hw.TP)
+	native := hw.Model.Native
 	if p, err := e.policy(); err == nil && p != sim.VLLM {
 		q = append(q, "engine="+p.String())
 	}

@@ -20,14 +20,31 @@ const (
 // SGLang's defaults (sglang server arguments): chunked_prefill_size
 // 8192, which it picks for GPUs of 80 GB and more (less on smaller ones);
 // max_running_requests up to 4096, which its admission control keeps
-// well below; mem_fraction_static 0.88, its figure for one GPU (it lowers
-// it with TP: 0.87 at 2, 0.85 at 4, 0.81 at 8), of the GPU's whole memory
-// for weights and KV cache, as vLLM's utilization is.
+// well below; mem_fraction_static by the TP degree (sglangMemFraction),
+// of the GPU's whole memory for weights and KV cache, as vLLM's
+// utilization is.
 const (
 	sglangMaxRunning = 4096
 	sglangChunk      = 8192
-	sglangMemFrac    = 0.88
 )
+
+// sglangMemFraction is SGLang's default mem_fraction_static for tp GPUs
+// (server_args.py): 0.88 on one, 0.87 from 2, 0.85 from 4, 0.81 from 8
+// and 0.79 from 16, leaving room for the larger communication buffers
+// and CUDA graphs of a wider group.
+func sglangMemFraction(tp int) float64 {
+	switch {
+	case tp >= 16:
+		return 0.79
+	case tp >= 8:
+		return 0.81
+	case tp >= 4:
+		return 0.85
+	case tp >= 2:
+		return 0.87
+	}
+	return 0.88
+}
 
 // policy reads Engine.
 func (e EngineSettings) policy() (sim.Policy, error) {
@@ -38,15 +55,16 @@ func (e EngineSettings) policy() (sim.Policy, error) {
 	return p, nil
 }
 
-// defaults returns the settings e's engine starts with when not told
-// otherwise (vLLM's, for an unknown engine, which Check refuses).
-func (e EngineSettings) defaults() EngineSettings {
+// defaults returns the settings e's engine starts with on tp GPUs when
+// not told otherwise (vLLM's, for an unknown engine, which Check
+// refuses).
+func (e EngineSettings) defaults(tp int) EngineSettings {
 	switch p, _ := e.policy(); p {
 	case sim.NoEvict:
 		return EngineSettings{MaxNumSeqs: trtllmMaxBatchSize, MaxNumBatchedTokens: trtllmMaxNumTokens,
 			MemoryUtilization: trtllmFreeFraction}
 	case sim.SGLang:
-		return EngineSettings{MaxNumSeqs: sglangMaxRunning, MaxNumBatchedTokens: sglangChunk, MemoryUtilization: sglangMemFrac}
+		return EngineSettings{MaxNumSeqs: sglangMaxRunning, MaxNumBatchedTokens: sglangChunk, MemoryUtilization: sglangMemFraction(tp)}
 	}
 	return DefaultEngineSettings()
 }

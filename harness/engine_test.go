@@ -75,7 +75,8 @@ func TestEnginePrecision(t *testing.T) {
 // TestEnginePolicy: --engine trtllm runs TensorRT-LLM's no-evict policy
 // with its defaults (2048 sequences, a KV cache of 0.9 of the memory the
 // weights and activations leave) unless flags say otherwise, and names
-// itself in the target; an unknown engine is refused.
+// itself in the target; --engine sglang takes SGLang's memory fraction
+// for its TP degree; an unknown engine is refused.
 func TestEnginePolicy(t *testing.T) {
 	t.Parallel()
 	base := Engine{Model: "llama-3.1-8b", GPU: "h100", TP: 1}
@@ -83,6 +84,8 @@ func TestEnginePolicy(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	hw8 := hw
+	hw8.TP = 8
 	for _, tt := range []struct {
 		name     string
 		settings EngineSettings
@@ -99,9 +102,18 @@ func TestEnginePolicy(t *testing.T) {
 		{"a setting given overrides the engine's", EngineSettings{Engine: "TensorRT-LLM", MaxNumSeqs: 64},
 			sim.EngineConfig{Policy: sim.NoEvict, MaxNumSeqs: 64, MaxNumBatchedTokens: 8192, NumBlocks: hw.KVBlocksOfFree(0.9)},
 			"sim://Llama-3.1-8B@H100-SXMx1?engine=trtllm&max-num-seqs=64", ""},
+		{"SGLang's defaults on one GPU", EngineSettings{Engine: "sglang"},
+			sim.EngineConfig{Policy: sim.SGLang, MaxNumSeqs: 4096, MaxNumBatchedTokens: 8192, NumBlocks: hw.KVBlocks(0.88)},
+			"sim://Llama-3.1-8B@H100-SXMx1?engine=sglang", ""},
+		{"SGLang's defaults on eight", EngineSettings{Engine: "sglang"},
+			sim.EngineConfig{Policy: sim.SGLang, MaxNumSeqs: 4096, MaxNumBatchedTokens: 8192, NumBlocks: hw8.KVBlocks(0.81)},
+			"sim://Llama-3.1-8B@H100-SXMx8?engine=sglang", ""},
 		{"an unknown engine", EngineSettings{Engine: "tgi"}, sim.EngineConfig{}, "", `--engine: unknown engine "tgi" (want vllm, sglang or trtllm)`},
 	} {
 		eng := base
+		if strings.Contains(tt.name, "eight") {
+			eng.TP = 8
+		}
 		eng.Settings = tt.settings
 		v, err := NewVirtual(eng, 1, "round-robin")
 		if tt.err != "" {

@@ -28,7 +28,7 @@ func NewVirtual(eng Engine, replicas int, router string) (*Virtual, error) {
 	if err != nil {
 		return nil, fmt.Errorf("--router: %w", err)
 	}
-	eng.Settings = eng.Settings.orDefaults()
+	eng.Settings = eng.Settings.orDefaults(eng.TP)
 	hw, ec, err := eng.Settings.resolve(hw)
 	if err != nil {
 		return nil, err
@@ -37,7 +37,7 @@ func NewVirtual(eng Engine, replicas int, router string) (*Virtual, error) {
 	if replicas > 1 {
 		query = append(query, fmt.Sprintf("replicas=%d&router=%s", replicas, r))
 	}
-	if q := eng.Settings.Query(hw.Model.Native); q != "" {
+	if q := eng.Settings.Query(hw); q != "" {
 		query = append(query, q)
 	}
 	target := fmt.Sprintf("%s%s@%sx%d", metrics.VirtualTargetScheme, hw.Model.Name, hw.GPU.Name, eng.TP)
@@ -58,7 +58,7 @@ func NewServer(eng Engine) (server.Config, error) {
 	if err != nil {
 		return server.Config{}, err
 	}
-	return eng.Settings.orDefaults().Server(hw)
+	return eng.Settings.orDefaults(eng.TP).Server(hw)
 }
 
 // hardware looks eng's model and GPU up in the catalog; verb names the

@@ -141,7 +141,7 @@ func TestEngineQuery(t *testing.T) {
 		if err := fs.Parse(tt.args); err != nil {
 			t.Fatal(err)
 		}
-		if got := e.settings().Query(sim.BF16); got != tt.want {
+		if got := e.settings().Query(sim.Hardware{TP: 1}); got != tt.want {
 			t.Errorf("%s: %q, want %q", tt.reason, got, tt.want)
 		}
 	}
