@@ -60,6 +60,7 @@ func BenchmarkSimHourChat(b *testing.B) {
 	}{
 		{"discard/1xH100", 1, func() (Sink, func()) { return discard{}, func() {} }},
 		{"discard/2xH100", 2, func() (Sink, func()) { return discard{}, func() {} }},
+		{"discard/100xH100", 100, func() (Sink, func()) { return discard{}, func() {} }},
 		{"jsonl/2xH100", 2, func() (Sink, func()) {
 			rw, err := trace.NewRecordWriter(io.Discard, trace.RunHeader{})
 			if err != nil {

@@ -54,6 +54,7 @@ func (rn *runner) addChoices(id uint64) error {
 			return err
 		}
 		r.load++
+		rn.touch(replica)
 		rn.flights[parent].kids++
 	}
 	return nil

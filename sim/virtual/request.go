@@ -80,6 +80,7 @@ func (rn *runner) admit(id uint64, f *flight, t *trace.Turn, hashes []uint64) er
 	if !r.stepping {
 		r.at = max(r.at, f.arrival)
 	}
+	rn.touch(f.replica)
 	return nil
 }
 

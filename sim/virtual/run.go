@@ -21,7 +21,8 @@ type runner struct {
 	cfg     Config
 	sink    Sink
 	reps    []replica
-	rr      int // next replica for RoundRobin
+	due     *dueQueue // the replicas with an event to come
+	rr      int       // next replica for RoundRobin
 	sched   *schedule
 	flights []flight // by engine request ID
 	free    []uint64 // IDs of finished flights, for reuse
@@ -107,7 +108,7 @@ func newRunnerOf(cfg Config, h trace.Header, text TextTally, sink Sink) (*runner
 	if sink == nil {
 		return nil, errors.New("virtual run: nil sink")
 	}
-	rn := &runner{cfg: cfg, sink: sink, reps: make([]replica, cfg.Replicas), warmup: warmupOf(cfg, h.WarmupUS)}
+	rn := &runner{cfg: cfg, sink: sink, reps: make([]replica, cfg.Replicas), due: newDueQueue(cfg.Replicas), warmup: warmupOf(cfg, h.WarmupUS)}
 	for i := range rn.reps {
 		if rn.reps[i].eng, err = sim.NewEngine(cfg.Engine, cfg.Cost); err != nil {
 			return nil, fmt.Errorf("virtual run: %w", err)
@@ -141,12 +142,14 @@ func (rn *runner) loop(ctx context.Context) (interrupted bool, err error) {
 			return false, nil
 		case evDeliver:
 			err = rn.deliver(&rn.reps[i])
+			rn.touch(i)
 		case evArrive:
 			if err = rn.arrive(rn.sched.pop()); err == nil {
 				err = rn.sched.err
 			}
 		case evStep:
 			rn.reps[i].step()
+			rn.touch(i)
 		}
 		if err != nil {
 			return false, err
@@ -195,17 +198,21 @@ func (rn *runner) stats() sim.Stats {
 // next returns the earliest event, and the replica for deliveries and
 // steps. Ties go to the lower kind, then the lower replica index.
 func (rn *runner) next() (eventKind, int) {
-	kind, at, idx := evNone, time.Duration(0), 0
+	kind, at := evNone, time.Duration(0)
 	if t, ok := rn.sched.peek(); ok {
 		kind, at = evArrive, t
 	}
-	for i := range rn.reps {
-		k, t := rn.reps[i].nextEvent()
-		if k != evNone && (kind == evNone || t < at || (t == at && k < kind)) {
-			kind, at, idx = k, t, i
-		}
+	if i, k, ok := rn.due.peek(); ok && (kind == evNone || k.at < at || (k.at == at && k.kind < kind)) {
+		return k.kind, i
 	}
-	return kind, idx
+	return kind, 0
+}
+
+// touch files replica i's next event in the due queue after anything
+// that may have changed it: a step, a delivery, a request added.
+func (rn *runner) touch(i int) {
+	k, at := rn.reps[i].nextEvent()
+	rn.due.update(i, k, at)
 }
 
 // deliver hands out the events of r's finished step at its end time.
