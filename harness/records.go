@@ -98,6 +98,7 @@ type keep struct{ recs []trace.Record }
 
 func (k *keep) Write(r *trace.Record) error {
 	k.recs = append(k.recs, *r)
+	k.recs[len(k.recs)-1].Pack() // a quarter of the memory; the report reads them the same
 	return nil
 }
 

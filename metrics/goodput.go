@@ -175,7 +175,7 @@ func meets(r *trace.Record, slo trace.SLO, gaps []float64) (bool, []float64) {
 			return true, gaps
 		}
 		gaps = gaps[:0]
-		for _, g := range r.ITLUS {
+		for g := range r.GapValues() {
 			gaps = append(gaps, float64(g))
 		}
 		return ownITL(r, gaps, slo.Percentile) <= bound, gaps
@@ -184,7 +184,7 @@ func meets(r *trace.Record, slo trace.SLO, gaps []float64) (bool, []float64) {
 }
 
 // ownITL is the nearest-rank percentile p (mean for 0) of r's gaps:
-// gaps, its ITLUS as floats, sorted here in place, and its ITLTail, whose
+// gaps, its ITLUS (GapValues) as floats, sorted here in place, and its ITLTail, whose
 // values are within 0.1% of the gaps they count. The mean is exact.
 func ownITL(r *trace.Record, gaps []float64, p float64) float64 {
 	if p == 0 {

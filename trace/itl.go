@@ -79,7 +79,7 @@ func (r *Record) AddGap(us int64) {
 
 // Gaps is how many inter-token gaps r has: len(ITLUS) plus ITLTail's.
 func (r *Record) Gaps() int64 {
-	n := int64(len(r.ITLUS))
+	n := r.listed()
 	if r.ITLTail != nil {
 		n += r.ITLTail.N
 	}
@@ -89,7 +89,7 @@ func (r *Record) Gaps() int64 {
 // GapSumUS is the exact sum of r's inter-token gaps, µs.
 func (r *Record) GapSumUS() int64 {
 	var sum int64
-	for _, g := range r.ITLUS {
+	for g := range r.GapValues() {
 		sum += g
 	}
 	if r.ITLTail != nil {
@@ -102,7 +102,7 @@ func (r *Record) GapSumUS() int64 {
 // ITLUS once, in order, then ITLTail's values in ascending order.
 func (r *Record) GapCounts() iter.Seq2[int64, int64] {
 	return func(yield func(int64, int64) bool) {
-		for _, g := range r.ITLUS {
+		for g := range r.GapValues() {
 			if !yield(g, 1) {
 				return
 			}

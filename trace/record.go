@@ -192,6 +192,10 @@ type Record struct {
 	FinishReason string `json:"finish_reason,omitempty"`
 	ErrorClass   string `json:"error_class,omitempty"` // see the Err constants
 	Error        string `json:"error,omitempty"`
+
+	// packed holds ITLUS's npacked gaps after Pack, compactly.
+	packed  []byte
+	npacked int32
 }
 
 // Error classes of a failed request. A record with an error class is
