@@ -103,11 +103,17 @@ func slowestPrompts(fsys fs.FS, name string, rs *trace.Records, log io.Writer) f
 		client        string
 		session, turn int
 	}
+	type sessionKey struct {
+		client string
+		index  int
+	}
 	var prompts map[key]string
 	load := func() error {
 		prompts = map[key]string{}
+		sessions := map[sessionKey]bool{}
 		for _, r := range report.Slowest(rs) {
 			prompts[key{r.Client, r.Session, r.Turn}] = ""
+			sessions[sessionKey{r.Client, r.Session}] = true
 		}
 		f, err := fsys.Open(name)
 		if err != nil {
@@ -118,8 +124,9 @@ func slowestPrompts(fsys fs.FS, name string, rs *trace.Records, log io.Writer) f
 		if err != nil {
 			return err
 		}
+		want := func(client string, index int) bool { return sessions[sessionKey{client, index}] }
 		for {
-			s, err := tr.Read()
+			s, err := tr.ReadWanted(want)
 			if err == io.EOF {
 				return nil
 			}

@@ -152,3 +152,60 @@ func (tr *Reader) next() ([]byte, error) {
 		return line, nil
 	}
 }
+
+// ReadWanted returns the next session for which want(client, index) is
+// true, or io.EOF after the last, skipping the others: a line that starts
+// as Writer writes one ({"client":"…","index":N,…}) is skipped without
+// decoding it, so that finding a few sessions in a large trace costs
+// little more than reading it. The hash covers every line, as Read's.
+// A skipped line is not checked.
+func (tr *Reader) ReadWanted(want func(client string, index int) bool) (*Session, error) {
+	for {
+		line, err := tr.next()
+		if err != nil {
+			return nil, err
+		}
+		tr.h.Write(line)
+		if client, index, ok := sessionKey(line); ok && !want(client, index) {
+			continue
+		}
+		s, err := decodeSession(line)
+		if err != nil {
+			return nil, lineErr(tr.line, err)
+		}
+		if !want(s.Client, s.Index) {
+			continue
+		}
+		if err := s.Validate(); err != nil {
+			return nil, lineErr(tr.line, fmt.Errorf("session %s/%d: %w", s.Client, s.Index, err))
+		}
+		return s, nil
+	}
+}
+
+// sessionKey reads the client and index a session's line starts with
+// when it starts as Writer writes one, with a client name free of
+// escapes; ok is false for any other line.
+func sessionKey(line []byte) (client string, index int, ok bool) {
+	const head, mid = `{"client":"`, `","index":`
+	rest, found := bytes.CutPrefix(line, []byte(head))
+	if !found {
+		return "", 0, false
+	}
+	end := bytes.IndexByte(rest, '"')
+	if end < 0 || bytes.IndexByte(rest[:end], '\\') >= 0 {
+		return "", 0, false
+	}
+	name := rest[:end]
+	if rest, found = bytes.CutPrefix(rest[end:], []byte(mid)); !found {
+		return "", 0, false
+	}
+	n, digits := 0, 0
+	for ; digits < len(rest) && digits < 10 && rest[digits] >= '0' && rest[digits] <= '9'; digits++ {
+		n = n*10 + int(rest[digits]-'0')
+	}
+	if digits == 0 || digits == 10 || digits >= len(rest) || (rest[digits] != ',' && rest[digits] != '}') || (digits > 1 && rest[0] == '0') {
+		return "", 0, false
+	}
+	return string(name), n, true
+}
