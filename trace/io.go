@@ -184,8 +184,9 @@ func (tr *Reader) ReadWanted(want func(client string, index int) bool) (*Session
 }
 
 // sessionKey reads the client and index a session's line starts with
-// when it starts as Writer writes one, with a client name free of
-// escapes; ok is false for any other line.
+// when it starts as Writer writes one, with a client name of printable
+// ASCII and neither key again later in the line; ok is false for any
+// other line.
 func sessionKey(line []byte) (client string, index int, ok bool) {
 	const head, mid = `{"client":"`, `","index":`
 	rest, found := bytes.CutPrefix(line, []byte(head))
@@ -193,8 +194,13 @@ func sessionKey(line []byte) (client string, index int, ok bool) {
 		return "", 0, false
 	}
 	end := bytes.IndexByte(rest, '"')
-	if end < 0 || bytes.IndexByte(rest[:end], '\\') >= 0 {
+	if end < 0 {
 		return "", 0, false
+	}
+	for _, c := range rest[:end] {
+		if c < ' ' || c > '~' || c == '\\' {
+			return "", 0, false
+		}
 	}
 	name := rest[:end]
 	if rest, found = bytes.CutPrefix(rest[end:], []byte(mid)); !found {
@@ -206,6 +212,9 @@ func sessionKey(line []byte) (client string, index int, ok bool) {
 	}
 	if digits == 0 || digits == 10 || digits >= len(rest) || (rest[digits] != ',' && rest[digits] != '}') || (digits > 1 && rest[0] == '0') {
 		return "", 0, false
+	}
+	if tail := rest[digits:]; bytes.Contains(tail, []byte(`"client"`)) || bytes.Contains(tail, []byte(`"index"`)) {
+		return "", 0, false // a repeated key, which JSON would take instead
 	}
 	return string(name), n, true
 }
