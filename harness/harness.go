@@ -118,6 +118,12 @@ type Config struct {
 	// scraped beside them: no trace, manifest or probe (a sweep's points,
 	// whose sweep is the bundle).
 	Bare bool
+	// NoTrace leaves the trace out of the bundle of a simulation
+	// generated as it runs (LoadOptions.Stream): the manifest's spec and
+	// seed make it again byte for byte (surge gen), the records' workload
+	// hash checks it, and a run of millions of requests does not write
+	// tens of GB of prompts. The HTML report then shows no prompts.
+	NoTrace bool
 
 	Scrape   Scrape
 	LiveAddr string // where to serve the run's own metrics ("": nowhere)

@@ -28,6 +28,11 @@ type LoadOptions struct {
 	// NoText compiles the spec without prompt text: the sessions' times
 	// and lengths, enough to plan a run but not to send it.
 	NoText bool
+	// Stream prepares the spec without compiling it, for a simulation
+	// that generates its sessions as it runs them, holding only those in
+	// flight (surge sim): the Workload has its header but no Sessions or
+	// Hash, which any other run compiles when it starts.
+	Stream bool
 }
 
 // Load reads the workload at name in fsys: a surge trace, read as it is,
@@ -61,12 +66,34 @@ func Load(ctx context.Context, fsys fs.FS, name string, opts LoadOptions) (*Work
 			return nil, err
 		}
 	}
-	w, err := compileSpec(ctx, fsys, name, s, workload.Options{NoText: opts.NoText})
+	prepare := compileSpec
+	if opts.Stream {
+		prepare = streamSpec
+	}
+	w, err := prepare(ctx, fsys, name, s, workload.Options{NoText: opts.NoText})
 	if err != nil {
 		return nil, err
 	}
 	w.SpecText = text
 	return w, nil
+}
+
+// streamSpec is compileSpec but for generating the sessions: it checks
+// that s compiles and keeps how to generate it (Workload.generator).
+func streamSpec(_ context.Context, fsys fs.FS, name string, s *spec.Spec, opts workload.Options) (*Workload, error) {
+	tok, synth, err := OpenContent(fsys, name, s)
+	if err != nil {
+		return nil, err
+	}
+	if opts.Datasets, err = OpenDatasets(fsys, name, s); err != nil {
+		return nil, err
+	}
+	newGen := func() (*workload.Generator, error) { return workload.New(s, tok, synth, opts) }
+	g, err := newGen()
+	if err != nil {
+		return nil, fmt.Errorf("spec %s: %w", name, err)
+	}
+	return &Workload{Header: g.Header(), Spec: s, SpecPath: name, Tokenizer: tok, generator: newGen}, nil
 }
 
 // IsTrace reports whether r's next bytes start a surge trace, without

@@ -40,6 +40,9 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	if cfg.Virtual != nil {
 		return runVirtual(ctx, cfg)
 	}
+	if err := cfg.Workload.materialize(ctx); err != nil {
+		return nil, err
+	}
 	if late := time.Since(cfg.StartAt); !cfg.StartAt.IsZero() && late > MaxStartLate {
 		return nil, ConfigError{fmt.Errorf("--start-at %s is %v in the past: start the shards again with a later instant", cfg.StartAt.Format(time.RFC3339), late.Round(time.Second))}
 	}

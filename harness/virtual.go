@@ -25,6 +25,12 @@ type Virtual struct {
 
 // runVirtual is Run in virtual time.
 func runVirtual(ctx context.Context, cfg Config) (*Result, error) {
+	if streamable(&cfg) {
+		return runStreamed(ctx, cfg)
+	}
+	if err := cfg.Workload.materialize(ctx); err != nil {
+		return nil, err
+	}
 	in := cfg.Workload
 	if n, w := faulted(in), len(in.Header.FaultWindows); n+w > 0 && !cfg.bare() {
 		fmt.Fprintf(cfg.Log, "surge: sim does not inject faults: %d requests that carry one and %d storm or burst windows run as healthy (a burst's arrivals are in the trace already); surge run injects them\n", n, w)
@@ -35,7 +41,7 @@ func runVirtual(ctx context.Context, cfg Config) (*Result, error) {
 	// The bundle's trace is written while the simulation runs: both only
 	// read the sessions.
 	traced := make(chan error, 1)
-	if cfg.bare() {
+	if cfg.bare() || cfg.NoTrace {
 		traced <- nil
 	} else {
 		go func() { traced <- writeTrace(cfg.Dir, in) }()

@@ -40,6 +40,29 @@ type Workload struct {
 	// prompts. Nil means the header's tokenizer when it is built in
 	// (o200k_base for a trace that names none).
 	Tokenizer content.Tokenizer
+
+	// generator, when set, makes a new generator of Spec: the workload
+	// was loaded to be generated as it is simulated (LoadOptions.Stream),
+	// and Sessions and Hash are empty until materialize compiles them.
+	generator func() (*workload.Generator, error)
+}
+
+// materialize compiles a workload loaded to stream into Sessions and
+// Hash, for a run that needs them all; it does nothing to any other.
+func (w *Workload) materialize(ctx context.Context) error {
+	if w.generator == nil {
+		return nil
+	}
+	g, err := w.generator()
+	if err != nil {
+		return err
+	}
+	sessions, hash, err := generateAll(ctx, g, w.Header)
+	if err != nil {
+		return err
+	}
+	w.Sessions, w.Hash, w.generator = sessions, hash, nil
+	return nil
 }
 
 // ReadTrace reads a whole trace from r.
@@ -75,24 +98,34 @@ func compile(ctx context.Context, s *spec.Spec, tok content.Tokenizer, synth *co
 	if err != nil {
 		return nil, err
 	}
-	w := &Workload{Header: g.Header(), Spec: s}
-	tw, err := trace.NewWriter(io.Discard, w.Header)
+	w := &Workload{Header: g.Header(), Spec: s, Tokenizer: tok}
+	w.Sessions, w.Hash, err = generateAll(ctx, g, w.Header)
 	if err != nil {
 		return nil, err
 	}
+	return w, nil
+}
+
+// generateAll generates every session of g and the workload hash of
+// the trace of them under h.
+func generateAll(ctx context.Context, g *workload.Generator, h trace.Header) ([]*trace.Session, string, error) {
+	tw, err := trace.NewWriter(io.Discard, h)
+	if err != nil {
+		return nil, "", err
+	}
+	var sessions []*trace.Session
 	_, err = g.Generate(ctx, func(s *trace.Session) error {
-		w.Sessions = append(w.Sessions, s)
+		sessions = append(sessions, s)
 		return tw.Write(s)
 	})
 	if errors.Is(err, context.Canceled) {
-		return nil, ErrInterrupted
+		return nil, "", ErrInterrupted
 	}
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
-	w.Hash, err = tw.Close()
-	w.Tokenizer = tok
-	return w, err
+	hash, err := tw.Close()
+	return sessions, hash, err
 }
 
 // tokenizer names the tokenizer of the workload's token counts: the
@@ -123,9 +156,13 @@ func (w *Workload) closedLoop() []string {
 }
 
 // impliedReuse is the prefix-cache reuse of the workload's sessions, in
-// vLLM's default blocks of 16 tokens.
+// vLLM's default blocks of 16 tokens; nil when they hold too many blocks
+// to tell (virtual.MaxReuseBlocks).
 func (w *Workload) impliedReuse() *trace.Reuse {
-	r := virtual.ImpliedReuse(w.Sessions, 16)
+	r, ok := virtual.ImpliedReuse(w.Sessions, 16)
+	if !ok {
+		return nil
+	}
 	return &r
 }
 

@@ -28,12 +28,13 @@ type RecordWriter struct {
 	flush time.Time
 	timer *time.Timer // pending flush of buffered records, or nil
 	gaps  []byte      // a record's line with its gaps, reused
+	head  int         // the header line's length, when it has room (NewRecordWriterRoom)
 	err   error
 }
 
 // NewRecordWriter writes h and returns a writer for the records.
 func NewRecordWriter(w io.Writer, h RunHeader) (*RecordWriter, error) {
-	rw := &RecordWriter{w: bufio.NewWriterSize(w, 256<<10)}
+	rw := &RecordWriter{w: newBuffered(w)}
 	rw.enc = json.NewEncoder(&rw.buf)
 	rw.enc.SetEscapeHTML(false)
 	h.Format = RecordsFormat
@@ -42,6 +43,9 @@ func NewRecordWriter(w io.Writer, h RunHeader) (*RecordWriter, error) {
 	}
 	return rw, rw.Flush()
 }
+
+// newBuffered is the buffer a RecordWriter writes through.
+func newBuffered(w io.Writer) *bufio.Writer { return bufio.NewWriterSize(w, 256<<10) }
 
 // Write appends one record, flushing to w at least every 100 ms.
 func (rw *RecordWriter) Write(r *Record) error {
@@ -113,6 +117,11 @@ var e2eKey = []byte(`"e2e_us":`)
 // (TestRecordLineIsJSON holds the two ways to the same bytes); rw.mu must
 // be held.
 func (rw *RecordWriter) record(r *Record) error {
+	if r.packed != nil {
+		u := *r
+		u.Unpack()
+		r = &u
+	}
 	if len(r.ITLUS) == 0 || rw.err != nil {
 		return rw.line(r)
 	}

@@ -18,7 +18,13 @@ import (
 // loadWorkload reads a trace, or compiles a spec with the gen flags'
 // overrides, from path ("-": stdin).
 func loadWorkload(ctx context.Context, path string, f genFlags, c interface{ Changed(string) bool }, stdin io.Reader) (*harness.Workload, error) {
-	w, err := harness.Load(ctx, hostfs.FS{Stdin: stdin}, filepath.ToSlash(path), harness.LoadOptions{Edit: func(s *spec.Spec) error { return f.applyTo(c, s) }})
+	return loadWorkloadOpts(ctx, path, f, c, stdin, harness.LoadOptions{})
+}
+
+// loadWorkloadOpts is loadWorkload with opts (its Edit set from f).
+func loadWorkloadOpts(ctx context.Context, path string, f genFlags, c interface{ Changed(string) bool }, stdin io.Reader, opts harness.LoadOptions) (*harness.Workload, error) {
+	opts.Edit = func(s *spec.Spec) error { return f.applyTo(c, s) }
+	w, err := harness.Load(ctx, hostfs.FS{Stdin: stdin}, filepath.ToSlash(path), opts)
 	if errors.Is(err, harness.ErrInterrupted) {
 		return nil, errInterrupted
 	}

@@ -15,6 +15,7 @@ type simFlags struct {
 	replicas int
 	router   string
 	out      string
+	noTrace  bool
 	engine   engineFlags
 	slos     sloFlags
 }
@@ -45,6 +46,7 @@ where it is, and the run is reported as interrupted.`,
 	fs.IntVar(&f.replicas, "replicas", 1, "number of server replicas")
 	fs.StringVar(&f.router, "router", "round-robin", "how requests pick a replica: round-robin or least-loaded")
 	fs.StringVarP(&f.out, "output", "o", "", "directory for records and report (default surge-sim-TIME)")
+	fs.BoolVar(&f.noTrace, "no-trace", false, "leave the trace out of the bundle (the manifest's spec and seed make it again with surge gen; the records' workload hash checks it): for runs of millions of requests")
 	f.engine.register(fs, "")
 	f.slos.register(fs)
 	return c
@@ -55,7 +57,8 @@ func runSim(c *cobra.Command, path string, f simFlags) error {
 	if err != nil {
 		return usageError{err}
 	}
-	in, err := loadWorkload(c.Context(), path, f.gen, c.Flags(), c.InOrStdin())
+	// Generated as it runs, holding only the sessions in flight.
+	in, err := loadWorkloadOpts(c.Context(), path, f.gen, c.Flags(), c.InOrStdin(), harness.LoadOptions{Stream: true})
 	if err != nil {
 		return specFailure(c, path, err)
 	}
@@ -64,7 +67,7 @@ func runSim(c *cobra.Command, path string, f simFlags) error {
 	}
 	cfg := harness.Config{
 		Workload: in, Virtual: v, Log: c.ErrOrStderr(),
-		FailOnSLO: f.slos.failOn, FailOnInvalid: f.slos.failOnInvalid,
+		FailOnSLO: f.slos.failOn, FailOnInvalid: f.slos.failOnInvalid, NoTrace: f.noTrace,
 		Tool: versionString(), Command: commandLine(c.Context()), Host: bundle.ThisHost(kernelRelease()),
 	}
 	output(c, &cfg, f.out, "surge-sim-")

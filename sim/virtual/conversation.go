@@ -160,7 +160,8 @@ func promptLen(msgs []message) int {
 }
 
 // textRatio returns the bytes of text per KV block of blockTokens tokens
-// over every message of sessions identified by its text (TextTally).
+// over the messages of sessions identified by their text, as TextTally
+// counts them (the first TextSample tokens).
 func textRatio(sessions []*trace.Session, blockTokens int) int {
 	var tt TextTally
 	for _, s := range sessions {

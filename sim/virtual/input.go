@@ -16,22 +16,36 @@ type Input struct {
 	// as a generator emits them, and io.EOF after the last.
 	Next func() (*trace.Session, error)
 	// Requests is the number of turns of all the sessions, the end line's
-	// Scheduled.
+	// Scheduled; 0 counts the turns of the sessions Next returns.
 	Requests int
-	// Text tallies the text of all the sessions, which names the blocks
-	// of the prompts that carry text.
+	// Text tallies the text of the sessions (TextTally.Add each in
+	// order: it takes the first ones), which names the blocks of the
+	// prompts that carry text.
 	Text TextTally
 }
 
 // TextTally sums the text of the messages that the prefix cache names by
 // their text (user messages and system prompts without a SystemID) and
-// their tokens, as Run reads them.
+// their tokens, as Run reads them, over the first sessions, until it holds
+// TextSample tokens: a workload's ratio of bytes to tokens is known long
+// before its end, and a run given its sessions one by one can start once
+// that many are in.
 type TextTally struct {
 	Bytes, Tokens int64
 }
 
-// Add counts the text of s.
+// TextSample is the text tokens a TextTally counts at most, but for the
+// session that crosses it: 2²⁴, about 64 MB of English text.
+const TextSample = 1 << 24
+
+// Full reports whether tt has all the text it counts.
+func (tt TextTally) Full() bool { return tt.Tokens >= TextSample }
+
+// Add counts the text of s, unless tt is Full.
 func (tt *TextTally) Add(s *trace.Session) {
+	if tt.Full() {
+		return
+	}
 	add := func(text string, n int) {
 		if text != "" && n > 0 {
 			tt.Bytes += int64(len(text))
@@ -84,17 +98,22 @@ func RunInput(ctx context.Context, cfg Config, h trace.Header, in Input, sink Si
 	if err != nil {
 		return trace.RunEnd{}, err
 	}
-	rn.sched = &schedule{pull: streamed(in.Next)}
+	turns := 0
+	rn.sched = &schedule{pull: streamed(in.Next, &turns)}
 	if rn.sched.advance(); rn.sched.err != nil {
 		return trace.RunEnd{}, rn.sched.err
 	}
-	return rn.run(ctx, in.Requests)
+	end, err := rn.run(ctx, in.Requests)
+	if in.Requests == 0 {
+		end.Scheduled = turns
+	}
+	return end, err
 }
 
 // streamed pulls the jobs of the open-loop sessions next returns,
 // numbering them in order, checking each as Run does and that their
-// offsets never decrease.
-func streamed(next func() (*trace.Session, error)) func() (job, error) {
+// offsets never decrease, and adds up their turns in *turns.
+func streamed(next func() (*trace.Session, error), turns *int) func() (job, error) {
 	key, last := 0, int64(0)
 	return func() (job, error) {
 		s, err := next()
@@ -112,6 +131,7 @@ func streamed(next func() (*trace.Session, error)) func() (job, error) {
 		}
 		j := job{sess: s, key: key, loop: -1}
 		key, last = key+1, s.AtUS
+		*turns += len(s.Turns)
 		return j, nil
 	}
 }

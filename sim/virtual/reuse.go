@@ -15,33 +15,79 @@ import (
 // server can add by also caching generated tokens or lose by evicting.
 // The prompts of embeddings, rerank and score requests count with none
 // cached, as Run never prefix-caches them: a batch of texts or of query
-// and document pairs is not one sequence whose prefix others share.
-func ImpliedReuse(sessions []*trace.Session, blockTokens int) trace.Reuse {
-	r := trace.Reuse{BlockTokens: blockTokens}
-	hs := &hasher{bt: blockTokens, bb: textRatio(sessions, blockTokens)}
-	var seen blockSet
-	var msgs []message
-	for i, s := range sessions {
-		sr := newSessionRun(job{sess: s, key: i}, true, false)
-		for k := range s.Turns {
-			msgs = sr.messages(msgs, k)
-			if openai.Pools(s.API) {
-				sr.leave(k)
-				r.Prompt += int64(promptLen(msgs))
-				continue
-			}
-			hashes := sr.hashes(hs, msgs, k)
-			sr.leave(k)
-			hit := 0
-			for hit < len(hashes) && seen.has(hashes[hit]) {
-				hit++
-			}
-			for _, h := range hashes[hit:] {
-				seen.add(h)
-			}
-			r.Prompt += int64(promptLen(msgs))
-			r.Cached += int64(hit * blockTokens)
-		}
+// and document pairs is not one sequence whose prefix others share. It
+// reports false, the figure unknown, for sessions of more than
+// MaxReuseBlocks distinct blocks.
+func ImpliedReuse(sessions []*trace.Session, blockTokens int) (trace.Reuse, bool) {
+	var text TextTally
+	for _, s := range sessions {
+		text.Add(s)
 	}
-	return r
+	rc := NewReuseCounter(blockTokens, text)
+	for _, s := range sessions {
+		rc.Add(s)
+	}
+	return rc.Reuse()
+}
+
+// MaxReuseBlocks bounds the distinct blocks a ReuseCounter remembers,
+// 2²⁷ (a GiB of hashes): an unbounded cache's hits need every block seen,
+// and a workload of hundreds of millions of blocks would hold more memory
+// for this one figure than its whole simulation.
+const MaxReuseBlocks = 1 << 27
+
+// ReuseCounter is ImpliedReuse for sessions given one by one, in trace
+// order: Add each, then Reuse.
+type ReuseCounter struct {
+	r    trace.Reuse
+	hs   *hasher
+	seen blockSet
+	msgs []message
+	n    int  // sessions added
+	over bool // more than MaxReuseBlocks blocks: the figure is not known
+}
+
+// NewReuseCounter counts reuse in blocks of blockTokens tokens, naming
+// text blocks as Run does for sessions whose text text tallies.
+func NewReuseCounter(blockTokens int, text TextTally) *ReuseCounter {
+	return &ReuseCounter{r: trace.Reuse{BlockTokens: blockTokens}, hs: &hasher{bt: blockTokens, bb: text.ratio(blockTokens)}}
+}
+
+// Add counts the prompts of s.
+func (rc *ReuseCounter) Add(s *trace.Session) {
+	sr := newSessionRun(job{sess: s, key: rc.n}, true, false)
+	rc.n++
+	for k := range s.Turns {
+		rc.msgs = sr.messages(rc.msgs, k)
+		if openai.Pools(s.API) {
+			sr.leave(k)
+			rc.r.Prompt += int64(promptLen(rc.msgs))
+			continue
+		}
+		hashes := sr.hashes(rc.hs, rc.msgs, k)
+		sr.leave(k)
+		hit := 0
+		for hit < len(hashes) && rc.seen.has(hashes[hit]) {
+			hit++
+		}
+		if rc.seen.n+len(hashes)-hit > MaxReuseBlocks {
+			rc.over = true
+		}
+		if !rc.over {
+			for _, h := range hashes[hit:] {
+				rc.seen.add(h)
+			}
+		}
+		rc.r.Prompt += int64(promptLen(rc.msgs))
+		rc.r.Cached += int64(hit * rc.hs.bt)
+	}
+}
+
+// Reuse returns the reuse of the sessions added, and false when they
+// held more than MaxReuseBlocks distinct blocks, too many to tell.
+func (rc *ReuseCounter) Reuse() (trace.Reuse, bool) {
+	if rc.over {
+		rc.seen = blockSet{} // free it
+	}
+	return rc.r, !rc.over
 }

@@ -32,7 +32,7 @@ func TestImpliedReuse(t *testing.T) {
 		for _, r := range recs {
 			cached, prompt = cached+int64(r.CachedTokens), prompt+int64(r.ServerInputTokens)
 		}
-		got := ImpliedReuse(tt.ss, 16)
+		got, _ := ImpliedReuse(tt.ss, 16)
 		if got.Cached != cached || got.Prompt != prompt || got.Ratio() < tt.min {
 			t.Errorf("%s: implied %d of %d tokens (%.3f), the engine found %d of %d", tt.reason, got.Cached, got.Prompt, got.Ratio(), cached, prompt)
 		}

@@ -34,7 +34,7 @@ func TestSummarize(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want := ImpliedReuse(ss, block)
+		want, _ := ImpliedReuse(ss, block)
 		if sum.Reuse == nil || *sum.Reuse != want || want.Cached == 0 {
 			t.Errorf("block %d: reuse %+v, want %+v (not none)", block, sum.Reuse, want)
 		}
