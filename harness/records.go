@@ -93,13 +93,39 @@ func (t tee) Write(r *trace.Record) error {
 	return t[1].Write(r)
 }
 
-// keep is a sink that keeps the records written to it.
-type keep struct{ recs []trace.Record }
+// keep is a sink that keeps the records written to it, their gaps
+// packed (a quarter of the memory; the report reads them the same), in
+// chunks of keepChunk, so that millions of records grow without copying
+// the ones kept.
+type keep struct {
+	chunks [][]trace.Record
+	n      int
+}
+
+// keepChunk is the records of one of keep's chunks.
+const keepChunk = 1 << 14
 
 func (k *keep) Write(r *trace.Record) error {
-	k.recs = append(k.recs, *r)
-	k.recs[len(k.recs)-1].Pack() // a quarter of the memory; the report reads them the same
+	if len(k.chunks) == 0 || len(k.chunks[len(k.chunks)-1]) == keepChunk {
+		k.chunks = append(k.chunks, make([]trace.Record, 0, keepChunk))
+	}
+	last := &k.chunks[len(k.chunks)-1]
+	*last = append(*last, *r)
+	(*last)[len(*last)-1].Pack()
+	k.n++
 	return nil
+}
+
+// all moves the kept records into one slice, freeing each chunk once
+// copied, so that they take their own memory and one chunk's at most.
+func (k *keep) all() []trace.Record {
+	recs := make([]trace.Record, 0, k.n)
+	for i, c := range k.chunks {
+		recs = append(recs, c...)
+		k.chunks[i] = nil
+	}
+	k.chunks, k.n = nil, 0
+	return recs
 }
 
 // records are the kept records under header h and end line end, as a
@@ -107,7 +133,7 @@ func (k *keep) Write(r *trace.Record) error {
 // they would (a time's location, the format version), the records need
 // not (integers and strings only).
 func (k *keep) records(h trace.RunHeader, end trace.RunEnd) (*trace.Records, error) {
-	rs := &trace.Records{Records: k.recs, End: &trace.RunEnd{}}
+	rs := &trace.Records{Records: k.all(), End: &trace.RunEnd{}}
 	h.Format = trace.RecordsFormat
 	for _, v := range []struct{ in, out any }{{h, &rs.Header}, {end, rs.End}} {
 		b, err := json.Marshal(v.in)

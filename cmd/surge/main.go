@@ -12,6 +12,7 @@ import (
 )
 
 func main() {
+	setMemoryLimit()
 	ctx, cancel := context.WithCancel(context.Background())
 	// The first interrupt stops the run, which still writes its records,
 	// report and manifest; a second within signalGrace is the same

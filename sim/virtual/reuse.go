@@ -31,10 +31,10 @@ func ImpliedReuse(sessions []*trace.Session, blockTokens int) (trace.Reuse, bool
 }
 
 // MaxReuseBlocks bounds the distinct blocks a ReuseCounter remembers,
-// 2²⁷ (a GiB of hashes): an unbounded cache's hits need every block seen,
+// 2²⁶ (a table of 1 GiB at most): an unbounded cache's hits need every block seen,
 // and a workload of hundreds of millions of blocks would hold more memory
 // for this one figure than its whole simulation.
-const MaxReuseBlocks = 1 << 27
+const MaxReuseBlocks = 1 << 26
 
 // ReuseCounter is ImpliedReuse for sessions given one by one, in trace
 // order: Add each, then Reuse.
