@@ -81,11 +81,8 @@ func Load(ctx context.Context, fsys fs.FS, name string, opts LoadOptions) (*Work
 // streamSpec is compileSpec but for generating the sessions: it checks
 // that s compiles and keeps how to generate it (Workload.generator).
 func streamSpec(_ context.Context, fsys fs.FS, name string, s *spec.Spec, opts workload.Options) (*Workload, error) {
-	tok, synth, err := OpenContent(fsys, name, s)
+	tok, synth, err := openInputs(fsys, name, s, &opts)
 	if err != nil {
-		return nil, err
-	}
-	if opts.Datasets, err = OpenDatasets(fsys, name, s); err != nil {
 		return nil, err
 	}
 	newGen := func() (*workload.Generator, error) { return workload.New(s, tok, synth, opts) }
@@ -138,11 +135,8 @@ func CompileSpec(ctx context.Context, fsys fs.FS, name string, s *spec.Spec) (*W
 
 // compileSpec is CompileSpec with the generator's options.
 func compileSpec(ctx context.Context, fsys fs.FS, name string, s *spec.Spec, opts workload.Options) (*Workload, error) {
-	tok, synth, err := OpenContent(fsys, name, s)
+	tok, synth, err := openInputs(fsys, name, s, &opts)
 	if err != nil {
-		return nil, err
-	}
-	if opts.Datasets, err = OpenDatasets(fsys, name, s); err != nil {
 		return nil, err
 	}
 	w, err := compile(ctx, s, tok, synth, opts)
@@ -154,6 +148,19 @@ func compileSpec(ctx context.Context, fsys fs.FS, name string, s *spec.Spec, opt
 	}
 	w.SpecPath, w.Tokenizer = name, tok
 	return w, nil
+}
+
+// openInputs opens every file s names (OpenContent), its datasets into
+// opts.
+func openInputs(fsys fs.FS, name string, s *spec.Spec, opts *workload.Options) (content.Tokenizer, *content.Synth, error) {
+	tok, synth, err := OpenContent(fsys, name, s)
+	if err != nil {
+		return nil, nil, err
+	}
+	if opts.Datasets, err = OpenDatasets(fsys, name, s); err != nil {
+		return nil, nil, err
+	}
+	return tok, synth, nil
 }
 
 // OpenContent opens the tokenizer and prompt synthesiser of s, read from

@@ -55,13 +55,7 @@ func runVirtual(ctx context.Context, cfg Config) (*Result, error) {
 		return nil, err
 	}
 	if !cfg.bare() {
-		el := time.Since(wall)
-		simulated := time.Duration(end.DurationUS) * time.Microsecond
-		if end.Interrupted {
-			fmt.Fprint(cfg.Log, "interrupted: ")
-		}
-		fmt.Fprintf(cfg.Log, "simulated %v of %s in %v (%.0f× real time)\n",
-			simulated.Round(time.Millisecond), cfg.Virtual.Target, el.Round(time.Millisecond), simulated.Seconds()/max(el.Seconds(), 1e-9))
+		speedNote(&cfg, end, wall)
 	}
 	res, err := finish(&cfg, rs, report.HTMLInput{Prompt: Prompts(in.Sessions), Server: server}, &final)
 	if res == nil {
@@ -84,46 +78,75 @@ func runVirtual(ctx context.Context, cfg Config) (*Result, error) {
 // and the records as they were written (kept, the report's to read
 // rather than the file: the same records, without decoding them again).
 func simulate(ctx context.Context, cfg *Config) (trace.RunEnd, []report.ServerSample, sim.Stats, *trace.Records, error) {
-	var (
-		server []report.ServerSample
-		final  sim.Stats
-	)
-	vc := cfg.Virtual.Config
-	vc.Observe = func(at time.Duration, st sim.Stats) {
-		server = append(server, report.ServerSample{AtUS: at.Microseconds(), KVCacheUsage: st.KVUsage, Running: st.Running, Waiting: st.Waiting})
-	}
-	vc.Final = func(st sim.Stats) { final = st }
+	var watch engineWatch
+	vc := watch.attach(cfg.Virtual.Config)
+	final := &watch.final
 	in := cfg.Workload
 	file, err := createRecords(cfg)
 	if err != nil {
-		return trace.RunEnd{}, nil, final, nil, err
+		return trace.RunEnd{}, nil, *final, nil, err
 	}
 	defer file.Close()
 	vc.Start = time.Now().Round(0)
-	h := trace.RunHeader{
-		Tool: tool(cfg), WorkloadHash: in.Hash, SpecHash: in.Header.SpecHash,
-		Seed: in.Header.Seed, Tokenizer: in.Header.Tokenizer, Target: cfg.Virtual.Target,
-		Start: vc.Start, WarmupUS: in.Header.WarmupUS, SLO: in.Header.SLO,
-		ClosedLoop: in.closedLoop(), PrefixReuse: in.impliedReuse(),
-		FaultWindows: bursts(in.Header.FaultWindows), SLOConfidence: in.SLOConfidence,
-	}
+	h := simHeader(cfg, vc.Start)
+	h.PrefixReuse = in.impliedReuse()
 	rw, err := trace.NewRecordWriter(file, h)
 	if err != nil {
-		return trace.RunEnd{}, nil, final, nil, err
+		return trace.RunEnd{}, nil, *final, nil, err
 	}
 	kept := &keep{}
 	end, err := virtual.Run(ctx, vc, in.Header, in.Sessions, sinkOf(tee{rw, kept}, cfg.Watch))
 	if err != nil {
-		return end, nil, final, nil, fmt.Errorf("sim: %w", err)
+		return end, nil, *final, nil, fmt.Errorf("sim: %w", err)
 	}
 	if err := rw.Close(end); err != nil {
-		return end, nil, final, nil, fmt.Errorf("writing records: %w", err)
+		return end, nil, *final, nil, fmt.Errorf("writing records: %w", err)
 	}
 	rs, err := kept.records(h, end)
 	if err != nil {
-		return end, nil, final, nil, err
+		return end, nil, *final, nil, err
 	}
-	return end, server, final, rs, file.Close()
+	return end, watch.server, *final, rs, file.Close()
+}
+
+// engineWatch collects what a simulation's engines say: their state
+// every second of virtual time and their counters at the end.
+type engineWatch struct {
+	server []report.ServerSample
+	final  sim.Stats
+}
+
+// attach returns vc reporting to w.
+func (w *engineWatch) attach(vc virtual.Config) virtual.Config {
+	vc.Observe = func(at time.Duration, st sim.Stats) {
+		w.server = append(w.server, report.ServerSample{AtUS: at.Microseconds(), KVCacheUsage: st.KVUsage, Running: st.Running, Waiting: st.Waiting})
+	}
+	vc.Final = func(st sim.Stats) { w.final = st }
+	return vc
+}
+
+// simHeader is the records header of cfg's simulation started at start,
+// but for the implied reuse, which the caller knows or learns.
+func simHeader(cfg *Config, start time.Time) trace.RunHeader {
+	in := cfg.Workload
+	return trace.RunHeader{
+		Tool: tool(cfg), WorkloadHash: in.Hash, SpecHash: in.Header.SpecHash,
+		Seed: in.Header.Seed, Tokenizer: in.Header.Tokenizer, Target: cfg.Virtual.Target,
+		Start: start, WarmupUS: in.Header.WarmupUS, SLO: in.Header.SLO,
+		ClosedLoop: in.closedLoop(), FaultWindows: bursts(in.Header.FaultWindows), SLOConfidence: in.SLOConfidence,
+	}
+}
+
+// speedNote prints how much virtual time the simulation covered and how
+// fast, since wall.
+func speedNote(cfg *Config, end trace.RunEnd, wall time.Time) {
+	simulated := time.Duration(end.DurationUS) * time.Microsecond
+	el := time.Since(wall)
+	if end.Interrupted {
+		fmt.Fprint(cfg.Log, "interrupted: ")
+	}
+	fmt.Fprintf(cfg.Log, "simulated %v of %s in %v (%.0f× real time)\n",
+		simulated.Round(time.Millisecond), cfg.Virtual.Target, el.Round(time.Millisecond), simulated.Seconds()/max(el.Seconds(), 1e-9))
 }
 
 // faulted counts the requests of in that carry a fault.

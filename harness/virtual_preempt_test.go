@@ -8,8 +8,6 @@ import (
 	"testing"
 
 	"surge/content"
-	"surge/sim"
-	"surge/sim/virtual"
 	"surge/spec"
 )
 
@@ -38,18 +36,7 @@ func TestVirtualReportsPreemptions(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		m, _ := sim.LookupModel("llama-3.1-8b")
-		g, _ := sim.LookupGPU("h100")
-		hw := sim.Hardware{Model: m, GPU: g, TP: 1}
-		ec, err := DefaultEngineSettings().Resolve(hw)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if tt.blocks > 0 {
-			ec.NumBlocks, ec.MaxModelLen = tt.blocks, tt.blocks*ec.BlockSize
-		}
-		vc := virtual.Config{Engine: ec, Cost: sim.NewCostModel(hw, sim.CostParams{}), Replicas: 1}
-		res, err := Run(context.Background(), Config{Workload: w, Records: io.Discard, Virtual: &Virtual{Config: vc, Target: "sim://x"}})
+		res, err := Run(context.Background(), Config{Workload: w, Records: io.Discard, Virtual: testVirtual(t, tt.blocks)})
 		if err != nil {
 			t.Fatal(err)
 		}

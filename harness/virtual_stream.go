@@ -71,13 +71,11 @@ func runStreamed(ctx context.Context, cfg Config) (*Result, error) {
 		})
 		generated <- err
 	}()
-	src, err := newSessionSource(sessions)
-	if err != nil {
-		return nil, err
-	}
+	src := newSessionSource(sessions)
 	book := newTraceBook(cfg.Dir, in.Header, src.text, !cfg.NoTrace)
+	src.book = book
 	wall := time.Now()
-	end, server, final, rs, h, err := simulateStreamed(ctx, &cfg, src, book)
+	end, server, final, rs, h, err := simulateStreamed(ctx, &cfg, src)
 	stop()
 	gerr := <-generated
 	for range sessions { // unblock the generator, cancelled
@@ -127,13 +125,7 @@ func streamNotes(cfg *Config, fin streamed, end trace.RunEnd, wall time.Time) {
 	if fin.reuse == nil && fin.complete {
 		fmt.Fprintf(cfg.Log, "surge: the workload has more than %d distinct prompt blocks: the records header leaves its implied prefix reuse out\n", virtual.MaxReuseBlocks)
 	}
-	simulated := time.Duration(end.DurationUS) * time.Microsecond
-	el := time.Since(wall)
-	if end.Interrupted {
-		fmt.Fprint(cfg.Log, "interrupted: ")
-	}
-	fmt.Fprintf(cfg.Log, "simulated %v of %s in %v (%.0f× real time)\n",
-		simulated.Round(time.Millisecond), cfg.Virtual.Target, el.Round(time.Millisecond), simulated.Seconds()/max(el.Seconds(), 1e-9))
+	speedNote(cfg, end, wall)
 }
 
 // sessionSource hands the generated sessions to the simulation one by
@@ -149,7 +141,7 @@ type sessionSource struct {
 }
 
 // newSessionSource reads ahead the sessions the text tally needs.
-func newSessionSource(in <-chan *trace.Session) (*sessionSource, error) {
+func newSessionSource(in <-chan *trace.Session) *sessionSource {
 	src := &sessionSource{in: in}
 	for !src.text.Full() {
 		s, ok := <-in
@@ -160,7 +152,7 @@ func newSessionSource(in <-chan *trace.Session) (*sessionSource, error) {
 		src.text.Add(s)
 		src.ahead = append(src.ahead, s)
 	}
-	return src, nil
+	return src
 }
 
 // next is virtual.Input.Next.
@@ -297,30 +289,18 @@ func (h *streamedHeader) rewrite() error {
 // simulateStreamed is simulate for sessions src hands out one by one:
 // the records file begins with a header the run's end completes
 // (streamedHeader.rewrite).
-func simulateStreamed(ctx context.Context, cfg *Config, src *sessionSource, book *traceBook) (trace.RunEnd, []report.ServerSample, sim.Stats, *trace.Records, *streamedHeader, error) {
-	var (
-		server []report.ServerSample
-		final  sim.Stats
-	)
-	vc := cfg.Virtual.Config
-	vc.Observe = func(at time.Duration, st sim.Stats) {
-		server = append(server, report.ServerSample{AtUS: at.Microseconds(), KVCacheUsage: st.KVUsage, Running: st.Running, Waiting: st.Waiting})
-	}
-	vc.Final = func(st sim.Stats) { final = st }
+func simulateStreamed(ctx context.Context, cfg *Config, src *sessionSource) (trace.RunEnd, []report.ServerSample, sim.Stats, *trace.Records, *streamedHeader, error) {
+	var watch engineWatch
+	vc := watch.attach(cfg.Virtual.Config)
+	final := watch.final
 	in := cfg.Workload
-	src.book = book
 	f, err := os.Create(recordsPath(cfg.Dir))
 	if err != nil {
 		return trace.RunEnd{}, nil, final, nil, nil, fmt.Errorf("creating records file: %w", err)
 	}
 	defer f.Close()
 	vc.Start = time.Now().Round(0)
-	h := &streamedHeader{RunHeader: trace.RunHeader{
-		Tool: tool(cfg), SpecHash: in.Header.SpecHash,
-		Seed: in.Header.Seed, Tokenizer: in.Header.Tokenizer, Target: cfg.Virtual.Target,
-		Start: vc.Start, WarmupUS: in.Header.WarmupUS, SLO: in.Header.SLO,
-		FaultWindows: bursts(in.Header.FaultWindows), SLOConfidence: in.SLOConfidence,
-	}, file: f}
+	h := &streamedHeader{RunHeader: simHeader(cfg, vc.Start), file: f}
 	if h.rw, err = trace.NewRecordWriterRoom(f, h.RunHeader, headerRoom); err != nil {
 		return trace.RunEnd{}, nil, final, nil, nil, err
 	}
@@ -337,5 +317,5 @@ func simulateStreamed(ctx context.Context, cfg *Config, src *sessionSource, book
 	if err != nil {
 		return end, nil, final, nil, nil, err
 	}
-	return end, server, final, rs, h, f.Close()
+	return end, watch.server, watch.final, rs, h, f.Close()
 }

@@ -48,7 +48,7 @@ func TestRunStreamed(t *testing.T) {
 		if lazy.Sessions != nil || lazy.Hash != "" {
 			t.Fatalf("%s: a workload loaded to stream holds %d sessions, hash %q", tt.name, len(lazy.Sessions), lazy.Hash)
 		}
-		v := testVirtual(t)
+		v := testVirtual(t, 0)
 		heldDir, lazyDir := filepath.Join(dir, "held"), filepath.Join(dir, "lazy")
 		if _, err := Run(context.Background(), Config{Workload: held, Dir: heldDir, Virtual: v}); err != nil {
 			t.Fatal(err)
@@ -118,7 +118,7 @@ func TestRunStreamedInterrupted(t *testing.T) {
 		return nil
 	})
 	out := filepath.Join(dir, "run")
-	res, err := Run(ctx, Config{Workload: w, Dir: out, Virtual: testVirtual(t), Watch: watch})
+	res, err := Run(ctx, Config{Workload: w, Dir: out, Virtual: testVirtual(t, 0), Watch: watch})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -130,8 +130,9 @@ func TestRunStreamedInterrupted(t *testing.T) {
 	}
 }
 
-// testVirtual is Llama-3.1-8B on one H100 at vLLM's defaults.
-func testVirtual(t *testing.T) *Virtual {
+// testVirtual is Llama-3.1-8B on one H100 at vLLM's defaults, its KV
+// cache cut to blocks when blocks > 0.
+func testVirtual(t *testing.T, blocks int) *Virtual {
 	t.Helper()
 	m, _ := sim.LookupModel("llama-3.1-8b")
 	g, _ := sim.LookupGPU("h100")
@@ -139,6 +140,9 @@ func testVirtual(t *testing.T) *Virtual {
 	ec, err := DefaultEngineSettings().Resolve(hw)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if blocks > 0 {
+		ec.NumBlocks, ec.MaxModelLen = blocks, blocks*ec.BlockSize
 	}
 	return &Virtual{Config: virtual.Config{Engine: ec, Cost: sim.NewCostModel(hw, sim.CostParams{}), Replicas: 1}, Target: "sim://x"}
 }
