@@ -158,14 +158,3 @@ func promptLen(msgs []message) int {
 	}
 	return n
 }
-
-// textRatio returns the bytes of text per KV block of blockTokens tokens
-// over the messages of sessions identified by their text, as TextTally
-// counts them (the first TextSample tokens).
-func textRatio(sessions []*trace.Session, blockTokens int) int {
-	var tt TextTally
-	for _, s := range sessions {
-		tt.Add(s)
-	}
-	return tt.ratio(blockTokens)
-}

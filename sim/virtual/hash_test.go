@@ -127,14 +127,14 @@ func TestTextRatio(t *testing.T) {
 	t.Parallel()
 	ss := []*trace.Session{session(0, 0, 100, 1), session(1, 0, 300, 1)}    // 4 bytes per token
 	ss = append(ss, &trace.Session{Turns: []trace.Turn{{InputTokens: 50}}}) // no text: ignored
-	if got := textRatio(ss, 16); got != 64 {
+	if got := tally(ss).ratio(16); got != 64 {
 		t.Errorf("block bytes %d, want 16 tokens × 4 bytes = 64", got)
 	}
-	if got := textRatio(ss[2:], 16); got != 0 {
+	if got := tally(ss[2:]).ratio(16); got != 0 {
 		t.Errorf("block bytes %d without text, want 0", got)
 	}
 	// chat3: 80 bytes for 20 user tokens at the root; the rest has no text.
-	if got := textRatio([]*trace.Session{chat3()}, 16); got != 64 {
+	if got := tally([]*trace.Session{chat3()}).ratio(16); got != 64 {
 		t.Errorf("block bytes %d in a conversation, want 64 from the root's user message alone", got)
 	}
 }

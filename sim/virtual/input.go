@@ -38,6 +38,15 @@ type TextTally struct {
 // session that crosses it: 2²⁴, about 64 MB of English text.
 const TextSample = 1 << 24
 
+// tally is the TextTally of sessions, added in order.
+func tally(sessions []*trace.Session) TextTally {
+	var tt TextTally
+	for _, s := range sessions {
+		tt.Add(s)
+	}
+	return tt
+}
+
 // Full reports whether tt has all the text it counts.
 func (tt TextTally) Full() bool { return tt.Tokens >= TextSample }
 

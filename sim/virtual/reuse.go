@@ -19,11 +19,7 @@ import (
 // reports false, the figure unknown, for sessions of more than
 // MaxReuseBlocks distinct blocks.
 func ImpliedReuse(sessions []*trace.Session, blockTokens int) (trace.Reuse, bool) {
-	var text TextTally
-	for _, s := range sessions {
-		text.Add(s)
-	}
-	rc := NewReuseCounter(blockTokens, text)
+	rc := NewReuseCounter(blockTokens, tally(sessions))
 	for _, s := range sessions {
 		rc.Add(s)
 	}

@@ -85,11 +85,7 @@ func newRunner(cfg Config, h trace.Header, sessions []*trace.Session, sink Sink)
 	if err := validate(sessions); err != nil {
 		return nil, 0, fmt.Errorf("virtual run: %w", err)
 	}
-	var text TextTally
-	for _, s := range sessions {
-		text.Add(s)
-	}
-	rn, err := newRunnerOf(cfg, h, text, sink)
+	rn, err := newRunnerOf(cfg, h, tally(sessions), sink)
 	if err != nil {
 		return nil, 0, err
 	}
